@@ -1,0 +1,66 @@
+# The compiled game loop's C-level API: what other Cython modules may cimport.
+from libc.stdint cimport int8_t, int64_t, uint8_t, uint64_t
+
+cdef enum:
+    MAX_SEATS = 4
+    PLANES = 3          # bits per card class: classes 0..7
+    OUTCOME_WIN = 0
+    OUTCOME_CYCLE = 1
+    OUTCOME_LIMIT = 2
+
+
+# A hand (or the pile) as bit-planes: bit i of plane b is bit b of the class of the card at
+# position i (0 = top). Numerals are class 0, so court cards are the set bits of the OR of the
+# planes, the next court card is one count-trailing-zeros away, and taking a pile is a
+# shift-and-or.
+cdef struct Hand:
+    uint64_t plane[PLANES]
+    int length
+
+
+cdef struct Table:
+    # What the loop needs of the rules, the deal and the limit.
+    uint8_t payment[8]
+    int seats
+    int total
+    int64_t max_cards       # INT64_MAX when there is no limit
+    int64_t max_tricks
+
+
+cdef struct Outcome:
+    int outcome             # OUTCOME_*
+    int winner              # 0-based seat, -1 for none
+    int64_t cards
+    int64_t tricks
+    int n_out
+    int8_t out[MAX_SEATS]   # 0-based seats in the order they went out
+    int64_t entry_cards
+    int64_t entry_tricks
+    int64_t period_cards
+    int64_t period_tricks
+
+
+cdef struct Snapshot:
+    # A trick-boundary state (the pile is empty) and when it was reached.
+    Hand hand[MAX_SEATS]
+    int to_move
+    int64_t cards
+    int64_t tricks
+
+
+cdef struct Detector:
+    # The exact state-hash cycle detector's memory, reused from game to game.
+    Snapshot* states
+    uint64_t* hashes
+    int* slots              # open addressing: index + 1 into states, 0 = empty
+    int count
+    int capacity
+    int n_slots             # a power of two
+
+
+cdef int detector_init(Detector* det) noexcept nogil
+cdef void detector_free(Detector* det) noexcept nogil
+cdef int play_game(const Table* table, const Hand* start, Detector* det,
+                   Outcome* result) noexcept nogil
+cdef void deal_hands(const uint8_t* cards, const int* sizes, int seats,
+                     Hand* hands) noexcept nogil

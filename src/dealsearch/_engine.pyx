@@ -26,6 +26,8 @@ import numpy as np
 
 cimport numpy as cnp
 
+from dealsearch._random cimport Rng, rng_seed, shuffle
+
 cnp.import_array()
 
 cdef extern from *:
@@ -483,3 +485,107 @@ def play_rows(const uint8_t[:, ::1] deals, sizes, payments, max_cards=None, max_
     if status != 0:
         raise MemoryError("no memory for the cycle detector")
     return outcome, winner, cards, tricks, out, cycle
+
+
+def random_rows(deck, Py_ssize_t n, uint64_t seed, uint64_t stream=0):
+    """``n`` uniformly random orderings of ``deck`` (a count per class), one a row.
+
+    The same ``(seed, stream)`` always gives the same rows.
+    """
+    cdef Rng rng
+    cdef Py_ssize_t row
+    cdef uint8_t[::1] cards = np.repeat(np.arange(len(deck), dtype=np.uint8), deck)
+    cdef int n_cards = cards.shape[0]
+    rows = np.empty((n, n_cards), dtype=np.uint8)
+    cdef uint8_t[:, ::1] rows_v = rows
+    rng_seed(&rng, seed, stream)
+    with nogil:
+        for row in range(n):
+            shuffle(&rng, &cards[0], n_cards)
+            rows_v[row, :] = cards
+    return rows
+
+
+cdef class RandomPlayer:
+    """Deals and plays random deals in compiled code, keeping what beats the best so far.
+
+    One instance is one reproducible stream of deals: ``RandomPlayer(..., seed, stream)``
+    always deals the same sequence, however :meth:`play` calls split it.
+    """
+
+    cdef Rng rng
+    cdef Table table
+    cdef Detector det
+    cdef int sizes[MAX_SEATS]
+    cdef uint8_t[::1] cards
+    cdef bint by_tricks
+    cdef public int64_t best
+    cdef public int64_t dealt
+
+    def __cinit__(self, deck, sizes, payments, uint64_t seed, uint64_t stream,
+                  max_cards=None, max_tricks=None, int64_t best=0, bint by_tricks=False):
+        self.cards = np.repeat(np.arange(len(deck), dtype=np.uint8), deck)
+        for seat, size in enumerate(sizes):
+            self.sizes[seat] = size
+        fill_table(&self.table, payments, len(sizes), self.cards.shape[0], max_cards,
+                   max_tricks)
+        rng_seed(&self.rng, seed, stream)
+        self.best = best
+        self.by_tricks = by_tricks
+        self.dealt = 0
+        if detector_init(&self.det) != 0:
+            raise MemoryError("no memory for the cycle detector")
+
+    def __dealloc__(self):
+        detector_free(&self.det)
+
+    def play(self, Py_ssize_t n, int max_finds=256):
+        """Play up to ``n`` more deals; stop early once ``max_finds`` finds are kept.
+
+        Returns (played, counts, total_cards, total_tricks, find_rows, find_results): counts
+        per outcome code; a find is a deal longer (by the objective) than every earlier one,
+        or any deal that cycles; find_results rows hold outcome, winner (0-based, -1 none),
+        cards, tricks, entry_cards, entry_tricks, period_cards, period_tricks.
+        """
+        cdef int n_cards = self.cards.shape[0], status = 0, n_found = 0
+        cdef Py_ssize_t played = 0
+        cdef Hand start[MAX_SEATS]
+        cdef Outcome res
+        cdef int64_t score, total_cards = 0, total_tricks = 0
+        counts = np.zeros(3, dtype=np.int64)
+        find_rows = np.empty((max_finds, n_cards), dtype=np.uint8)
+        find_results = np.empty((max_finds, 8), dtype=np.int64)
+        cdef int64_t[::1] counts_v = counts
+        cdef uint8_t[:, ::1] rows_v = find_rows
+        cdef int64_t[:, ::1] results_v = find_results
+        with nogil:
+            while played < n and n_found < max_finds:
+                shuffle(&self.rng, &self.cards[0], n_cards)
+                deal_hands(&self.cards[0], self.sizes, self.table.seats, start)
+                status = play_game(&self.table, start, &self.det, &res)
+                if status != 0:
+                    break
+                played += 1
+                counts_v[res.outcome] += 1
+                total_cards += res.cards
+                total_tricks += res.tricks
+                score = res.tricks if self.by_tricks else res.cards
+                if res.outcome == OUTCOME_CYCLE or (
+                        score > self.best and res.outcome == OUTCOME_WIN):
+                    if res.outcome == OUTCOME_WIN:
+                        self.best = score
+                    rows_v[n_found, :] = self.cards
+                    results_v[n_found, 0] = res.outcome
+                    results_v[n_found, 1] = res.winner
+                    results_v[n_found, 2] = res.cards
+                    results_v[n_found, 3] = res.tricks
+                    results_v[n_found, 4] = res.entry_cards
+                    results_v[n_found, 5] = res.entry_tricks
+                    results_v[n_found, 6] = res.period_cards
+                    results_v[n_found, 7] = res.period_tricks
+                    n_found += 1
+        self.dealt += played
+        if status != 0:
+            raise MemoryError("no memory for the cycle detector")
+        return (played, counts, total_cards, total_tricks, find_rows[:n_found],
+                find_results[:n_found])

@@ -11,16 +11,17 @@ import re
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import NoReturn
 
 from . import __name__ as package_name
+from .cli_options import BadInput, Parser, add_game_options
+from .cli_search import add_records_parser, add_search_parser, cmd_records, cmd_search
 from .deal import Deal
 from .engine import play
 from .known import KnownDeal, load_known
 from .notation import DealError, format_deal, parse_deal
 from .reference import Trick, play_reference
 from .result import Result
-from .rules import PRESETS, Rules, get_rules
+from .rules import Rules, get_rules
 
 EXIT_OK, EXIT_MISMATCH, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -28,27 +29,6 @@ EXIT_OK, EXIT_MISMATCH, EXIT_BAD_INPUT = 0, 1, 2
 # moved behind '--' (or glued to the option that takes them) before parsing.
 _DEAL_LIKE = re.compile(r"-[-/ A-Z0-9ВДКТ]{2,}")
 _DEAL_OPTIONS = {"--start", "--deck"}
-
-
-class BadInput(Exception):
-    """Bad input: reported as one line, exit status 2."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        """One line, not a usage dump: the user needs to know what is wrong."""
-        raise BadInput(message)
-
-
-def positive_int(text: str) -> int:
-    """An argparse type: a whole number of at least 1."""
-    try:
-        value = int(text.replace("_", ""))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
-    return value
 
 
 def _protect_deals(argv: Sequence[str]) -> list[str]:
@@ -69,23 +49,11 @@ def _protect_deals(argv: Sequence[str]) -> list[str]:
     return kept
 
 
-def add_game_options(parser: argparse.ArgumentParser) -> None:
-    """Options every command that plays games shares: rules, deck check and the limit."""
-    parser.add_argument("--rules", choices=sorted(PRESETS), default="standard",
-                        help="payments, notation and deck (default: standard)")
-    parser.add_argument("--deck", choices=("exact", "any"), default="exact",
-                        help="'exact': the cards must be the rules' deck; 'any': any cards")
-    parser.add_argument("--max-cards", type=positive_int, metavar="N",
-                        help="agreed limit: stop at the first trick boundary at or past N cards")
-    parser.add_argument("--max-tricks", type=positive_int, metavar="N",
-                        help="agreed limit: stop once N piles have been taken")
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
-    parser = _Parser(prog="dealsearch", description=__doc__.splitlines()[0])
+    parser = Parser(prog="dealsearch", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
-                                     parser_class=_Parser)
+                                     parser_class=Parser)
 
     verify = commands.add_parser(
         "verify", help="play deals exactly and report counts, winner or cycle",
@@ -99,7 +67,11 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("--trace", action="store_true", help="print the game trick by trick")
     verify.add_argument("--known", action="store_true",
                         help="replay every published deal in data/ and compare")
+    verify.add_argument("--deck", choices=("exact", "any"), default="exact",
+                        help="'exact': the cards must be the rules' deck; 'any': any cards")
     add_game_options(verify)
+    add_search_parser(commands)
+    add_records_parser(commands)
     return parser
 
 
@@ -108,7 +80,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = _protect_deals(sys.argv[1:] if argv is None else argv)
     try:
         args = build_parser().parse_args(argv)
-        handler = {"verify": cmd_verify}[args.command]
+        handler = {"verify": cmd_verify, "search": cmd_search, "records": cmd_records}[
+            args.command]
         return handler(args)
     except BadInput as error:
         print(f"{package_name}: error: {error}", file=sys.stderr)
@@ -116,6 +89,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"{package_name}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # e.g. piped into head: the reader has all it wanted
+        sys.stderr.close()
+        return EXIT_OK
 
 
 # ---------------------------------------------------------------- verify

@@ -50,7 +50,9 @@ class BatchResult:
 
 
 def _check_limit(name: str, value: int | None) -> None:
-    if value is not None and (not isinstance(value, int | np.integer) or value < 1):
+    if value is not None and (
+        isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1
+    ):
         raise ValueError(f"{name} must be a positive whole number, not {value!r}")
 
 
@@ -82,7 +84,7 @@ def play_batch(
     n_cards = rows.shape[1]
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise ValueError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {players}")
-    sizes = hand_sizes or Rules.deal_sizes(n_cards, players)
+    sizes = tuple(Rules.deal_sizes(n_cards, players) if hand_sizes is None else hand_sizes)
     if len(sizes) != players or sum(sizes) != n_cards or min(sizes) < 1:
         raise ValueError(f"hand sizes {sizes} do not split {n_cards} cards into {players} hands")
     if n_cards > MAX_CARDS:

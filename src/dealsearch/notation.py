@@ -43,14 +43,17 @@ def _symbol_table(rules: Rules) -> dict[str, int]:
 
 def _read_hand(text: str, rules: Rules, where: str) -> list[int]:
     """The classes of the cards in ``text``; ``where`` prefixes error messages."""
-    text = "".join(text.upper().split())
+    original = "".join(text.split())
+    text = original.upper()
+    if len(text) != len(original):  # a character whose capital is longer: show capitals
+        original = text
     pattern, table = _card_pattern(rules), _symbol_table(rules)
     cards: list[int] = []
     pos = 0
     while pos < len(text):
         match = pattern.match(text, pos)
         if match is None:
-            bad = text[pos]
+            bad = original[pos]
             raise DealError(f"{where}position {len(cards) + 1}: unknown card {bad!r}")
         cards.append(table[match.group(1)])
         pos = match.end()

@@ -54,6 +54,10 @@ def play_reference(
             seat = (seat + 1) % seats
         return seat
 
+    def limit_reached() -> bool:
+        return (max_cards is not None and cards >= max_cards) or (
+            max_tricks is not None and tricks >= max_tricks)
+
     def finish(outcome: str, winner: int | None, cycle: Cycle | None = None) -> Result:
         if on_trick and trick.plays:
             trick.hand_sizes = tuple(map(len, hands))
@@ -66,13 +70,14 @@ def play_reference(
             alive[to_move] = False
             out.append(to_move)
             trick.went_out.append(to_move)
-            if alive.count(True) == 1:
+            if alive.count(True) == 1:  # the last one left takes the pile
                 last = alive.index(True)
+                outcome = "limit" if limit_reached() else "win"  # before this last pile
                 if pile:
                     hands[last].extend(pile)
                     tricks += 1
                     trick.taker = last
-                return finish("win", last)
+                return finish(outcome, last)
             to_move = next_alive(to_move)
             continue
         card = hands[to_move].popleft()
@@ -100,10 +105,8 @@ def play_reference(
             if len(hands[owner]) == total:  # holds every card: over, no further lead
                 empty = [s for s in range(owner + 1, owner + seats) if alive[s % seats]]
                 out.extend(s % seats for s in empty)
-                return finish("win", owner)
-            if (max_cards is not None and cards >= max_cards) or (
-                max_tricks is not None and tricks >= max_tricks
-            ):
+                return finish("limit" if limit_reached() else "win", owner)
+            if limit_reached():
                 sizes = [len(hand) for hand in hands]
                 most = max(sizes)
                 return finish("limit", sizes.index(most) if sizes.count(most) == 1 else None)

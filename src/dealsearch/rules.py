@@ -79,10 +79,6 @@ class Rules:
         return tuple(base + (seat < extra) for seat in range(players))
 
 
-def _ranks(table: dict[str, int]) -> Mapping[str, int]:
-    return MappingProxyType(table)
-
-
 _NUMERAL_RANKS = {r: 0 for r in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "T")}
 
 STANDARD = Rules(
@@ -93,7 +89,7 @@ STANDARD = Rules(
     payments=(0, 1, 2, 3, 4),
     deck=(36, 4, 4, 4, 4),
     # Russian: Т(уз) = ace, К(ороль) = king, Д(ама) = queen, В(алет) = jack.
-    ranks=_ranks({**_NUMERAL_RANKS, "J": 1, "Q": 2, "K": 3, "A": 4,
+    ranks=({**_NUMERAL_RANKS, "J": 1, "Q": 2, "K": 3, "A": 4,
                   "В": 1, "Д": 2, "К": 3, "Т": 4}),
 )
 
@@ -105,7 +101,7 @@ ITALIAN = Rules(
     names=(("plain card", "plain cards"), ("ace", "aces"), ("two", "twos"), ("three", "threes")),
     payments=(0, 1, 2, 3),
     deck=(28, 4, 4, 4),
-    ranks=_ranks({"A": 1, "2": 2, "3": 3, "4": 0, "5": 0, "6": 0, "7": 0, "J": 0, "Q": 0, "K": 0,
+    ranks=({"A": 1, "2": 2, "3": 3, "4": 0, "5": 0, "6": 0, "7": 0, "J": 0, "Q": 0, "K": 0,
                   "Т": 1, "В": 0, "Д": 0, "К": 0}),
 )
 

@@ -1,0 +1,218 @@
+"""Run a search on local worker processes: hand out tasks, log finds, checkpoint, report.
+
+The coordinator (this process) is the only writer of the log. For every report it commits the
+new finds together with the run's counters and checkpoint in one transaction, and only then
+tells anyone: so what was printed is on disk, and a resumed run starts from the last commit.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+import time
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import suppress
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from tqdm import tqdm
+
+from ..log import Find, RecordLog
+from ..result import OUTCOMES, Result
+from .base import Report, Task, score
+from .climb import ClimbSearch, climb_slice
+from .exhaustive import ExhaustiveSearch, play_shard
+from .random_search import RandomSearch, play_chunk
+from .spec import SearchSpec
+
+
+class Strategy(Protocol):
+    """What the runner needs of a strategy (see :mod:`dealsearch.search.base`)."""
+
+    name: str
+    total_deals: int | None
+    finished: bool
+
+    def next_task(self) -> Task | None: ...
+    def absorb(self, report: Report) -> None: ...
+    def checkpoint(self) -> dict[str, Any]: ...
+
+
+STRATEGIES: dict[str, tuple[type, Callable[[SearchSpec, Task], Report]]] = {
+    "random": (RandomSearch, play_chunk),
+    "climb": (ClimbSearch, climb_slice),
+    "exhaustive": (ExhaustiveSearch, play_shard),
+}
+
+
+def run_task(spec: SearchSpec, task: Task) -> Report:
+    """Worker side: run one task of the spec's strategy."""
+    return STRATEGIES[spec.strategy][1](spec, task)
+
+
+def _worker_signals() -> None:
+    # Ctrl-C goes to the whole process group; the coordinator alone decides how to stop.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+@dataclass
+class RunState:
+    """The counters of a run, as stored with its checkpoint."""
+
+    deals: int = 0
+    cards: int = 0
+    outcomes: dict[str, int] = field(default_factory=lambda: dict.fromkeys(OUTCOMES, 0))
+    best: dict[str, Any] | None = None   # deal, cards, tricks of the longest finished game
+    seconds: float = 0.0
+
+    def add(self, report: Report) -> None:
+        """Count a report's games."""
+        self.deals += report.deals
+        self.cards += report.cards
+        for code, name in enumerate(OUTCOMES):
+            self.outcomes[name] += report.outcomes[code]
+
+
+@dataclass
+class Summary:
+    """What a finished (or interrupted) run prints last."""
+
+    run_id: int
+    strategy: str
+    deals: int
+    cards: int
+    outcomes: dict[str, int]
+    best: dict[str, Any] | None
+    seconds: float
+    status: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``--json`` summary line."""
+        return {"run_id": self.run_id, "strategy": self.strategy, "deals": self.deals,
+                "cards": self.cards, "outcomes": self.outcomes, "best": self.best,
+                "seconds": round(self.seconds, 3)}
+
+
+class Runner:
+    """One search run against one log. ``on_find`` and ``on_note`` receive what to report."""
+
+    def __init__(self, spec: SearchSpec, log: RecordLog, run_id: int | None = None,
+                 on_find: Callable[[Find], None] = lambda find: None,
+                 on_note: Callable[[str], None] = lambda note: None,
+                 progress: bool = True) -> None:
+        self.spec = spec
+        self.log = log
+        self.on_find = on_find
+        self.on_note = on_note
+        self.show_progress = progress
+        if run_id is None:
+            self.run_id = log.start_run(spec.strategy, spec.to_json(), spec.rules, spec.seed,
+                                        spec.worker_count)
+            checkpoint: dict[str, Any] = {}
+            self.state = RunState()
+        else:
+            run = log.run(run_id)
+            assert run is not None
+            self.run_id = run_id
+            checkpoint = run["checkpoint"]
+            self.state = RunState(run["deals"], run["cards"], run["outcomes"],
+                                  checkpoint.get("best"), run["seconds"])
+        self.strategy: Strategy = STRATEGIES[spec.strategy][0](spec, checkpoint.get("strategy", {}))
+
+    # ------------------------------------------------------------------ bookkeeping
+
+    def _keep(self, deal: str, result: Result) -> bool:
+        """Whether a reported game is a find: any cycle, or a new best of the run."""
+        if result.outcome == "cycle":
+            return True
+        if result.outcome != "win":
+            return False
+        best = self.state.best
+        if best is None or score(result, self.spec) > (best["tricks"] if self.spec.by_tricks
+                                                       else best["cards"]):
+            self.state.best = {"deal": deal, "cards": result.cards, "tricks": result.tricks}
+            return True
+        return False
+
+    def _progress(self, started: float) -> dict[str, Any]:
+        return {"seconds": self.state.seconds + time.monotonic() - started,
+                "deals": self.state.deals, "cards": self.state.cards,
+                "outcomes": self.state.outcomes,
+                "checkpoint": {"strategy": self.strategy.checkpoint(), "best": self.state.best}}
+
+    def _absorb(self, report: Report, started: float) -> None:
+        self.strategy.absorb(report)
+        self.state.add(report)
+        finds = [Find(deal, result.outcome, result.winner, result.cards, result.tricks,
+                      result.cycle, self.spec.strategy, self.run_id)
+                 for deal, result in report.finds if self._keep(deal, result)]
+        self.log.save(self.run_id, self.spec.rules, finds, self._progress(started),
+                      limits=self.spec.limits)
+        for find in finds:  # committed: now it may be told
+            self.on_find(find)
+        for note in report.notes:
+            self.on_note(note)
+
+    # ------------------------------------------------------------------ the run
+
+    def run(self) -> Summary:
+        """Run to the budget, the last task or Ctrl-C; the log is up to date on return."""
+        spec = self.spec
+        started = time.monotonic()
+        deadline = None if spec.time is None else started + spec.time - self.state.seconds
+        bar = tqdm(total=self.strategy.total_deals, initial=self.state.deals, unit=" deals",
+                   unit_scale=True, dynamic_ncols=True, smoothing=0.1,
+                   disable=not self.show_progress or not sys.stderr.isatty())
+        in_flight: dict[Future[Report], Task] = {}
+        status = "done"
+        pool = ProcessPoolExecutor(spec.worker_count, initializer=_worker_signals)
+        try:
+            while True:
+                out_of_time = deadline is not None and time.monotonic() >= deadline
+                while not out_of_time and len(in_flight) < 2 * spec.worker_count:
+                    task = self.strategy.next_task()
+                    if task is None:
+                        break
+                    in_flight[pool.submit(run_task, spec, task)] = task
+                if not in_flight:
+                    break
+                done, _ = wait(in_flight, timeout=0.5, return_when=FIRST_COMPLETED)
+                for future in done:
+                    del in_flight[future]
+                    before = self.state.deals
+                    self._absorb(future.result(), started)
+                    bar.update(self.state.deals - before)
+                self._show(bar, started)
+        except KeyboardInterrupt:
+            status = "interrupted"
+            for future in in_flight:
+                future.cancel()
+            for future in in_flight:  # tasks already running finish: keep their work
+                if not future.cancelled():
+                    with suppress(BrokenProcessPool):  # a worker killed by the same signal
+                        self._absorb(future.result(), started)
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+            bar.close()
+        progress = self._progress(started)
+        self.log.save(self.run_id, spec.rules, [], progress, status=status)
+        return Summary(self.run_id, spec.strategy, self.state.deals, self.state.cards,
+                       self.state.outcomes, self.state.best, progress["seconds"], status)
+
+    def _show(self, bar: tqdm, started: float) -> None:
+        if bar.disable:
+            return
+        elapsed = max(time.monotonic() - started, 1e-9)
+        best = self.state.best
+        postfix = {
+            "cards/s": f"{self.state.cards / (self.state.seconds + elapsed):.3g}",
+            "best": best["cards"] if best else "-",
+            "cycles": self.state.outcomes["cycle"],
+        }
+        if self.spec.time is not None:
+            postfix["left"] = f"{max(0.0, self.spec.time - self.state.seconds - elapsed):.0f}s"
+        bar.set_postfix(postfix, refresh=False)
+

@@ -10,6 +10,7 @@ travels with its tasks, so any worker can continue it and a resumed run picks it
 from __future__ import annotations
 
 import math
+import random
 from typing import Any
 
 import numpy as np
@@ -17,46 +18,55 @@ import numpy.typing as npt
 
 from ..engine import play_batch
 from ..notation import parse_deal
-from .base import Report, Task, add_batch, compact, score
+from .base import Report, Task, add_batch, compact
 from .spec import SearchSpec
 
-SLICE_GAMES = 20_000      # games per task: a fraction of a second
+SLICE_GAMES = 5_000       # games per task: a fraction of a second
 COOLING = 0.995           # temperature factor per step
 CYCLE_SCORE = 10**9       # a game that never ends beats every finite one
+RESTART_MUTATIONS = 4     # how far from --start a restart begins
 
 
-def mutate(row: npt.NDArray[np.uint8], rng: np.random.Generator,
-           sizes: tuple[int, ...]) -> npt.NDArray[np.uint8]:
+def hand_starts(sizes: tuple[int, ...]) -> list[int]:
+    """Where each hand begins in a row, plus the row's length."""
+    starts = [0]
+    for size in sizes:
+        starts.append(starts[-1] + size)
+    return starts
+
+
+def mutate(row: list[int], rnd: random.Random, starts: list[int]) -> list[int]:
     """A neighbour of ``row``: swap two cards of different classes, move a court card,
-    swap cards between hands or rotate a hand (chosen at random)."""
+    swap cards between hands or rotate a hand (chosen at random).
+
+    Plain lists and ``random.Random``: for 52 cards they are several times faster than numpy.
+    """
     child = row.copy()
     n = len(child)
-    kind = int(rng.integers(4))
-    if kind == 0 or (kind == 2 and len(sizes) < 2):
-        i, j = rng.integers(n, size=2)
-        if child[i] == child[j]:  # equal classes: find a partner of another class
-            others = np.flatnonzero(child != child[i])
-            if len(others):
-                j = rng.choice(others)
-        child[i], child[j] = child[j], child[i]
+    hands = len(starts) - 1
+    kind = rnd.randrange(4)
+    if kind == 0:
+        i = rnd.randrange(n)
+        others = [j for j in range(n) if child[j] != child[i]]
+        if others:
+            j = rnd.choice(others)
+            child[i], child[j] = child[j], child[i]
     elif kind == 1:
-        courts = np.flatnonzero(child)
-        if len(courts):
-            i = int(rng.choice(courts))
-            card = child[i]
-            child = np.insert(np.delete(child, i), int(rng.integers(n)), card)
+        courts = [i for i in range(n) if child[i]]
+        if courts:
+            card = child.pop(rnd.choice(courts))
+            child.insert(rnd.randrange(n), card)
     elif kind == 2:
-        starts = np.concatenate(([0], np.cumsum(sizes)))
-        a, b = rng.choice(len(sizes), size=2, replace=False)
-        i = int(rng.integers(starts[a], starts[a + 1]))
-        j = int(rng.integers(starts[b], starts[b + 1]))
+        a, b = rnd.sample(range(hands), 2)
+        i = rnd.randrange(starts[a], starts[a + 1])
+        j = rnd.randrange(starts[b], starts[b + 1])
         child[i], child[j] = child[j], child[i]
     else:
-        starts = np.concatenate(([0], np.cumsum(sizes)))
-        hand = int(rng.integers(len(sizes)))
-        lo, hi = int(starts[hand]), int(starts[hand + 1])
+        hand = rnd.randrange(hands)
+        lo, hi = starts[hand], starts[hand + 1]
         if hi - lo > 1:
-            child[lo:hi] = np.roll(child[lo:hi], int(rng.integers(1, hi - lo)))
+            k = rnd.randrange(1, hi - lo)
+            child[lo:hi] = child[lo + k:hi] + child[lo:lo + k]
     return child
 
 
@@ -111,11 +121,16 @@ class ClimbSearch:
                 "games": self.done_games}
 
 
-def _start_row(spec: SearchSpec, rng: np.random.Generator) -> npt.NDArray[np.uint8]:
+def _start_row(spec: SearchSpec, rnd: random.Random, restart: bool) -> list[int]:
+    """The --start deal (a few mutations away from it on a restart), or a random deal."""
     if spec.start is not None:
-        return np.array(parse_deal(spec.start, spec.game_rules, "any").cards, dtype=np.uint8)
-    deck = spec.game_rules.deck
-    return rng.permutation(np.repeat(np.arange(len(deck), dtype=np.uint8), deck))
+        row = list(parse_deal(spec.start, spec.game_rules, "any").cards)
+        for _ in range(RESTART_MUTATIONS if restart else 0):
+            row = mutate(row, rnd, hand_starts(spec.hand_sizes))
+        return row
+    row = [cls for cls, count in enumerate(spec.game_rules.deck) for _ in range(count)]
+    rnd.shuffle(row)
+    return row
 
 
 def climb_slice(spec: SearchSpec, task: Task) -> Report:
@@ -123,59 +138,60 @@ def climb_slice(spec: SearchSpec, task: Task) -> Report:
     state = task.payload["state"]
     report = Report(task.key)
     slice_index = 0 if state is None else state["slice"] + 1
-    rng = np.random.default_rng([spec.seed, task.key, slice_index])
+    rnd = random.Random(f"{spec.seed}/{task.key}/{slice_index}")
+    starts = hand_starts(spec.hand_sizes)
 
     def evaluate(rows: npt.NDArray[np.uint8]) -> list[int]:
         batch = play_batch(rows, spec.game_rules, spec.players, spec.hand_sizes,
                            spec.max_cards, spec.max_tricks)
         add_batch(report, batch)
-        scores = []
-        for i in range(len(rows)):
-            result = batch.result(i)
-            if result.outcome == "cycle":
-                report.finds.append((compact(rows[i], spec), result))
-                scores.append(CYCLE_SCORE)
-            else:
-                scores.append(score(result, spec))
+        scores = batch.tricks if spec.by_tricks else batch.cards
+        cycles = np.flatnonzero(batch.outcome == 1)
+        for i in cycles:
+            report.finds.append((compact(rows[i], spec), batch.result(int(i))))
+        scores = scores.tolist()
+        for i in cycles:
+            scores[i] = CYCLE_SCORE
         return scores
 
     def restart() -> dict[str, Any]:
-        row = _start_row(spec, rng)
-        start_score = evaluate(row[None, :])[0]
-        return {"current": row.tolist(), "score": start_score, "best": row.tolist(),
+        row = _start_row(spec, rnd, restart=state is not None)
+        start_score = evaluate(np.array([row], dtype=np.uint8))[0]
+        return {"current": row, "score": start_score, "best": row,
                 "best_score": start_score, "temperature": spec.temperature, "stall": 0,
-                "restarts": 0 if state is None else state["restarts"] + 1}
+                "restarts": 0 if state is None else state["restarts"] + 1,
+                "record": start_score if state is None else state["record"]}
 
     if state is None:
         state = restart()
     state["slice"] = slice_index
-    current = np.array(state["current"], dtype=np.uint8)
-    while report.deals + spec.neighbours <= task.payload["games"]:
-        mutants = np.stack([mutate(current, rng, spec.hand_sizes)
-                            for _ in range(spec.neighbours)])
-        scores = evaluate(mutants)
+    current = state["current"]
+    while report.deals < task.payload["games"]:
+        if state["stall"] >= spec.stall or state["score"] >= CYCLE_SCORE:
+            state = {**restart(), "slice": slice_index}
+            current = state["current"]
+            continue
+        tries = min(spec.neighbours, task.payload["games"] - report.deals)
+        mutants = [mutate(current, rnd, starts) for _ in range(tries)]
+        scores = evaluate(np.array(mutants, dtype=np.uint8))
         pick = int(np.argmax(scores))
         delta = scores[pick] - state["score"]
-        if delta >= 0 or (spec.escape == "anneal" and rng.random()
+        if delta >= 0 or (spec.escape == "anneal" and rnd.random()
                           < math.exp(delta / max(state["temperature"], 1e-9))):
             current = mutants[pick]
-            state["current"], state["score"] = current.tolist(), scores[pick]
+            state["current"], state["score"] = current, scores[pick]
         state["temperature"] *= COOLING
         if state["score"] > state["best_score"]:
-            state["best"], state["best_score"], state["stall"] = current.tolist(), state["score"], 0
-            if state["score"] < CYCLE_SCORE:
+            state["best"], state["best_score"], state["stall"] = current, state["score"], 0
+            if state["record"] < state["score"] < CYCLE_SCORE:  # the climber's best ever
+                state["record"] = state["score"]
                 report.notes.append(f"climber {task.key + 1}: best {state['score']} "
                                     f"{spec.objective}")
-                result_rows = current[None, :]
-                batch = play_batch(result_rows, spec.game_rules, spec.players, spec.hand_sizes,
-                                   spec.max_cards, spec.max_tricks)
-                report.finds.append((compact(current, spec), batch.result(0)))
+                row = np.array([current], dtype=np.uint8)
+                batch = play_batch(row, spec.game_rules, spec.players,
+                                   spec.hand_sizes, spec.max_cards, spec.max_tricks)
+                report.finds.append((compact(row[0], spec), batch.result(0)))
         else:
             state["stall"] += 1
-        if state["stall"] >= spec.stall or state["score"] >= CYCLE_SCORE:
-            slice_number = state["slice"]
-            state = restart()
-            state["slice"] = slice_number
-            current = np.array(state["current"], dtype=np.uint8)
     report.state = state
     return report

@@ -6,7 +6,7 @@
 """
 
 from .deal import Deal
-from .engine import BatchResult, play, play_batch
+from .engine import BatchResult, play, play_batch, random_deals
 from .notation import DealError, format_deal, parse_deal
 from .result import Cycle, Result
 from .rules import ITALIAN, PRESETS, STANDARD, Rules, get_rules
@@ -26,4 +26,5 @@ __all__ = [
     "parse_deal",
     "play",
     "play_batch",
+    "random_deals",
 ]

@@ -103,3 +103,13 @@ def test_a_bad_line_in_a_file_names_the_line_and_the_rest_still_plays(capsys, tm
     assert status == 2
     assert f"{path}, line 2: hand 1, position 3: unknown card 'X'" in err
     assert len(out.splitlines()) == 2
+
+
+def test_bench_plays_every_contender_on_the_same_deals_and_they_agree(capsys):
+    status, out, _ = run(capsys, "bench", "--deals", "3000", "--json")
+    report = json.loads(out)
+    assert status == 0
+    names = [entry["name"] for entry in report["results"]]
+    assert any("engine" in name for name in names) and any("reference" in n for n in names)
+    assert all(entry["deals_per_s"] > 0 for entry in report["results"])
+    assert report["checks"]["reference_mismatches"] == 0

@@ -20,13 +20,13 @@ Cycle detection has two phases so that it costs almost nothing on terminating ga
 
 from libc.stdint cimport INT64_MAX, int8_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memcmp, memset
+from libc.string cimport memset
 
 import numpy as np
 
 cimport numpy as cnp
 
-from dealsearch._random cimport Rng, rng_seed, shuffle
+from dealsearch._random cimport Rng, deal_random, rng_seed
 
 cnp.import_array()
 
@@ -63,10 +63,9 @@ cdef inline uint64_t court_mask(const Hand* h) noexcept nogil:
 
 cdef inline int next_court(const Hand* h) noexcept nogil:
     """Position of the first court card, or the hand's length if it holds none."""
-    cdef uint64_t mask = court_mask(h)
-    if h.length < 64:
-        mask |= (<uint64_t>1) << h.length
-    return ds_ctz64(mask)
+    # h.length < 64: a hand in play holds fewer cards than the deck (at most 64), or the game
+    # would be over. Hence also no guard on the shifts below.
+    return ds_ctz64(court_mask(h) | ((<uint64_t>1) << h.length))
 
 
 cdef inline int class_at(const Hand* h, int i) noexcept nogil:
@@ -74,11 +73,15 @@ cdef inline int class_at(const Hand* h, int i) noexcept nogil:
                  | (((h.plane[2] >> i) & 1) << 2))
 
 
+cdef inline int top_class(const Hand* h) noexcept nogil:
+    return <int>((h.plane[0] & 1) | ((h.plane[1] & 1) << 1) | ((h.plane[2] & 1) << 2))
+
+
 cdef inline void drop(Hand* h, int k) noexcept nogil:
-    """Remove the top ``k`` cards (they have been turned)."""
+    """Remove the top ``k`` cards (they have been turned); k <= h.length < 64."""
     cdef int b
     for b in range(PLANES):
-        h.plane[b] = (h.plane[b] >> k) if k < 64 else 0
+        h.plane[b] >>= k
     h.length -= k
 
 
@@ -101,18 +104,41 @@ cdef inline void take_pile(Hand* h, Hand* pile) noexcept nogil:
     pile.length = 0
 
 
+cdef inline void split_deal(const uint64_t* planes, const int* sizes, int seats,
+                            Hand* hands) noexcept nogil:
+    """Cut a deal held as bit-planes (bit i: card i of the row) into its hands."""
+    cdef int seat, b, offset = 0
+    cdef uint64_t mask
+    for seat in range(seats):
+        # sizes[seat] < 64: with two or more hands, none holds the whole deck
+        mask = ((<uint64_t>1) << sizes[seat]) - 1
+        for b in range(PLANES):
+            hands[seat].plane[b] = (planes[b] >> offset) & mask
+        hands[seat].length = sizes[seat]
+        offset += sizes[seat]
+
+
+cdef inline void planes_to_row(const uint64_t* planes, int n_cards, uint8_t* row) noexcept nogil:
+    cdef int i
+    for i in range(n_cards):
+        row[i] = <uint8_t>(((planes[0] >> i) & 1) | (((planes[1] >> i) & 1) << 1)
+                           | (((planes[2] >> i) & 1) << 2))
+
+
 cdef void deal_hands(const uint8_t* cards, const int* sizes, int seats,
                      Hand* hands) noexcept nogil:
     """Build the hands of a deal from its cards (hand 1 first, each hand top card first)."""
-    cdef int seat, i, b, cls
-    for seat in range(seats):
-        memset(&hands[seat], 0, sizeof(Hand))
-        for i in range(sizes[seat]):
-            cls = cards[0]
-            cards += 1
-            for b in range(PLANES):
-                hands[seat].plane[b] |= (<uint64_t>((cls >> b) & 1)) << i
-        hands[seat].length = sizes[seat]
+    cdef uint64_t planes[PLANES]
+    cdef uint64_t cls
+    cdef int i, b, n_cards = 0
+    for i in range(seats):
+        n_cards += sizes[i]
+    planes[0] = planes[1] = planes[2] = 0
+    for i in range(n_cards):
+        cls = cards[i]
+        for b in range(PLANES):
+            planes[b] |= ((cls >> b) & 1) << i
+    split_deal(planes, sizes, seats, hands)
 
 
 # ---------------------------------------------------------------- states and the detector
@@ -235,15 +261,244 @@ cdef int detector_visit(Detector* det, const Hand* hands, int to_move, int seats
 
 # ---------------------------------------------------------------- the game
 
-cdef inline int next_alive(const uint8_t* alive, int seat, int seats) noexcept nogil:
-    seat += 1
-    if seat == seats:
-        seat = 0
-    while not alive[seat]:
-        seat += 1
-        if seat == seats:
-            seat = 0
-    return seat
+cdef struct Brent:
+    # Phase 1's repeat check (see play_pass): the saved state and when to move it.
+    Snapshot saved
+    int64_t lam
+    int64_t power
+
+
+cdef inline int tricks2(Hand* hand, int lead, int other, Hand* pile, const Table* t,
+                        Brent* brent, int64_t* cards, int64_t* tricks,
+                        int* went_out) noexcept nogil:
+    """Play tricks between the last two players in, ``lead`` leading the first.
+
+    The common case gets its own code because here the two hands and the pile live in
+    registers from trick to trick, where the general loop reads and writes them through the
+    seat arrays at every step. It plays whole tricks (the taker takes the pile) and does the
+    ordinary trick-boundary work itself (phase 1's Brent bookkeeping); it returns the taker
+    after the first trick whose boundary needs play_pass (a Brent match to confirm, the
+    agreed limit, a player holding every card, or phase 2, which visits every boundary), or
+    -1 with ``went_out`` set to the seat that had to turn a card and had none (the other one
+    has then won; the pile is left on the table).
+
+    X is the hand whose court card was turned last (its owner), Y the hand paying for it;
+    each court card paid with swaps their roles, so the payment loop is written out twice
+    (Y pays X, X pays Y) instead of swapping. Which court card comes first in open play, and
+    who takes the pile, are coin tosses to the branch predictor, so they are selects.
+    """
+    cdef uint64_t l0 = hand[lead].plane[0], l1 = hand[lead].plane[1], l2 = hand[lead].plane[2]
+    cdef uint64_t o0 = hand[other].plane[0], o1 = hand[other].plane[1]
+    cdef uint64_t o2 = hand[other].plane[2]
+    cdef uint64_t p0 = pile.plane[0], p1 = pile.plane[1], p2 = pile.plane[2]
+    cdef uint64_t x0, x1, x2, y0, y1, y2, swap, low
+    cdef int l_len = hand[lead].length, o_len = hand[other].length, p_len = pile.length
+    cdef int x_len, y_len, c_lead, c_other, later, k, c, cls, owed, x_takes, seat
+    cdef int x_seat, y_seat, taker = -1
+    # n_cards counts from the start of the pile (its cards, if any, are counted already)
+    cdef int64_t n_cards = cards[0] - pile.length, n_tricks = tricks[0]
+    cdef bint phase_1 = brent != NULL
+    # Brent's state in registers: tricks until the saved state moves, and the saved leader
+    # and leader's hand length, which rule out a match almost always in two compares.
+    cdef int64_t countdown = 0
+    cdef int saved_lead = -1, saved_len = -1
+    if phase_1:
+        countdown = brent.power - brent.lam
+        saved_lead = brent.saved.to_move
+        saved_len = brent.saved.hand[saved_lead].length
+
+    while True:
+        # Open play: whichever court card comes first in turn order is turned, after k
+        # numerals from each hand (and one more from the leader if it is the follower's).
+        c_lead = ds_ctz64(l0 | l1 | l2 | ((<uint64_t>1) << l_len))
+        c_other = ds_ctz64(o0 | o1 | o2 | ((<uint64_t>1) << o_len))
+        later = c_other < c_lead
+        k = c_other if later else c_lead
+        l0 >>= k + later
+        l1 >>= k + later
+        l2 >>= k + later
+        l_len -= k + later
+        o0 >>= k
+        o1 >>= k
+        o2 >>= k
+        o_len -= k
+        p_len += 2 * k + later
+        swap = (<uint64_t>0) - <uint64_t>later     # all ones when the follower's card is first
+        x0 = l0 ^ ((l0 ^ o0) & swap)
+        y0 = o0 ^ ((l0 ^ o0) & swap)
+        x1 = l1 ^ ((l1 ^ o1) & swap)
+        y1 = o1 ^ ((l1 ^ o1) & swap)
+        x2 = l2 ^ ((l2 ^ o2) & swap)
+        y2 = o2 ^ ((l2 ^ o2) & swap)
+        x_len = o_len if later else l_len
+        y_len = l_len if later else o_len
+        x_seat = other if later else lead
+        y_seat = lead if later else other
+
+        if x_len == 0:              # X had to turn a card and had none
+            went_out[0] = x_seat
+            break
+        # X's top card is its court card: onto the pile
+        cls = <int>((x0 & 1) | ((x1 & 1) << 1) | ((x2 & 1) << 2))
+        p0 |= (x0 & 1) << p_len
+        p1 |= (x1 & 1) << p_len
+        p2 |= (x2 & 1) << p_len
+        x0 >>= 1
+        x1 >>= 1
+        x2 >>= 1
+        x_len -= 1
+        p_len += 1
+        owed = t.payment[cls]
+        while True:
+            # Y pays X: paid with numerals (X's trick), or Y turns a court card at c
+            c = ds_ctz64(y0 | y1 | y2 | ((<uint64_t>1) << y_len))
+            if c >= owed:
+                y0 >>= owed
+                y1 >>= owed
+                y2 >>= owed
+                y_len -= owed
+                p_len += owed
+                x_takes = 1
+                break
+            if c == y_len:          # ran out while paying
+                y0 = y1 = y2 = 0
+                y_len = 0
+                p_len += c
+                x_takes = -1
+                went_out[0] = y_seat
+                break
+            # the court card at c keeps its place after the c numerals before it
+            low = (<uint64_t>1) << c
+            cls = <int>(((y0 >> c) & 1) | (((y1 >> c) & 1) << 1) | (((y2 >> c) & 1) << 2))
+            p0 |= (y0 & low) << p_len
+            p1 |= (y1 & low) << p_len
+            p2 |= (y2 & low) << p_len
+            y0 >>= c + 1
+            y1 >>= c + 1
+            y2 >>= c + 1
+            y_len -= c + 1
+            p_len += c + 1
+            owed = t.payment[cls]
+
+            # X pays Y: the same with the roles swapped
+            c = ds_ctz64(x0 | x1 | x2 | ((<uint64_t>1) << x_len))
+            if c >= owed:
+                x0 >>= owed
+                x1 >>= owed
+                x2 >>= owed
+                x_len -= owed
+                p_len += owed
+                x_takes = 0
+                break
+            if c == x_len:
+                x0 = x1 = x2 = 0
+                x_len = 0
+                p_len += c
+                x_takes = -1
+                went_out[0] = x_seat
+                break
+            low = (<uint64_t>1) << c
+            cls = <int>(((x0 >> c) & 1) | (((x1 >> c) & 1) << 1) | (((x2 >> c) & 1) << 2))
+            p0 |= (x0 & low) << p_len
+            p1 |= (x1 & low) << p_len
+            p2 |= (x2 & low) << p_len
+            x0 >>= c + 1
+            x1 >>= c + 1
+            x2 >>= c + 1
+            x_len -= c + 1
+            p_len += c + 1
+            owed = t.payment[cls]
+        if x_takes < 0:
+            break
+
+        # The taker puts the pile under their hand and leads: L is the taker, O the other.
+        # (Each hand holds fewer than 64 cards here, so the shifts are defined.)
+        n_cards += p_len
+        n_tricks += 1
+        swap = (<uint64_t>0) - <uint64_t>(1 - x_takes)   # all ones when Y takes
+        l0 = x0 ^ ((x0 ^ y0) & swap)
+        o0 = y0 ^ ((x0 ^ y0) & swap)
+        l1 = x1 ^ ((x1 ^ y1) & swap)
+        o1 = y1 ^ ((x1 ^ y1) & swap)
+        l2 = x2 ^ ((x2 ^ y2) & swap)
+        o2 = y2 ^ ((x2 ^ y2) & swap)
+        l_len = x_len if x_takes else y_len
+        o_len = y_len if x_takes else x_len
+        lead = x_seat if x_takes else y_seat
+        other = y_seat if x_takes else x_seat
+        l0 |= p0 << l_len
+        l1 |= p1 << l_len
+        l2 |= p2 << l_len
+        l_len += p_len
+        p0 = p1 = p2 = 0
+        p_len = 0
+
+        # Trick boundary. Anything but Brent's bookkeeping goes back to play_pass; a match
+        # of the two hands still in is confirmed there against the whole saved state.
+        if (not phase_1 or l_len == t.total or n_cards >= t.max_cards
+                or n_tricks >= t.max_tricks):
+            taker = lead
+            break
+        if (lead == saved_lead and l_len == saved_len
+                and l0 == brent.saved.hand[lead].plane[0]
+                and l1 == brent.saved.hand[lead].plane[1]
+                and l2 == brent.saved.hand[lead].plane[2]
+                and o0 == brent.saved.hand[other].plane[0]
+                and o1 == brent.saved.hand[other].plane[1]
+                and o2 == brent.saved.hand[other].plane[2]
+                and o_len == brent.saved.hand[other].length):
+            taker = lead
+            break
+        countdown -= 1
+        if countdown == 0:
+            # the seats out (if any) hold no cards, in hand[] as in the state
+            for seat in range(t.seats):
+                brent.saved.hand[seat] = hand[seat]
+            brent.saved.hand[lead].plane[0] = l0
+            brent.saved.hand[lead].plane[1] = l1
+            brent.saved.hand[lead].plane[2] = l2
+            brent.saved.hand[lead].length = l_len
+            brent.saved.hand[other].plane[0] = o0
+            brent.saved.hand[other].plane[1] = o1
+            brent.saved.hand[other].plane[2] = o2
+            brent.saved.hand[other].length = o_len
+            brent.saved.to_move = lead
+            brent.power *= 2
+            countdown = brent.power
+            saved_lead = lead
+            saved_len = l_len
+
+    if taker >= 0:                  # at a trick boundary: L and O are the hands
+        x_seat, x0, x1, x2, x_len = lead, l0, l1, l2, l_len
+        y_seat, y0, y1, y2, y_len = other, o0, o1, o2, o_len
+    else:                           # someone went out: the pile stays on the table
+        n_cards += p_len
+    hand[x_seat].plane[0] = x0
+    hand[x_seat].plane[1] = x1
+    hand[x_seat].plane[2] = x2
+    hand[x_seat].length = x_len
+    hand[y_seat].plane[0] = y0
+    hand[y_seat].plane[1] = y1
+    hand[y_seat].plane[2] = y2
+    hand[y_seat].length = y_len
+    pile.plane[0] = p0
+    pile.plane[1] = p1
+    pile.plane[2] = p2
+    pile.length = p_len
+    cards[0] = n_cards
+    tricks[0] = n_tricks
+    if phase_1:
+        brent.lam = brent.power - countdown
+    return taker
+
+
+cdef inline void leave(uint8_t* alive, int* succ, int seat, int seats) noexcept nogil:
+    """``seat`` is out: unlink it from the ring of seats still in."""
+    cdef int s
+    alive[seat] = 0
+    for s in range(seats):
+        if alive[s] and succ[s] == seat:
+            succ[s] = succ[seat]
 
 
 cdef int play_pass(const Table* t, const Hand* start, Detector* det,
@@ -252,21 +507,24 @@ cdef int play_pass(const Table* t, const Hand* start, Detector* det,
     phase 2, exact first repeat. Returns 0 when ``res`` holds the result."""
     cdef Hand hand[MAX_SEATS]
     cdef Hand pile
-    cdef Snapshot saved              # Brent's saved state
+    cdef Brent brent                 # phase 1's repeat check
     cdef uint8_t alive[MAX_SEATS]
+    cdef int succ[MAX_SEATS]         # the next seat still in after each seat still in
     cdef int order[MAX_SEATS]
     cdef int seats = t.seats, n_alive = t.seats
     cdef int to_move = 0, seat, r, m, c, step, best, e_r, e_c, e, cls, owner, owed, payer
-    cdef int64_t cards = 0, tricks = 0, power = 1, lam = 0
+    cdef int64_t cards = 0, tricks = 0
     cdef int winner = NOT_OVER, found
     cdef Hand* h
 
     memset(&pile, 0, sizeof(Hand))
-    memset(&saved, 0, sizeof(Snapshot))
+    memset(&brent, 0, sizeof(Brent))
+    brent.power = 1
     for seat in range(seats):
         hand[seat] = start[seat]
-        saved.hand[seat] = start[seat]
+        brent.saved.hand[seat] = start[seat]
         alive[seat] = 1
+        succ[seat] = seat + 1 if seat + 1 < seats else 0
     res.n_out = 0
     if det != NULL:
         det.count = 0
@@ -275,89 +533,103 @@ cdef int play_pass(const Table* t, const Hand* start, Detector* det,
             return OUT_OF_MEMORY
 
     while True:
-        # Open play: players in turn from to_move turn numerals until someone turns a court
-        # card (then a payment is owed) or must turn a card and has none (then they are out).
-        while True:
-            m = 0
-            seat = to_move
-            for r in range(n_alive):
-                order[m] = seat
-                m += 1
-                seat = next_alive(alive, seat, seats)
-            best = 1 << 30
-            e_r = 0
-            e_c = 0
-            for r in range(m):
-                c = next_court(&hand[order[r]])
-                step = c * m + r        # how many cards are turned before that one
-                if step < best:
-                    best, e_r, e_c = step, r, c
-            e = order[e_r]
-            cls = class_at(&hand[e], e_c) if e_c < hand[e].length else 0
-            for r in range(m):
-                drop(&hand[order[r]], e_c + (r < e_r))
-            pile.length += best
-            cards += best
-            if cls:
-                drop(&hand[e], 1)
-                put_court(&pile, cls)
-                cards += 1
-                break
-            alive[e] = 0                # e had to turn a card and had none
-            res.out[res.n_out] = <int8_t>e
-            res.n_out += 1
-            n_alive -= 1
-            if n_alive == 1:
-                winner = next_alive(alive, e, seats)
-                break
-            to_move = next_alive(alive, e, seats)
-        if winner != NOT_OVER:
-            break
-
-        # Payment: each payer turns up to what they owe; a court card passes the debt on.
-        owner = e
-        owed = t.payment[cls]
-        payer = next_alive(alive, owner, seats)
-        while True:
-            h = &hand[payer]
-            c = next_court(h)
-            if c >= owed:               # paid in full with numerals: the owner's trick
-                drop(h, owed)
-                pile.length += owed
-                cards += owed
-                break
-            if c < h.length:            # a court card: the next player owes for it
-                cls = class_at(h, c)
-                drop(h, c + 1)
-                pile.length += c
-                put_court(&pile, cls)
-                cards += c + 1
-                owner = payer
-                owed = t.payment[cls]
-            else:                       # ran out while paying: out; the rest passes on
-                pile.length += c
-                cards += c
-                owed -= c
-                drop(h, c)
-                alive[payer] = 0
-                res.out[res.n_out] = <int8_t>payer
+        if n_alive == 2:
+            # The common case: tricks in registers, up to a boundary that needs the code
+            # below (see tricks2); the pile has been taken.
+            owner = tricks2(hand, to_move, succ[to_move], &pile, t,
+                            &brent if det == NULL else NULL, &cards, &tricks, &e)
+            if owner < 0:           # e had to turn a card and had none: the other one wins
+                leave(alive, succ, e, seats)
+                res.out[res.n_out] = <int8_t>e
                 res.n_out += 1
                 n_alive -= 1
-                if n_alive == 1:
-                    winner = next_alive(alive, payer, seats)
+                winner = succ[e]
+                break
+        else:
+            # Open play: players in turn from to_move turn numerals until someone turns a
+            # court card (then a payment is owed) or must turn a card and has none (then they
+            # are out). e is that player.
+            while True:
+                m = 0
+                seat = to_move
+                for r in range(n_alive):
+                    order[m] = seat
+                    m += 1
+                    seat = succ[seat]
+                best = 1 << 30
+                e_r = 0
+                e_c = 0
+                for r in range(m):
+                    c = next_court(&hand[order[r]])
+                    step = c * m + r        # how many cards are turned before that one
+                    if step < best:
+                        best, e_r, e_c = step, r, c
+                e = order[e_r]
+                for r in range(m):
+                    drop(&hand[order[r]], e_c + (r < e_r))
+                pile.length += best
+                cards += best
+                if hand[e].length:          # e's next card is its first court card
+                    cls = top_class(&hand[e])
+                    drop(&hand[e], 1)
+                    put_court(&pile, cls)
+                    cards += 1
                     break
-            payer = next_alive(alive, payer, seats)
-        if winner != NOT_OVER:
-            break
+                leave(alive, succ, e, seats)    # e had to turn a card and had none
+                res.out[res.n_out] = <int8_t>e
+                res.n_out += 1
+                n_alive -= 1
+                to_move = succ[e]
+                if n_alive == 1:
+                    winner = to_move
+                    break
+            if winner != NOT_OVER:
+                break
 
-        # Trick boundary: the owner takes the pile and leads.
-        take_pile(&hand[owner], &pile)
-        tricks += 1
+            # Payment: each payer turns up to what they owe; a court card passes the debt on.
+            owner = e
+            owed = t.payment[cls]
+            payer = succ[owner]
+            while True:
+                h = &hand[payer]
+                c = next_court(h)
+                if c >= owed:               # paid in full with numerals: the owner's trick
+                    drop(h, owed)
+                    pile.length += owed
+                    cards += owed
+                    break
+                if c < h.length:            # a court card: the next player owes for it
+                    cls = class_at(h, c)
+                    drop(h, c + 1)
+                    pile.length += c
+                    put_court(&pile, cls)
+                    cards += c + 1
+                    owner = payer
+                    owed = t.payment[cls]
+                else:                       # ran out while paying: out; the rest passes on
+                    pile.length += c
+                    cards += c
+                    owed -= c
+                    drop(h, c)
+                    leave(alive, succ, payer, seats)
+                    res.out[res.n_out] = <int8_t>payer
+                    res.n_out += 1
+                    n_alive -= 1
+                    if n_alive == 1:
+                        winner = succ[payer]
+                        break
+                payer = succ[payer]
+            if winner != NOT_OVER:
+                break
+            take_pile(&hand[owner], &pile)  # the owner takes the pile
+            tricks += 1
+
+        # Trick boundary: the owner has taken the pile and leads.
         to_move = owner
         if hand[owner].length == t.total:   # holds every card: over, no further lead
             seat = owner
             for r in range(n_alive - 1):
-                seat = next_alive(alive, seat, seats)
+                seat = succ[seat]
                 res.out[res.n_out] = <int8_t>seat
                 res.n_out += 1
             winner = owner
@@ -376,15 +648,15 @@ cdef int play_pass(const Table* t, const Hand* start, Detector* det,
             res.cards, res.tricks = cards, tricks
             return 0
         if det == NULL:
-            if same_state(hand, to_move, &saved, seats):
+            if same_state(hand, to_move, &brent.saved, seats):
                 return NEEDS_REPLAY
-            lam += 1
-            if lam == power:
+            brent.lam += 1
+            if brent.lam == brent.power:
                 for seat in range(seats):
-                    saved.hand[seat] = hand[seat]
-                saved.to_move = to_move
-                power *= 2
-                lam = 0
+                    brent.saved.hand[seat] = hand[seat]
+                brent.saved.to_move = to_move
+                brent.power *= 2
+                brent.lam = 0
         else:
             found = detector_visit(det, hand, to_move, seats, cards, tricks)
             if found == -2:
@@ -399,11 +671,13 @@ cdef int play_pass(const Table* t, const Hand* start, Detector* det,
                 res.period_tricks = tricks - res.entry_tricks
                 return 0
 
-    # Over: one player left (they take what is on the pile) or one holds every card.
+    # Over: one player left (they take what is on the pile) or one holds every card. If the
+    # agreed limit was reached first (before that last pile), it is a limited game, never a win
+    # by exhaustion (RULES.md §1); the winner is the one with every card either way.
+    res.outcome = OUTCOME_LIMIT if cards >= t.max_cards or tricks >= t.max_tricks else OUTCOME_WIN
     if pile.length:
         take_pile(&hand[winner], &pile)
         tricks += 1
-    res.outcome = OUTCOME_WIN
     res.winner = winner
     res.cards, res.tricks = cards, tricks
     return 0
@@ -490,20 +764,29 @@ def play_rows(const uint8_t[:, ::1] deals, sizes, payments, max_cards=None, max_
 def random_rows(deck, Py_ssize_t n, uint64_t seed, uint64_t stream=0):
     """``n`` uniformly random orderings of ``deck`` (a count per class), one a row.
 
-    The same ``(seed, stream)`` always gives the same rows.
+    The same ``(seed, stream)`` always gives the same rows, and the same deals as
+    ``RandomPlayer(deck, ..., seed, stream)`` deals, in the same order.
     """
     cdef Rng rng
     cdef Py_ssize_t row
-    cdef uint8_t[::1] cards = np.repeat(np.arange(len(deck), dtype=np.uint8), deck)
-    cdef int n_cards = cards.shape[0]
+    cdef uint8_t[::1] courts = _court_classes(deck)
+    cdef int n_courts = courts.shape[0] - 1, n_cards = sum(deck)
+    cdef uint64_t planes[PLANES]
     rows = np.empty((n, n_cards), dtype=np.uint8)
     cdef uint8_t[:, ::1] rows_v = rows
     rng_seed(&rng, seed, stream)
     with nogil:
         for row in range(n):
-            shuffle(&rng, &cards[0], n_cards)
-            rows_v[row, :] = cards
+            deal_random(&rng, &courts[0], n_courts, n_cards, planes)
+            planes_to_row(planes, n_cards, &rows_v[row, 0])
     return rows
+
+
+def _court_classes(deck):
+    """The classes of the deck's court cards in ascending order, as deal_random places them,
+    plus one spare entry so that the array is never empty."""
+    courts = np.repeat(np.arange(len(deck), dtype=np.uint8), deck)[deck[0]:]
+    return np.append(courts, np.uint8(0))
 
 
 cdef class RandomPlayer:
@@ -517,18 +800,20 @@ cdef class RandomPlayer:
     cdef Table table
     cdef Detector det
     cdef int sizes[MAX_SEATS]
-    cdef uint8_t[::1] cards
+    cdef uint8_t[::1] courts
+    cdef int n_courts, n_cards
     cdef bint by_tricks
     cdef public int64_t best
     cdef public int64_t dealt
 
     def __cinit__(self, deck, sizes, payments, uint64_t seed, uint64_t stream,
                   max_cards=None, max_tricks=None, int64_t best=0, bint by_tricks=False):
-        self.cards = np.repeat(np.arange(len(deck), dtype=np.uint8), deck)
+        self.n_cards = sum(deck)
+        self.n_courts = self.n_cards - deck[0]
+        self.courts = _court_classes(deck)
         for seat, size in enumerate(sizes):
             self.sizes[seat] = size
-        fill_table(&self.table, payments, len(sizes), self.cards.shape[0], max_cards,
-                   max_tricks)
+        fill_table(&self.table, payments, len(sizes), self.n_cards, max_cards, max_tricks)
         rng_seed(&self.rng, seed, stream)
         self.best = best
         self.by_tricks = by_tricks
@@ -547,7 +832,8 @@ cdef class RandomPlayer:
         or any deal that cycles; find_results rows hold outcome, winner (0-based, -1 none),
         cards, tricks, entry_cards, entry_tricks, period_cards, period_tricks.
         """
-        cdef int n_cards = self.cards.shape[0], status = 0, n_found = 0
+        cdef int n_cards = self.n_cards, status = 0, n_found = 0
+        cdef uint64_t planes[PLANES]
         cdef Py_ssize_t played = 0
         cdef Hand start[MAX_SEATS]
         cdef Outcome res
@@ -560,8 +846,8 @@ cdef class RandomPlayer:
         cdef int64_t[:, ::1] results_v = find_results
         with nogil:
             while played < n and n_found < max_finds:
-                shuffle(&self.rng, &self.cards[0], n_cards)
-                deal_hands(&self.cards[0], self.sizes, self.table.seats, start)
+                deal_random(&self.rng, &self.courts[0], self.n_courts, n_cards, planes)
+                split_deal(planes, self.sizes, self.table.seats, start)
                 status = play_game(&self.table, start, &self.det, &res)
                 if status != 0:
                     break
@@ -574,7 +860,7 @@ cdef class RandomPlayer:
                         score > self.best and res.outcome == OUTCOME_WIN):
                     if res.outcome == OUTCOME_WIN:
                         self.best = score
-                    rows_v[n_found, :] = self.cards
+                    planes_to_row(planes, n_cards, &rows_v[n_found, 0])
                     results_v[n_found, 0] = res.outcome
                     results_v[n_found, 1] = res.winner
                     results_v[n_found, 2] = res.cards

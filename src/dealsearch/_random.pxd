@@ -55,6 +55,41 @@ cdef inline uint32_t rng_below(Rng* rng, uint32_t n) noexcept nogil:
     return <uint32_t>(m >> 32)
 
 
+cdef inline void deal_random(Rng* rng, const uint8_t* courts, int n_courts, int n_cards,
+                             uint64_t* planes) noexcept nogil:
+    # A uniformly random deal as bit-planes (bit i of planes[b]: bit b of the class of card i).
+    # Why not Fisher-Yates: only where the court cards lie matters, and a shuffle spends a
+    # bounded random number on every card. Here each court card in turn (``courts``: their
+    # classes) takes a uniformly random free position, drawn as a width-bit chunk of a random
+    # word and rejected if the position is taken or past the deck; numerals fill the rest.
+    # Every ordered choice of distinct positions is equally likely, so every arrangement of the
+    # deck is. About 24 chunks (3 words) for 52 cards, and the loop has no unpredictable branch.
+    # Each deal starts on a fresh word, so a stream's deals do not depend on how it is split.
+    cdef int width = 1, per_word, left = 0, placed = 0, b
+    while (1 << width) < n_cards:
+        width += 1
+    per_word = 64 // width
+    cdef uint64_t chunk_mask = ((<uint64_t>1) << width) - 1
+    # positions past the deck count as taken
+    cdef uint64_t taken = ~(((<uint64_t>1) << n_cards) - 1) if n_cards < 64 else 0
+    cdef uint64_t r = 0, free_bit, cls
+    cdef int p
+    planes[0] = planes[1] = planes[2] = 0
+    while placed < n_courts:
+        if left == 0:
+            r = rng_next(rng)
+            left = per_word
+        p = <int>(r & chunk_mask)
+        r >>= width
+        left -= 1
+        free_bit = ((~taken) >> p) & 1
+        cls = courts[placed]
+        taken |= free_bit << p
+        for b in range(3):
+            planes[b] |= (((cls >> b) & 1) & free_bit) << p
+        placed += <int>free_bit
+
+
 cdef inline void shuffle(Rng* rng, uint8_t* cards, int n) noexcept nogil:
     # Fisher-Yates; any starting order gives a uniform permutation, so the caller may keep
     # shuffling the same array from deal to deal.

@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from . import __name__ as package_name
-from .cli_options import BadInput, Parser, add_game_options
+from .cli_options import BadInput, Parser, add_game_options, positive_int
 from .cli_search import add_records_parser, add_search_parser, cmd_records, cmd_search
 from .deal import Deal
 from .engine import play
@@ -72,6 +72,18 @@ def build_parser() -> argparse.ArgumentParser:
     add_game_options(verify)
     add_search_parser(commands)
     add_records_parser(commands)
+
+    bench = commands.add_parser(
+        "bench", help="deals/s and cards/s: engine vs a plain C loop vs pure Python",
+        description="Play the same seeded random 2-player deals through the engine, the "
+                    "per-card C yardstick and the pure-Python reference, in one run, and "
+                    "print deals/s, cards/s and the ratios.")
+    bench.add_argument("--deals", type=positive_int, default=200_000,
+                       help="random deals per contender (default: 200000)")
+    bench.add_argument("--workers", type=positive_int, default=1,
+                       help="also time the engine on this many processes (scaling)")
+    bench.add_argument("--seed", type=int, default=1, help="seed of the deals (default: 1)")
+    bench.add_argument("--json", action="store_true", help="the report as one JSON object")
     return parser
 
 
@@ -80,8 +92,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = _protect_deals(sys.argv[1:] if argv is None else argv)
     try:
         args = build_parser().parse_args(argv)
-        handler = {"verify": cmd_verify, "search": cmd_search, "records": cmd_records}[
-            args.command]
+        handler = {"verify": cmd_verify, "search": cmd_search, "records": cmd_records,
+                   "bench": cmd_bench}[args.command]
         return handler(args)
     except BadInput as error:
         print(f"{package_name}: error: {error}", file=sys.stderr)
@@ -193,6 +205,17 @@ def _verify_known(args: argparse.Namespace) -> int:
             print(f"{known.finder[:30]:<30} {known.year:>4}  {known.published:<22} "
                   f"{computed:<22} {flag}")
         print(f"{len(rows)} published deals, {mismatches} mismatches")
+    return EXIT_MISMATCH if mismatches else EXIT_OK
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    """``dealsearch bench``: the speed report."""
+    from .bench import format_bench, run_bench  # compiles the yardstick: only when asked
+
+    report = run_bench(args.deals, args.workers, args.seed)
+    print(json.dumps(report) if args.json else format_bench(report))
+    checks = report["checks"]
+    mismatches = sum(count for name, count in checks.items() if "mismatch" in name)
     return EXIT_MISMATCH if mismatches else EXIT_OK
 
 

@@ -43,3 +43,7 @@ class RandomPlayer:
     ) -> tuple[
         int, npt.NDArray[np.int64], int, int, npt.NDArray[np.uint8], npt.NDArray[np.int64]
     ]: ...
+
+def predecessors(
+    state: tuple[int, ...], payments: Sequence[int]
+) -> list[tuple[int, ...]]: ...

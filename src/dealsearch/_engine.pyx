@@ -875,3 +875,72 @@ cdef class RandomPlayer:
             raise MemoryError("no memory for the cycle detector")
         return (played, counts, total_cards, total_tricks, find_rows[:n_found],
                 find_results[:n_found])
+
+
+# ---------------------------------------------------------------- playing backwards
+
+cdef inline uint64_t low_bits(int n) noexcept nogil:
+    return ((<uint64_t>1) << n) - 1 if n < 64 else ~(<uint64_t>0)
+
+
+def predecessors(tuple state, payments):
+    """Every trick-boundary state one trick before ``state`` (two players).
+
+    A state is ``(plane0, plane1, plane2, length)`` for hand 1, the same for hand 2, then the
+    seat to move (0 or 1), as :mod:`dealsearch.reverse` packs it. At a trick boundary the last
+    pile lies at the bottom of the winner's hand (the player to move): each suffix of that hand
+    is tried as the pile with each player as its leader; the pile is replayed under the rules
+    to see who turned each card, and kept only if the trick ends exactly on its last card with
+    the right winner. The cards each player turned go back on top of their hand.
+    """
+    cdef Hand hand[2]
+    cdef Hand before[2]
+    cdef uint8_t pay[8]
+    cdef uint8_t seat_of[64]
+    cdef int winner = state[8], other = 1 - state[8], k, start, leader, i, seat, owed, owner
+    cdef int cls, b, count
+    cdef bint complete
+    for seat in range(2):
+        for b in range(PLANES):
+            hand[seat].plane[b] = state[4 * seat + b]
+        hand[seat].length = state[4 * seat + 3]
+    memset(pay, 0, sizeof(pay))
+    for i, p in enumerate(payments):
+        pay[i] = p
+    found = []
+    for k in range(2, hand[winner].length + 1):     # a trick turns at least two cards
+        start = hand[winner].length - k
+        for leader in range(2):
+            seat, owed, owner, complete = leader, 0, -1, False
+            for i in range(k):
+                seat_of[i] = seat
+                cls = class_at(&hand[winner], start + i)
+                if pay[cls]:
+                    owner, owed, seat = seat, pay[cls], 1 - seat
+                elif owed:
+                    owed -= 1
+                    if owed == 0:
+                        complete = i == k - 1
+                        break
+                else:
+                    seat = 1 - seat
+            if not complete or owner != winner:
+                continue
+            memset(before, 0, sizeof(before))
+            for i in range(k):                      # the turned cards, back on top
+                seat = seat_of[i]
+                cls = class_at(&hand[winner], start + i)
+                count = before[seat].length
+                for b in range(PLANES):
+                    before[seat].plane[b] |= (<uint64_t>((cls >> b) & 1)) << count
+                before[seat].length += 1
+            for b in range(PLANES):                 # and the rest of each hand below them
+                before[winner].plane[b] |= (
+                    (hand[winner].plane[b] & low_bits(start)) << before[winner].length)
+                before[other].plane[b] |= hand[other].plane[b] << before[other].length
+            before[winner].length += start
+            before[other].length += hand[other].length
+            found.append((before[0].plane[0], before[0].plane[1], before[0].plane[2],
+                          before[0].length, before[1].plane[0], before[1].plane[1],
+                          before[1].plane[2], before[1].length, leader))
+    return found

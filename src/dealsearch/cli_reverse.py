@@ -1,0 +1,92 @@
+"""``dealsearch reverse``: walk a deal's game backwards (option parsing and printing only)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any
+
+from tqdm import tqdm
+
+from .cli_options import BadInput, add_game_options, positive_int
+from .log import Find, RecordLog
+from .notation import DealError, parse_deal
+from .reverse import basin, longer_starts
+from .rules import get_rules
+
+DEFAULT_DB = "dealsearch.sqlite"
+
+
+def add_reverse_parser(commands: Any) -> None:
+    """The ``reverse`` subcommand."""
+    reverse = commands.add_parser(
+        "reverse", help="play a 2-player deal backwards: a cycle's basin, or longer deals",
+        description="Walk backwards from the deal's cycle (or from the deal, if its game "
+                    "ends) and report every state that leads there and every valid starting "
+                    "deal among them. With --along, walk back from each state along the game "
+                    "and log the starting deals whose game is longer.")
+    reverse.add_argument("deal", metavar="DEAL", help="a 2-player deal in any notation")
+    reverse.add_argument("--along", action="store_true",
+                         help="find longer terminating deals by walking back along the game")
+    reverse.add_argument("--tricks", type=positive_int, default=20,
+                         help="--along: how many trick boundaries to start from (default 20)")
+    reverse.add_argument("--max-states", type=positive_int, metavar="N",
+                         help="stop each walk after N states")
+    reverse.add_argument("--db", default=DEFAULT_DB,
+                         help=f"--along: the log (default: {DEFAULT_DB})")
+    reverse.add_argument("--json", action="store_true", help="machine-readable output")
+    reverse.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_game_options(reverse)
+
+
+def cmd_reverse(args: argparse.Namespace) -> int:
+    """``dealsearch reverse``."""
+    rules = get_rules(args.rules)
+    try:
+        deal = parse_deal(args.deal, rules, "any")
+    except DealError as error:
+        raise BadInput(str(error)) from None
+    if deal.players != 2:
+        raise BadInput(f"reverse plays 2-player deals only, this one has {deal.players} hands")
+    if args.max_cards or args.max_tricks:
+        raise BadInput("reverse walks the unlimited game: --max-cards/--max-tricks do not apply")
+    if args.along:
+        return _along(args, deal, rules)
+    bar = tqdm(total=args.max_states, unit=" states", unit_scale=True,
+               disable=args.quiet or not sys.stderr.isatty())
+    found = basin(deal, rules, args.max_states, on_state=lambda n: bar.update(n - bar.n))
+    bar.close()
+    if args.json:
+        print(json.dumps(found.to_json()))
+        return 0
+    where = (f"the {found.cycle_states}-trick cycle" if found.cycle_states
+             else "the deal (its game ends)")
+    cut = "" if found.complete else f" (stopped at --max-states {args.max_states})"
+    print(f"{found.size} states lead into {where}, up to {found.depth} tricks before it{cut}")
+    print(f"{len(found.starts)} of them are starting deals:")
+    for start in found.starts:
+        print(f"  {start}")
+    return 0
+
+
+def _along(args: argparse.Namespace, deal: Any, rules: Any) -> int:
+    started = time.time()
+    longer = longer_starts(deal, rules, args.tricks, args.max_states or 100_000)
+    log = RecordLog(args.db)
+    options = {"deal": args.deal, "tricks": args.tricks, "max_states": args.max_states}
+    run_id = log.start_run("reverse", options, rules.name, None, 1)
+    finds = [Find(text, result.outcome, result.winner, result.cards, result.tricks, None,
+                  "reverse", run_id) for text, result in longer]
+    progress = {"seconds": time.time() - started, "deals": len(longer),
+                "cards": sum(f.cards for f in finds), "outcomes": {"win": len(finds)},
+                "checkpoint": {}}
+    log.save(run_id, rules.name, finds, progress, status="done")
+    log.close()
+    for find in finds:
+        print(json.dumps(find.to_json()) if args.json
+              else f"{find.cards} cards, {find.tricks} tricks: {find.deal}")
+    if not args.json:
+        print(f"{len(finds)} longer deals, logged as run {run_id} in {args.db}")
+    return 0

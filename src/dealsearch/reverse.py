@@ -1,0 +1,157 @@
+"""Playing backwards: every deal that leads into a cycle, and longer games grown backwards.
+
+Two players only (with more, who led a pile is no longer determined by its cards alone in the
+same simple way; :func:`basin` refuses other deals). A state is a trick boundary: both hands and
+the player to move, packed as the compiled :func:`~dealsearch._engine.predecessors` wants it.
+
+>>> walk = basin(parse_deal("---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"))
+>>> walk.cycle_states, len(walk.starts)
+(62, 30)
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+from . import _engine
+from .deal import Deal
+from .notation import format_deal, parse_deal
+from .reference import Trick, play_reference
+from .rules import STANDARD, Rules
+
+State = tuple[int, ...]   # (3 planes + length) per hand, then the seat to move
+
+
+def pack(hands: tuple[tuple[int, ...], ...], to_move: int) -> State:
+    """The packed state of two hands (card classes, top first) and the player to move."""
+    packed: list[int] = []
+    for hand in hands:
+        planes = [0, 0, 0]
+        for position, cls in enumerate(hand):
+            for bit in range(3):
+                planes[bit] |= ((cls >> bit) & 1) << position
+        packed.extend((*planes, len(hand)))
+    return (*packed, to_move)
+
+
+def unpack(state: State) -> tuple[tuple[tuple[int, ...], ...], int]:
+    """The hands and the player to move of a packed state."""
+    hands = []
+    for seat in range(2):
+        planes, length = state[4 * seat:4 * seat + 3], state[4 * seat + 3]
+        hands.append(tuple(sum(((planes[bit] >> i) & 1) << bit for bit in range(3))
+                           for i in range(length)))
+    return tuple(hands), state[8]
+
+
+def starting_deal(state: State) -> Deal:
+    """The state as a deal, the player to move written first (they lead)."""
+    hands, to_move = unpack(state)
+    return Deal((hands[to_move], hands[1 - to_move]))
+
+
+def game_states(deal: Deal, rules: Rules = STANDARD, tricks: int | None = None) -> list[State]:
+    """The trick-boundary states of ``deal``'s game, the deal first (at most ``tricks`` + 1),
+    up to the first repeated state (a cycle) or the end."""
+    hands = [list(hand) for hand in deal.hands]
+    states = [pack(deal.hands, 0)]
+
+    def take(trick: Trick) -> None:
+        for seat, _ in trick.plays:
+            hands[seat].pop(0)
+        if trick.taker is not None:
+            hands[trick.taker].extend(card for _, card in trick.plays)
+            if all(hands):
+                states.append(pack(tuple(map(tuple, hands)), trick.taker))
+
+    play_reference(deal, rules, max_tricks=tricks, on_trick=take)
+    return states
+
+
+@dataclass
+class Basin:
+    """What walking backwards found."""
+
+    cycle_states: int                       # 0 when the game ends (the walk starts at the deal)
+    size: int = 0                           # states that lead into the cycle (or the deal)
+    depth: int = 0                          # tricks from the farthest of them
+    starts: list[str] = field(default_factory=list)  # valid starting deals, compact
+    complete: bool = True                   # False if max_states cut the walk short
+
+    def to_json(self) -> dict[str, object]:
+        """The ``reverse --json`` summary."""
+        return {"cycle_states": self.cycle_states, "basin": self.size, "depth": self.depth,
+                "starts": self.starts, "complete": self.complete}
+
+
+def walk_back(targets: list[State], rules: Rules = STANDARD, max_states: int | None = None,
+              on_state: Callable[[int], None] | None = None) -> Iterator[tuple[State, int]]:
+    """Every state that leads into ``targets`` (them included), with its distance in tricks,
+    breadth first; stops after ``max_states`` states."""
+    depth = dict.fromkeys(targets, 0)
+    queue = deque(targets)
+    yield from ((state, 0) for state in targets)
+    while queue:
+        state = queue.popleft()
+        for before in _engine.predecessors(state, rules.payments):
+            if before in depth:
+                continue
+            if max_states is not None and len(depth) >= max_states:
+                return
+            depth[before] = depth[state] + 1
+            queue.append(before)
+            if on_state:
+                on_state(len(depth))
+            yield before, depth[before]
+
+
+def basin(deal: Deal, rules: Rules = STANDARD, max_states: int | None = None,
+          on_state: Callable[[int], None] | None = None) -> Basin:
+    """Walk backwards from the deal's cycle (or from the deal if its game ends)."""
+    if deal.players != 2:
+        raise ValueError("playing backwards needs a 2-player deal")
+    states = game_states(deal, rules)
+    result = play_reference(deal, rules)
+    if result.outcome == "cycle":
+        assert result.cycle is not None
+        targets = states[result.cycle.entry_tricks:result.tricks]
+    else:
+        targets = states[:1]
+    found = Basin(len(targets) if result.outcome == "cycle" else 0)
+    sizes = Rules.deal_sizes(sum(deal.hand_sizes), 2)
+    starts = set()
+    for state, distance in walk_back(targets, rules, max_states, on_state):
+        found.size += 1
+        found.depth = max(found.depth, distance)
+        if (state[3], state[7]) == sizes:
+            starts.add(format_deal(starting_deal(state), rules))
+    found.complete = max_states is None or found.size < max_states
+    found.starts = sorted(starts)
+    return found
+
+
+def longer_starts(deal: Deal, rules: Rules = STANDARD, tricks: int = 20,
+                  max_states: int = 100_000) -> list[tuple[str, object]]:
+    """Starting deals found by walking back from the first ``tricks`` states of ``deal``'s game
+    whose own game terminates and is longer (in cards) than ``deal``'s."""
+    from .engine import play
+
+    own = play(deal, rules)
+    sizes = Rules.deal_sizes(sum(deal.hand_sizes), 2)
+    seen: set[str] = set()
+    longer = []
+    for target in game_states(deal, rules, tricks):
+        for state, _ in walk_back([target], rules, max_states):
+            if (state[3], state[7]) != sizes:
+                continue
+            text = format_deal(starting_deal(state), rules)
+            if text in seen:
+                continue
+            seen.add(text)
+            result = play(parse_deal(text, rules, "any"), rules)
+            if result.outcome == "win" and result.cards > own.cards:
+                longer.append((text, result))
+    longer.sort(key=lambda item: -item[1].cards)  # type: ignore[attr-defined]
+    return longer

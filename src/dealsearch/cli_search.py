@@ -68,6 +68,9 @@ def add_search_parser(commands: Any) -> None:
     search.add_argument("--neighbours", type=positive_int, help="climb: mutants per step")
     search.add_argument("--stall", type=positive_int,
                         help="climb: steps without a new best before a restart")
+    search.add_argument("--reverse-every", type=positive_int, metavar="K",
+                        help="climb (2 players): every K new bests of a climber, grow its deal "
+                             "backwards and continue from the longest result")
     search.add_argument("--json", action="store_true",
                         help="print each find and the summary as JSON lines")
     search.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -76,7 +79,7 @@ def add_search_parser(commands: Any) -> None:
 
 _SPEC_OPTIONS = ("strategy", "rules", "players", "deck", "max_cards", "max_tricks", "seed",
                  "workers", "deals", "time", "objective", "start", "escape", "neighbours",
-                 "stall")
+                 "stall", "reverse_every")
 
 
 def _load_config(path: Path) -> dict[str, Any]:

@@ -18,13 +18,16 @@ import numpy.typing as npt
 
 from ..engine import play_batch
 from ..notation import parse_deal
-from .base import Report, Task, add_batch, compact
+from ..reverse import longer_starts
+from .base import Report, Task, add_batch, compact, row_deal
 from .spec import SearchSpec
 
 SLICE_GAMES = 5_000       # games per task: a fraction of a second
 COOLING = 0.995           # temperature factor per step
 CYCLE_SCORE = 10**9       # a game that never ends beats every finite one
 RESTART_MUTATIONS = 4     # how far from --start a restart begins
+REVERSE_TRICKS = 12       # --reverse-every: walk back from this many states of the best game
+REVERSE_STATES = 2_000    # ... each walk bounded to this many states
 
 
 def hand_starts(sizes: tuple[int, ...]) -> list[int]:
@@ -121,6 +124,23 @@ class ClimbSearch:
                 "games": self.done_games}
 
 
+def grow_backwards(spec: SearchSpec, current: list[int], state: dict[str, Any],
+                   report: Report) -> list[int]:
+    """Try to extend the climber's deal backwards; continue from the longest longer deal."""
+    deal = row_deal(np.array(current, dtype=np.uint8), spec.hand_sizes)
+    longer = longer_starts(deal, spec.game_rules, REVERSE_TRICKS, REVERSE_STATES)
+    if not longer:
+        return current
+    text, result = longer[0]
+    grown = list(parse_deal(text, spec.game_rules, "any").cards)
+    report.finds.append((text, result))
+    report.notes.append(f"climber {report.key + 1}: grown backwards to {result.cards} cards")
+    gained = result.tricks if spec.by_tricks else result.cards
+    state.update(current=grown, score=gained, best=grown, best_score=gained,
+                 record=max(state["record"], gained), stall=0)
+    return grown
+
+
 def _start_row(spec: SearchSpec, rnd: random.Random, restart: bool) -> list[int]:
     """The --start deal (a few mutations away from it on a restart), or a random deal."""
     if spec.start is not None:
@@ -191,6 +211,9 @@ def climb_slice(spec: SearchSpec, task: Task) -> Report:
                 batch = play_batch(row, spec.game_rules, spec.players,
                                    spec.hand_sizes, spec.max_cards, spec.max_tricks)
                 report.finds.append((compact(row[0], spec), batch.result(0)))
+                state["improvements"] = state.get("improvements", 0) + 1
+                if spec.reverse_every and state["improvements"] % spec.reverse_every == 0:
+                    current = grow_backwards(spec, current, state, report)
         else:
             state["stall"] += 1
     report.state = state

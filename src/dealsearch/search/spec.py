@@ -62,6 +62,7 @@ class SearchSpec:
     neighbours: int = 32             # mutants tried per step
     stall: int = 300                 # steps without a new best before a restart
     temperature: float = 40.0        # annealing start temperature, in objective units
+    reverse_every: int | None = None  # grow the best deal backwards every K new bests
 
     def __post_init__(self) -> None:
         if self.strategy not in STRATEGIES:
@@ -76,10 +77,12 @@ class SearchSpec:
             raise ValueError(f"unknown objective {self.objective!r}: cards or tricks")
         if self.escape not in ESCAPES:
             raise ValueError(f"unknown escape {self.escape!r}: choose from {', '.join(ESCAPES)}")
-        for name in ("deals", "max_cards", "max_tricks", "neighbours", "stall"):
+        for name in ("deals", "max_cards", "max_tricks", "neighbours", "stall", "reverse_every"):
             value = getattr(self, name)
             if value is not None and value < 1:
                 raise ValueError(f"{name.replace('_', '-')} must be at least 1")
+        if self.reverse_every is not None and (self.strategy != "climb" or self.players != 2):
+            raise ValueError("--reverse-every needs a 2-player climb")
         if self.strategy == "exhaustive" and self.deck is None:
             raise ValueError("an exhaustive search needs --deck, e.g. --deck --------AKQJJ")
         if self.deck_counts is not None and sum(self.deck_counts) < self.players:

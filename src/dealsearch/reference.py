@@ -4,7 +4,7 @@ This is the yardstick of correctness (the compiled engine must agree with it to 
 the source of ``dealsearch verify --trace``, which wants to see every card.
 
 >>> from dealsearch.notation import parse_deal
->>> play_reference(parse_deal("-" * 26 + "/" + "-" * 26)).cards
+>>> play_reference(parse_deal("-" * 26 + "/" + "-" * 26, deck="any")).cards
 52
 """
 
@@ -121,3 +121,26 @@ def play_reference(
 
 def _state(hands: list[deque[int]], to_move: int) -> tuple[object, ...]:
     return (to_move, *(tuple(hand) for hand in hands))
+
+
+def trick_states(
+    deal: Deal, rules: Rules = STANDARD, max_tricks: int | None = None
+) -> list[tuple[tuple[tuple[int, ...], ...], int]]:
+    """The trick-boundary states of ``deal``'s game: (hands, seat to move), the deal first.
+
+    Runs to the first repeated state (a cycle), the end, or ``max_tricks`` tricks; a state in
+    which one player holds every card (the game is over) is left out.
+    """
+    hands = [list(hand) for hand in deal.hands]
+    states = [(deal.hands, 0)]
+
+    def take(trick: Trick) -> None:
+        for seat, _ in trick.plays:
+            hands[seat].pop(0)
+        if trick.taker is not None:
+            hands[trick.taker].extend(card for _, card in trick.plays)
+            if sum(map(bool, hands)) > 1:
+                states.append((tuple(map(tuple, hands)), trick.taker))
+
+    play_reference(deal, rules, max_tricks=max_tricks, on_trick=take)
+    return states

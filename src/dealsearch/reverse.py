@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from . import _engine
 from .deal import Deal
 from .notation import format_deal, parse_deal
-from .reference import Trick, play_reference
+from .reference import play_reference, trick_states
 from .rules import STANDARD, Rules
 
 State = tuple[int, ...]   # (3 planes + length) per hand, then the seat to move
@@ -53,21 +53,8 @@ def starting_deal(state: State) -> Deal:
 
 
 def game_states(deal: Deal, rules: Rules = STANDARD, tricks: int | None = None) -> list[State]:
-    """The trick-boundary states of ``deal``'s game, the deal first (at most ``tricks`` + 1),
-    up to the first repeated state (a cycle) or the end."""
-    hands = [list(hand) for hand in deal.hands]
-    states = [pack(deal.hands, 0)]
-
-    def take(trick: Trick) -> None:
-        for seat, _ in trick.plays:
-            hands[seat].pop(0)
-        if trick.taker is not None:
-            hands[trick.taker].extend(card for _, card in trick.plays)
-            if all(hands):
-                states.append(pack(tuple(map(tuple, hands)), trick.taker))
-
-    play_reference(deal, rules, max_tricks=tricks, on_trick=take)
-    return states
+    """The packed trick-boundary states of ``deal``'s game (see :func:`trick_states`)."""
+    return [pack(hands, to_move) for hands, to_move in trick_states(deal, rules, tricks)]
 
 
 @dataclass

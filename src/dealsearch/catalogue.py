@@ -1,0 +1,39 @@
+"""A canonical identity for a cycle, so the log knows which never-ending deals share one.
+
+Two deals share a cycle when their games reach the same loop of trick-boundary states. The
+loop's identity is the smallest of its states in compact notation, with the seats rotated so
+that the player to move comes first (the same cycle seen from either seat gets one id).
+
+>>> from dealsearch import parse_deal
+>>> cycle_id(parse_deal("---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"))
+'c6fd3eaa240c'
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from .deal import Deal
+from .notation import format_hand
+from .reference import play_reference, trick_states
+from .rules import STANDARD, Rules
+
+
+def _seen_from_mover(hands: tuple[tuple[int, ...], ...], to_move: int, rules: Rules) -> str:
+    seats = len(hands)
+    return "/".join(format_hand(hands[(to_move + i) % seats], rules) for i in range(seats))
+
+
+def cycle_key(deal: Deal, rules: Rules = STANDARD) -> str:
+    """The canonical form of the cycle ``deal``'s game enters; ``ValueError`` if it ends."""
+    result = play_reference(deal, rules)
+    if result.cycle is None:
+        raise ValueError("the game ends: there is no cycle")
+    states = trick_states(deal, rules)[result.cycle.entry_tricks:result.tricks]
+    return min(_seen_from_mover(hands, to_move, rules) for hands, to_move in states)
+
+
+def cycle_id(deal: Deal, rules: Rules = STANDARD) -> str:
+    """A short stable id of the cycle (a hash of :func:`cycle_key` and the rules)."""
+    key = f"{rules.name}:{cycle_key(deal, rules)}"
+    return hashlib.sha1(key.encode()).hexdigest()[:12]

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from . import __name__ as package_name
 from .cli_options import BadInput, Parser, add_game_options, positive_int
+from .cli_report import add_report_parser, cmd_report
 from .cli_reverse import add_reverse_parser, cmd_reverse
 from .cli_search import add_records_parser, add_search_parser, cmd_records, cmd_search
 from .deal import Deal
@@ -74,6 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_search_parser(commands)
     add_records_parser(commands)
     add_reverse_parser(commands)
+    add_report_parser(commands)
 
     bench = commands.add_parser(
         "bench", help="deals/s and cards/s: engine vs a plain C loop vs pure Python",
@@ -95,7 +97,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         handler = {"verify": cmd_verify, "search": cmd_search, "records": cmd_records,
-                   "bench": cmd_bench, "reverse": cmd_reverse}[args.command]
+                   "bench": cmd_bench, "reverse": cmd_reverse, "report": cmd_report}[
+            args.command]
         return handler(args)
     except BadInput as error:
         print(f"{package_name}: error: {error}", file=sys.stderr)

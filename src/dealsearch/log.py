@@ -57,9 +57,31 @@ CREATE TABLE IF NOT EXISTS finds (
     strategy       TEXT NOT NULL,
     found          REAL NOT NULL,
     limits         TEXT NOT NULL DEFAULT '',  -- the agreed limit the counts were made under
+    cycle_id       TEXT REFERENCES cycles(id),
     UNIQUE (deal, rules, limits)
 );
 CREATE INDEX IF NOT EXISTS finds_by_length ON finds (outcome, cards DESC);
+CREATE TABLE IF NOT EXISTS histograms (  -- game lengths of every deal a run played
+    run_id     INTEGER NOT NULL REFERENCES runs(id),
+    measure    TEXT NOT NULL,            -- cards | tricks
+    bin_width  INTEGER NOT NULL,
+    counts     TEXT NOT NULL,            -- JSON {bin: count}; bin b holds [b*w, (b+1)*w)
+    PRIMARY KEY (run_id, measure)
+);
+CREATE TABLE IF NOT EXISTS samples (     -- throughput over time
+    run_id   INTEGER NOT NULL REFERENCES runs(id),
+    seconds  REAL NOT NULL,              -- search time since the run began
+    deals    INTEGER NOT NULL,
+    cards    INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS cycles (      -- the catalogue: one row per distinct cycle
+    id             TEXT PRIMARY KEY,     -- see dealsearch.catalogue
+    key            TEXT NOT NULL,
+    rules          TEXT NOT NULL,
+    period_cards   INTEGER NOT NULL,
+    period_tricks  INTEGER NOT NULL,
+    found          REAL NOT NULL
+);
 """
 
 
@@ -75,6 +97,8 @@ class Find:
     cycle: Cycle | None
     strategy: str
     run_id: int
+    cycle_key: str | None = None   # the cycle's canonical form (dealsearch.catalogue)
+    cycle_id: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The keys ``--json`` prints for a find."""
@@ -101,6 +125,9 @@ class RecordLog:
         # FULL: a commit survives a power cut, not only a crash of this process.
         self.db.execute("PRAGMA synchronous=FULL")
         self.db.executescript(SCHEMA)
+        columns = {row["name"] for row in self.db.execute("PRAGMA table_info(finds)")}
+        if "cycle_id" not in columns:  # a log written before the cycle catalogue existed
+            self.db.execute("ALTER TABLE finds ADD COLUMN cycle_id TEXT REFERENCES cycles(id)")
 
     def close(self) -> None:
         """Close the connection."""
@@ -126,22 +153,42 @@ class RecordLog:
         return [_decode_run(row) for row in self.db.execute("SELECT * FROM runs ORDER BY id")]
 
     def save(self, run_id: int, rules: str, finds: Iterable[Find], progress: dict[str, Any],
-             status: str = "running", limits: str = "") -> None:
+             status: str = "running", limits: str = "",
+             histograms: dict[str, tuple[int, dict[int, int]]] | None = None,
+             sample: bool = False) -> None:
         """Commit finds and the run's progress in one transaction.
 
         A deal already in the log (under the same rules and limit) keeps its first entry.
+        ``histograms`` maps a measure to (bin width, {bin: count}) for the whole run so far;
+        ``sample`` also records the throughput point (seconds, deals, cards) of ``progress``.
         """
         with _transaction(self.db):
+            for measure, (width, counts) in (histograms or {}).items():
+                self.db.execute(
+                    "INSERT OR REPLACE INTO histograms (run_id, measure, bin_width, counts)"
+                    " VALUES (?, ?, ?, ?)", (run_id, measure, width, json.dumps(counts)))
+            if sample:
+                self.db.execute("INSERT INTO samples (run_id, seconds, deals, cards)"
+                                " VALUES (?, ?, ?, ?)",
+                                (run_id, progress["seconds"], progress["deals"],
+                                 progress["cards"]))
             for find in finds:
+                if find.cycle_id is not None and find.cycle is not None:
+                    self.db.execute(
+                        "INSERT OR IGNORE INTO cycles (id, key, rules, period_cards,"
+                        " period_tricks, found) VALUES (?, ?, ?, ?, ?, ?)",
+                        (find.cycle_id, find.cycle_key, rules, find.cycle.period_cards,
+                         find.cycle.period_tricks, time.time()))
                 cycle = find.cycle or Cycle(None, None, None, None)  # type: ignore[arg-type]
                 self.db.execute(
                     "INSERT OR IGNORE INTO finds (run_id, deal, rules, outcome, winner, cards,"
                     " tricks, entry_cards, entry_tricks, period_cards, period_tricks, strategy,"
-                    " found, limits) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " found, limits, cycle_id)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (run_id, find.deal, rules, find.outcome, find.winner,
                      find.cards, find.tricks, cycle.entry_cards, cycle.entry_tricks,
                      cycle.period_cards, cycle.period_tricks, find.strategy, time.time(),
-                     limits),
+                     limits, find.cycle_id),
                 )
             self.db.execute(
                 "UPDATE runs SET seconds = ?, deals = ?, cards = ?, outcomes = ?,"
@@ -159,6 +206,38 @@ class RecordLog:
             f"SELECT * FROM finds {where} "
             "ORDER BY outcome = 'cycle', cards DESC, tricks DESC, id", ids)
         return [dict(row) for row in rows]
+
+
+    def histogram(self, run_ids: Iterable[int], measure: str = "cards"
+                  ) -> tuple[int, dict[int, int]]:
+        """The merged length histogram of some runs: (bin width, {bin: count})."""
+        ids = list(run_ids)
+        rows = self.db.execute(
+            f"SELECT bin_width, counts FROM histograms WHERE measure = ? AND run_id IN "
+            f"({', '.join('?' * len(ids))})", (measure, *ids)).fetchall()
+        width, merged = 0, {}
+        for row in rows:
+            if width and row["bin_width"] != width:
+                raise ValueError("these runs' histograms have different bins")
+            width = row["bin_width"]
+            for key, count in json.loads(row["counts"]).items():
+                merged[int(key)] = merged.get(int(key), 0) + count
+        return width, merged
+
+    def samples(self, run_id: int) -> list[dict[str, Any]]:
+        """Throughput samples of a run, in time order."""
+        return [dict(row) for row in self.db.execute(
+            "SELECT seconds, deals, cards FROM samples WHERE run_id = ? ORDER BY seconds",
+            (run_id,))]
+
+    def cycles(self) -> list[dict[str, Any]]:
+        """The cycle catalogue: each distinct cycle, how many logged deals reach it and the
+        shortest entry among them."""
+        return [dict(row) for row in self.db.execute(
+            "SELECT c.id, c.key, c.rules, c.period_cards, c.period_tricks, COUNT(f.id) AS deals,"
+            " MIN(f.entry_cards) AS entry_cards, MIN(f.entry_tricks) AS entry_tricks"
+            " FROM cycles c LEFT JOIN finds f ON f.cycle_id = c.id"
+            " GROUP BY c.id ORDER BY deals DESC, c.period_tricks")]
 
 
 def _decode_run(row: sqlite3.Row) -> dict[str, Any]:

@@ -19,7 +19,7 @@ def compiled(module: str) -> Extension:
 
 setup(
     ext_modules=cythonize(
-        [compiled("_engine"), compiled("_permutations")],
+        [compiled("_engine"), compiled("_permutations"), compiled("_climb")],
         language_level=3,
         include_path=["src"],
         compiler_directives={

@@ -824,14 +824,20 @@ cdef class RandomPlayer:
     def __dealloc__(self):
         detector_free(&self.det)
 
-    def play(self, Py_ssize_t n, int max_finds=256):
+    def play(self, Py_ssize_t n, int max_finds=256, int64_t[::1] card_hist=None,
+             int64_t[::1] trick_hist=None, int card_bin=10):
         """Play up to ``n`` more deals; stop early once ``max_finds`` finds are kept.
 
         Returns (played, counts, total_cards, total_tricks, find_rows, find_results): counts
         per outcome code; a find is a deal longer (by the objective) than every earlier one,
         or any deal that cycles; find_results rows hold outcome, winner (0-based, -1 none),
-        cards, tricks, entry_cards, entry_tricks, period_cards, period_tricks.
+        cards, tricks, entry_cards, entry_tricks, period_cards, period_tricks. Given
+        ``card_hist`` and ``trick_hist``, every game's length is counted into them (bins of
+        ``card_bin`` cards and of one trick; the last bin takes everything longer).
         """
+        cdef bint hist = card_hist is not None and trick_hist is not None
+        cdef Py_ssize_t card_top = card_hist.shape[0] - 1 if hist else 0
+        cdef Py_ssize_t trick_top = trick_hist.shape[0] - 1 if hist else 0
         cdef int n_cards = self.n_cards, status = 0, n_found = 0
         cdef uint64_t planes[PLANES]
         cdef Py_ssize_t played = 0
@@ -855,6 +861,9 @@ cdef class RandomPlayer:
                 counts_v[res.outcome] += 1
                 total_cards += res.cards
                 total_tricks += res.tricks
+                if hist:
+                    card_hist[min(res.cards // card_bin, card_top)] += 1
+                    trick_hist[min(res.tricks, trick_top)] += 1
                 score = res.tricks if self.by_tricks else res.cards
                 if res.outcome == OUTCOME_CYCLE or (
                         score > self.best and res.outcome == OUTCOME_WIN):

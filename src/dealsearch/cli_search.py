@@ -9,6 +9,7 @@ import os
 import signal
 import sys
 import tomllib
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ from .log import Find, RecordLog, iter_lines
 from .notation import DealError, parse_deal
 from .rules import get_rules
 from .search import STRATEGIES, Runner, SearchSpec, parse_duration
+from .search.backends import BACKENDS, DASK_EXTRA, Backend, BackendError, MissingDask, open_backend
 from .search.spec import ESCAPES, OBJECTIVES
 
 DEFAULT_DB = "dealsearch.sqlite"
@@ -65,12 +67,18 @@ def add_search_parser(commands: Any) -> None:
     search.add_argument("--start", help="climb: start every climber from this deal")
     search.add_argument("--escape", choices=ESCAPES,
                         help="climb: beyond pure ascent (default: anneal)")
-    search.add_argument("--neighbours", type=positive_int, help="climb: mutants per step")
     search.add_argument("--stall", type=positive_int,
-                        help="climb: steps without a new best before a restart")
+                        help="climb: games without a new best before a restart "
+                             "(default 5000)")
     search.add_argument("--reverse-every", type=positive_int, metavar="K",
                         help="climb (2 players): every K new bests of a climber, grow its deal "
                              "backwards and continue from the longest result")
+    search.add_argument("--backend", choices=BACKENDS,
+                        help="where the work runs: local processes (default) or a Dask "
+                             "cluster (pip install 'dealsearch[dask]')")
+    search.add_argument("--scheduler", metavar="ADDRESS",
+                        help="dask: the scheduler, e.g. tcp://host:8786 (default: start a "
+                             "cluster of --workers processes on this machine)")
     search.add_argument("--json", action="store_true",
                         help="print each find and the summary as JSON lines")
     search.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -78,7 +86,7 @@ def add_search_parser(commands: Any) -> None:
 
 
 _SPEC_OPTIONS = ("strategy", "rules", "players", "deck", "max_cards", "max_tricks", "seed",
-                 "workers", "deals", "time", "objective", "start", "escape", "neighbours",
+                 "workers", "deals", "time", "objective", "start", "escape",
                  "stall", "reverse_every")
 
 
@@ -111,11 +119,38 @@ def _spec(args: argparse.Namespace) -> SearchSpec:
         raise BadInput(str(error)) from None
 
 
+def _backend_name(args: argparse.Namespace) -> str:
+    """--backend, or dask when only --scheduler is given."""
+    if args.backend == "local" and args.scheduler is not None:
+        raise BadInput("--scheduler needs --backend dask")
+    return args.backend or ("dask" if args.scheduler is not None else "local")
+
+
+def _open_backend(name: str, spec: SearchSpec, scheduler: str | None) -> Backend:
+    """The backend, started and with a worker; every failure is one line of bad input."""
+    try:
+        backend = open_backend(name, spec.worker_count, scheduler)
+    except MissingDask:
+        raise BadInput(f"--backend dask needs Dask: {DASK_EXTRA}") from None
+    except BackendError as error:
+        raise BadInput(str(error)) from None
+    if not backend.slots:
+        print(f"waiting for a worker to join {scheduler} (Ctrl-C to give up)", file=sys.stderr,
+              flush=True)
+        try:
+            backend.wait_for_workers()
+        except BaseException:
+            backend.close()
+            raise
+    return backend
+
+
 def cmd_search(args: argparse.Namespace) -> int:
     """``dealsearch search``: run (or resume) a search and print its finds and summary."""
-    log = RecordLog(args.db)
+    backend_name = _backend_name(args)
     if args.resume is not None:
-        run = log.run(args.resume)
+        with closing(RecordLog(args.db)) as log:
+            run = log.run(args.resume)
         if run is None:
             raise BadInput(f"no run {args.resume} in {args.db}")
         if run["status"] == "done":
@@ -138,14 +173,18 @@ def cmd_search(args: argparse.Namespace) -> int:
 
     # kill (SIGTERM) stops as cleanly as Ctrl-C: summary printed, run marked interrupted.
     signal.signal(signal.SIGTERM, signal.default_int_handler)
-    runner = Runner(spec, log, run_id, on_find, on_note, progress=not args.quiet)
-    if not args.json:
-        action = "resuming" if run_id else "starting"
-        print(f"{action} run {runner.run_id}: {spec.strategy} search, {spec.rules} rules, "
-              f"{spec.players} players, {spec.worker_count} workers, seed {spec.seed}; "
-              f"log {args.db}", flush=True)
-    summary = runner.run()
-    log.close()
+    # The backend is up before the log is touched: a missing package or an unreachable
+    # scheduler leaves no run behind.
+    with _open_backend(backend_name, spec, args.scheduler) as backend, \
+            closing(RecordLog(args.db)) as log:
+        runner = Runner(spec, log, run_id, on_find, on_note, progress=not args.quiet,
+                        backend=backend)
+        if not args.json:
+            action = "resuming" if run_id else "starting"
+            print(f"{action} run {runner.run_id}: {spec.strategy} search, {spec.rules} rules, "
+                  f"{spec.players} players, {backend.describe()}, seed {spec.seed}; "
+                  f"log {args.db}", flush=True)
+        summary = runner.run()
     if args.json:
         print(json.dumps(summary.to_json()), flush=True)
     else:
@@ -157,7 +196,11 @@ def cmd_search(args: argparse.Namespace) -> int:
               f"{summary.cards:,} cards in {summary.seconds:.1f} s ({rate:,.0f} deals/s); "
               f"outcomes {summary.outcomes}; best {best_text}")
         if summary.status == "interrupted":
-            print(f"continue with: dealsearch search --resume {summary.run_id} --db {args.db}")
+            where = "" if backend_name == "local" else " --backend dask"
+            if args.scheduler is not None:
+                where += f" --scheduler {args.scheduler}"
+            print(f"continue with: dealsearch search --resume {summary.run_id} --db {args.db}"
+                  f"{where}")
     return EXIT_OK
 
 

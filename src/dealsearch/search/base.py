@@ -29,6 +29,17 @@ class Task:
     payload: dict[str, Any] = field(default_factory=dict)
 
 
+CARD_BIN = 10        # cards per bin of the length histogram
+CARD_BINS = 2048     # the last bin takes every longer game
+TRICK_BINS = 4096    # one trick per bin, the last takes every longer game
+
+
+def new_histograms() -> dict[str, npt.NDArray[np.int64]]:
+    """Empty length histograms (cards, tricks) with the log's fixed bins."""
+    return {"cards": np.zeros(CARD_BINS, dtype=np.int64),
+            "tricks": np.zeros(TRICK_BINS, dtype=np.int64)}
+
+
 @dataclass
 class Report:
     """What a worker sends back for a task."""
@@ -37,6 +48,7 @@ class Report:
     deals: int = 0
     cards: int = 0
     outcomes: list[int] = field(default_factory=lambda: [0, 0, 0])
+    histograms: dict[str, npt.NDArray[np.int64]] = field(default_factory=new_histograms)
     finds: list[tuple[str, Result]] = field(default_factory=list)  # (compact deal, result)
     state: dict[str, Any] | None = None     # a climber's state, to continue from
     notes: list[str] = field(default_factory=list)  # progress worth telling the user
@@ -99,6 +111,10 @@ def add_batch(report: Report, batch: BatchResult) -> None:
     counts = np.bincount(batch.outcome, minlength=3)
     for code in range(3):
         report.outcomes[code] += int(counts[code])
+    report.histograms["cards"] += np.bincount(
+        np.minimum(batch.cards // CARD_BIN, CARD_BINS - 1), minlength=CARD_BINS)
+    report.histograms["tricks"] += np.bincount(
+        np.minimum(batch.tricks, TRICK_BINS - 1), minlength=TRICK_BINS)
 
 
 def compact(row: npt.NDArray[np.uint8], spec: SearchSpec) -> str:

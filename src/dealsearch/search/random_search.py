@@ -10,7 +10,7 @@ from typing import Any
 
 from .. import _engine
 from ..result import OUTCOMES, Cycle, Result
-from .base import ChunkSet, Report, Task, compact
+from .base import CARD_BIN, ChunkSet, Report, Task, compact
 from .spec import SearchSpec
 
 CHUNK_DEALS = 100_000  # about a quarter of a second on one core
@@ -63,7 +63,8 @@ def play_chunk(spec: SearchSpec, task: Task) -> Report:
     report = Report(task.key)
     remaining = task.payload["deals"]
     while remaining:
-        played, counts, cards, _, rows, results = player.play(remaining)
+        played, counts, cards, _, rows, results = player.play(
+            remaining, 256, report.histograms["cards"], report.histograms["tricks"], CARD_BIN)
         remaining -= played
         report.deals += played
         report.cards += int(cards)

@@ -1,26 +1,25 @@
-"""Run a search on local worker processes: hand out tasks, log finds, checkpoint, report.
+"""Run a search: hand out tasks to a backend's workers, log finds, checkpoint, report.
 
-The coordinator (this process) is the only writer of the log. For every report it commits the
-new finds together with the run's counters and checkpoint in one transaction, and only then
-tells anyone: so what was printed is on disk, and a resumed run starts from the last commit.
+The coordinator (this process) is the only writer of the log, whatever the backend (local
+processes or a Dask cluster). For every report it commits the new finds together with the
+run's counters and checkpoint in one transaction, and only then tells anyone: so what was
+printed is on disk, and a resumed run starts from the last commit.
 """
 
 from __future__ import annotations
 
-import signal
 import sys
 import time
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
-from contextlib import suppress
-from dataclasses import dataclass, field
+from concurrent.futures import FIRST_COMPLETED, Future, wait
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from tqdm import tqdm
 
 from ..log import Find, RecordLog
 from ..result import OUTCOMES, Result
+from .backends import Backend, LocalBackend
 from .base import Report, Task, score
 from .climb import ClimbSearch, climb_slice
 from .exhaustive import ExhaustiveSearch, play_shard
@@ -50,12 +49,6 @@ STRATEGIES: dict[str, tuple[type, Callable[[SearchSpec, Task], Report]]] = {
 def run_task(spec: SearchSpec, task: Task) -> Report:
     """Worker side: run one task of the spec's strategy."""
     return STRATEGIES[spec.strategy][1](spec, task)
-
-
-def _worker_signals() -> None:
-    # Ctrl-C goes to the whole process group; the coordinator alone decides how to stop.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 @dataclass
@@ -97,17 +90,26 @@ class Summary:
 
 
 class Runner:
-    """One search run against one log. ``on_find`` and ``on_note`` receive what to report."""
+    """One search run against one log. ``on_find`` and ``on_note`` receive what to report.
+
+    ``backend`` runs the tasks (default: local worker processes, started by :meth:`run`); the
+    caller closes a backend it passes in. A new run records the number of workers its work is
+    cut for (``workers=0`` becomes the backend's count), so a resume on another machine or
+    another backend cuts it the same way.
+    """
 
     def __init__(self, spec: SearchSpec, log: RecordLog, run_id: int | None = None,
                  on_find: Callable[[Find], None] = lambda find: None,
                  on_note: Callable[[str], None] = lambda note: None,
-                 progress: bool = True) -> None:
+                 progress: bool = True, backend: Backend | None = None) -> None:
+        if run_id is None and spec.workers == 0:
+            spec = replace(spec, workers=(backend.slots if backend else 0) or spec.worker_count)
         self.spec = spec
         self.log = log
         self.on_find = on_find
         self.on_note = on_note
         self.show_progress = progress
+        self.backend = backend
         if run_id is None:
             self.run_id = log.start_run(spec.strategy, spec.to_json(), spec.rules, spec.seed,
                                         spec.worker_count)
@@ -143,7 +145,9 @@ class Runner:
                 "outcomes": self.state.outcomes,
                 "checkpoint": {"strategy": self.strategy.checkpoint(), "best": self.state.best}}
 
-    def _absorb(self, report: Report, started: float) -> None:
+    def _absorb(self, task: Task, report: Report, started: float) -> None:
+        if report.key != task.key:
+            raise RuntimeError(f"task {task.key} came back as the report of task {report.key}")
         self.strategy.absorb(report)
         self.state.add(report)
         finds = [Find(deal, result.outcome, result.winner, result.cards, result.tricks,
@@ -166,36 +170,45 @@ class Runner:
         bar = tqdm(total=self.strategy.total_deals, initial=self.state.deals, unit=" deals",
                    unit_scale=True, dynamic_ncols=True, smoothing=0.1,
                    disable=not self.show_progress or not sys.stderr.isatty())
+        # Each submission is its own future, absorbed once when it leaves in_flight: a task
+        # that a backend recomputes (Dask, after losing a worker) still reports only once.
         in_flight: dict[Future[Report], Task] = {}
         status = "done"
-        pool = ProcessPoolExecutor(spec.worker_count, initializer=_worker_signals)
+        backend = self.backend or LocalBackend(spec.worker_count)
         try:
             while True:
                 out_of_time = deadline is not None and time.monotonic() >= deadline
-                while not out_of_time and len(in_flight) < 2 * spec.worker_count:
+                while not out_of_time and len(in_flight) < 2 * max(1, backend.slots):
                     task = self.strategy.next_task()
                     if task is None:
                         break
-                    in_flight[pool.submit(run_task, spec, task)] = task
+                    in_flight[backend.submit(run_task, spec, task)] = task
                 if not in_flight:
                     break
                 done, _ = wait(in_flight, timeout=0.5, return_when=FIRST_COMPLETED)
                 for future in done:
-                    del in_flight[future]
+                    task = in_flight.pop(future)
                     before = self.state.deals
-                    self._absorb(future.result(), started)
+                    self._absorb(task, future.result(), started)
                     bar.update(self.state.deals - before)
                 self._show(bar, started)
         except KeyboardInterrupt:
             status = "interrupted"
             for future in in_flight:
                 future.cancel()
-            for future in in_flight:  # tasks already running finish: keep their work
-                if not future.cancelled():
-                    with suppress(BrokenProcessPool):  # a worker killed by the same signal
-                        self._absorb(future.result(), started)
+            for future, task in in_flight.items():  # tasks already running: keep their work
+                if future.cancelled():
+                    continue
+                try:
+                    report = future.result()
+                except Exception:  # a worker killed by the same signal: redone on --resume
+                    continue
+                self._absorb(task, report, started)
         finally:
-            pool.shutdown(wait=True, cancel_futures=True)
+            for future in in_flight:
+                future.cancel()
+            if self.backend is None:
+                backend.close()
             bar.close()
         progress = self._progress(started)
         self.log.save(self.run_id, spec.rules, [], progress, status=status)

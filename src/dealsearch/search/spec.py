@@ -59,8 +59,7 @@ class SearchSpec:
     # Climbing only.
     start: str | None = None         # start every climber from this deal
     escape: str = "anneal"           # none | anneal (simulated annealing)
-    neighbours: int = 32             # mutants tried per step
-    stall: int = 300                 # steps without a new best before a restart
+    stall: int = 5_000               # games without a new best before a restart
     temperature: float = 40.0        # annealing start temperature, in objective units
     reverse_every: int | None = None  # grow the best deal backwards every K new bests
 
@@ -77,7 +76,7 @@ class SearchSpec:
             raise ValueError(f"unknown objective {self.objective!r}: cards or tricks")
         if self.escape not in ESCAPES:
             raise ValueError(f"unknown escape {self.escape!r}: choose from {', '.join(ESCAPES)}")
-        for name in ("deals", "max_cards", "max_tricks", "neighbours", "stall", "reverse_every"):
+        for name in ("deals", "max_cards", "max_tricks", "stall", "reverse_every"):
             value = getattr(self, name)
             if value is not None and value < 1:
                 raise ValueError(f"{name.replace('_', '-')} must be at least 1")

@@ -1,0 +1,252 @@
+"""Where tasks run: worker processes on this machine (``local``) or a Dask cluster (``dask``).
+
+A backend hands the runner concurrent.futures Futures for ``run_task(spec, task)`` and says how
+many tasks it can run at once; the runner neither knows nor cares where they run. Workers only
+compute: the runner's process alone absorbs reports and writes the log, whatever the backend.
+
+>>> with open_backend("local", workers=1) as backend:
+...     backend.submit(pow, 2, 10).result(), backend.slots
+(1024, 1)
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import threading
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from importlib.metadata import PackageNotFoundError, version
+from types import TracebackType
+from typing import Any
+
+BACKENDS = ("local", "dask")
+DASK_EXTRA = "pip install 'dealsearch[dask]'"
+CONNECT_TIMEOUT = 3.0  # seconds: an unreachable scheduler is an input error, not a wait
+
+
+class BackendError(Exception):
+    """A backend cannot start (bad or unreachable scheduler address): one line for the user."""
+
+
+class MissingDask(BackendError):
+    """The ``dask`` backend was asked for but the ``distributed`` package is not installed."""
+
+
+class Backend(ABC):
+    """What the runner needs of a backend; ``with open_backend(...) as backend:`` closes it."""
+
+    name: str
+
+    @property
+    @abstractmethod
+    def slots(self) -> int:
+        """Tasks that can run at once (0 while a cluster has no workers)."""
+
+    @abstractmethod
+    def submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
+        """Run ``fn(*args)`` somewhere: a new, independent computation on every call."""
+
+    @abstractmethod
+    def describe(self) -> str:
+        """Where the work runs, in a few words."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Cancel what has not started and release the workers."""
+
+    @abstractmethod
+    def wait_for_workers(self) -> None:
+        """Block until there is a worker to run tasks (Ctrl-C to give up)."""
+
+    def __enter__(self) -> Backend:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        self.close()
+
+
+def _worker_signals() -> None:
+    # Ctrl-C goes to the whole process group; the coordinator alone decides how to stop.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def installed_version() -> str:
+    """The dealsearch version installed here (run on each Dask worker to compare with ours)."""
+    try:
+        return version("dealsearch")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def dask_setup(worker: object) -> None:
+    """Dask preload hook, run in each worker process of a cluster dealsearch starts itself.
+
+    Those processes share our process group, so Ctrl-C reaches them too; as with local workers
+    the coordinator alone decides how to stop.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class LocalBackend(Backend):
+    """Worker processes on this machine (a ProcessPoolExecutor)."""
+
+    name = "local"
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self.pool = ProcessPoolExecutor(workers, initializer=_worker_signals)
+
+    @property
+    def slots(self) -> int:
+        """The number of worker processes."""
+        return self.workers
+
+    def submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
+        """Run ``fn(*args)`` in a worker process."""
+        return self.pool.submit(fn, *args)
+
+    def wait_for_workers(self) -> None:
+        """Local workers are there from the start."""
+
+    def describe(self) -> str:
+        """E.g. '4 workers'."""
+        return f"{self.workers} workers"
+
+    def close(self) -> None:
+        """Drop queued tasks, let running ones finish, stop the processes."""
+        self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+class DaskBackend(Backend):
+    """A Dask cluster: the scheduler at ``scheduler``, or a LocalCluster of ``workers`` processes.
+
+    Dask recomputes the tasks of a lost worker on another one; each submission is a distinct
+    task (``pure=False``), so a resubmitted chunk is never taken for one already computed.
+    """
+
+    name = "dask"
+    SLOTS_REFRESH = 5.0  # seconds between asking the scheduler how many workers it has
+
+    def __init__(self, scheduler: str | None = None, workers: int = 0,
+                 timeout: float = CONNECT_TIMEOUT) -> None:
+        try:
+            import distributed
+        except ImportError:
+            raise MissingDask(f"the dask backend needs Dask: {DASK_EXTRA}") from None
+        self.cluster: Any = None
+        if scheduler is None:
+            # Process workers: the engine releases the GIL, but the strategies' Python does not.
+            self.cluster = distributed.LocalCluster(
+                n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
+                dashboard_address=":0", preload=[__name__],
+                # Its housekeeping (tasks cancelled at Ctrl-C, a worker restarted) is not news.
+                silence_logs=logging.ERROR)
+            self.client = distributed.Client(self.cluster)
+        else:
+            self.client = _connect(distributed, scheduler, timeout)
+        self.executor = self.client.get_executor(pure=False)
+        self._slots = 0
+        self._counted = -self.SLOTS_REFRESH
+        try:
+            self._check_workers()
+        except BaseException:
+            self.close()
+            raise
+
+    def _check_workers(self) -> None:
+        """Every worker can import dealsearch, and the same version as ours (else one line)."""
+        try:
+            versions = self.client.run(installed_version)
+        except Exception as error:
+            raise BackendError(f"the Dask workers cannot run dealsearch ({type(error).__name__}: "
+                               f"{error}); install it on every worker: {DASK_EXTRA}") from None
+        ours = installed_version()
+        for worker, theirs in sorted(versions.items()):
+            if theirs != ours:
+                raise BackendError(f"Dask worker {worker} has dealsearch {theirs}, this machine "
+                                   f"{ours}: install the same version everywhere")
+
+    @property
+    def address(self) -> str:
+        """The scheduler's address."""
+        return str(self.client.scheduler.address)
+
+    @property
+    def slots(self) -> int:
+        """Worker threads in the cluster (asked again every few seconds: workers may join)."""
+        now = time.monotonic()
+        if now - self._counted >= self.SLOTS_REFRESH or not self._slots:
+            self._slots = sum(self.client.nthreads().values())
+            self._counted = now
+        return self._slots
+
+    def wait_for_workers(self) -> None:
+        """Block until the cluster has a worker (Ctrl-C to give up)."""
+        self.client.wait_for_workers(1)
+        self._counted = -self.SLOTS_REFRESH
+        self._check_workers()
+
+    def submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
+        """Run ``fn(*args)`` on the cluster."""
+        return self.executor.submit(fn, *args)
+
+    def describe(self) -> str:
+        """E.g. 'Dask at tcp://10.0.0.1:8786, 16 workers'."""
+        return f"Dask at {self.address}, {self.slots} workers"
+
+    def close(self) -> None:
+        """Cancel our tasks and disconnect (and stop the LocalCluster, if we started it)."""
+        self.executor.shutdown(wait=False)
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+
+
+def _connect(distributed: Any, address: str, timeout: float) -> Any:
+    """A Client of the scheduler at ``address``, or BackendError within about ``timeout``.
+
+    The Client's own timeout covers reaching the address, but a service that accepts the
+    connection and never answers in Dask's protocol (a web server, the dashboard's port) can
+    hold it forever: so the connection is made in a thread that we stop waiting for.
+    """
+    outcome: dict[str, Any] = {}
+
+    def connect() -> None:
+        try:
+            outcome["client"] = distributed.Client(address, timeout=f"{timeout}s")
+        except Exception as error:  # reported below, in the caller's thread
+            outcome["error"] = error
+
+    thread = threading.Thread(target=connect, name="dask-connect", daemon=True)
+    thread.start()
+    thread.join(timeout + 1.0)
+    error = outcome.get("error")
+    if "client" in outcome:
+        return outcome["client"]
+    if isinstance(error, ValueError):
+        raise BackendError(f"bad Dask scheduler address {address!r}: {error}")
+    if error is None or isinstance(error, OSError | TimeoutError):
+        raise BackendError(f"no Dask scheduler answered at {address} within {timeout:g} s")
+    raise BackendError(f"no Dask scheduler at {address}: what answers there does not speak "
+                       f"Dask ({type(error).__name__})")
+
+
+def open_backend(name: str, workers: int, scheduler: str | None = None) -> Backend:
+    """A started backend. ``workers``: local processes, or the size of a LocalCluster that
+    ``dask`` starts when no ``scheduler`` address is given.
+
+    Raises :class:`BackendError` (or :class:`MissingDask`) when it cannot start.
+    """
+    if name == "local":
+        if scheduler is not None:
+            raise BackendError("a scheduler address is for the dask backend")
+        return LocalBackend(workers)
+    if name == "dask":
+        return DaskBackend(scheduler, workers)
+    raise BackendError(f"unknown backend {name!r}: choose from {', '.join(BACKENDS)}")

@@ -1,0 +1,188 @@
+"""Searches on a Dask cluster: the same counts, finds and log as on local worker processes."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from dealsearch.cli import main
+from dealsearch.log import Find, RecordLog
+from dealsearch.search import Runner, SearchSpec
+from dealsearch.search.backends import DaskBackend
+
+SMALL_DECK = "------JJQQK"          # 13,860 deals, 42 of them never end
+BIG_DECK = "------------JJQQKK"     # 1,670,760 deals in 34 shards: long enough to kill a worker
+
+
+def new_cluster() -> Any:
+    distributed = pytest.importorskip("distributed")
+    return distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                    dashboard_address=":0")
+
+
+@pytest.fixture(scope="module")
+def scheduler() -> Iterator[str]:
+    """The address of a two-worker cluster of processes, as `dask worker` would start."""
+    with new_cluster() as cluster:
+        yield cluster.scheduler_address
+
+
+def search_json(capsys, *argv: str) -> tuple[list[dict], dict]:
+    assert main(["search", *argv, "--json", "--quiet"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    return lines[:-1], lines[-1]
+
+
+def same_results(one: dict, other: dict) -> None:
+    for key in ("deals", "cards", "outcomes", "best"):
+        assert one[key] == other[key], key
+
+
+def test_random_search_on_a_dask_cluster_gives_the_local_results(capsys, tmp_path, scheduler):
+    argv = ["random", "--deals", "300000", "--seed", "11", "--workers", "2"]
+    _, local = search_json(capsys, *argv, "--db", str(tmp_path / "local.sqlite"))
+    db = str(tmp_path / "dask.sqlite")
+    finds, on_dask = search_json(capsys, *argv, "--db", db, "--backend", "dask",
+                                 "--scheduler", scheduler)
+    same_results(on_dask, local)
+    assert on_dask["deals"] == 300000 == sum(on_dask["outcomes"].values())
+    # The client wrote the log: every printed find, the counters, status done.
+    log = sqlite3.connect(db)
+    assert {f["deal"] for f in finds} == {row[0] for row in log.execute("SELECT deal FROM finds")}
+    assert log.execute("SELECT status, deals, workers FROM runs").fetchall() == [
+        ("done", 300000, 2)]
+
+
+def test_exhaustive_search_on_a_cluster_it_starts_gives_identical_counts_and_cycles(
+        capsys, tmp_path):
+    pytest.importorskip("distributed")
+    argv = ["exhaustive", "--deck", SMALL_DECK, "--workers", "2"]
+    local_finds, local = search_json(capsys, *argv, "--db", str(tmp_path / "local.sqlite"))
+    dask_finds, on_dask = search_json(capsys, *argv, "--db", str(tmp_path / "dask.sqlite"),
+                                      "--backend", "dask")  # no --scheduler: a LocalCluster
+    same_results(on_dask, local)
+    assert on_dask["deals"] == 13860 and on_dask["outcomes"]["cycle"] == 42
+
+    def cycles(finds: list[dict]) -> set[str]:
+        return {f["deal"] for f in finds if f["outcome"] == "cycle"}
+
+    assert len(cycles(dask_finds)) == 42 and cycles(dask_finds) == cycles(local_finds)
+
+
+def run_collecting(spec: SearchSpec, db: str, backend: DaskBackend | None = None,
+                   also: Any = None) -> tuple[Any, set[str]]:
+    """Run a search through the Runner API; the summary and the cycles it found."""
+    cycles: set[str] = set()
+
+    def on_find(find: Find) -> None:
+        if find.outcome == "cycle":
+            cycles.add(find.deal)
+        if also is not None:
+            also(find)
+
+    log = RecordLog(db)
+    summary = Runner(spec, log, on_find=on_find, progress=False, backend=backend).run()
+    log.close()
+    return summary, cycles
+
+
+def test_a_worker_killed_mid_run_loses_nothing_and_counts_nothing_twice(tmp_path):
+    spec = SearchSpec("exhaustive", deck=BIG_DECK, workers=2)
+    expected, expected_cycles = run_collecting(spec, str(tmp_path / "local.sqlite"))
+    killed: dict[str, list[str]] = {}
+
+    with new_cluster() as cluster, DaskBackend(cluster.scheduler_address) as backend:
+        client = backend.client
+
+        def kill_a_busy_worker(find: Find) -> None:
+            if killed:
+                return
+            running = {worker: list(keys) for worker, keys in client.processing().items()
+                       if keys}
+            if not running:  # every task in flight is done: try again at the next find
+                return
+            victim = max(running, key=lambda worker: len(running[worker]))
+            os.kill(client.run(os.getpid)[victim], signal.SIGKILL)
+            killed[victim] = running[victim]
+
+        summary, cycles = run_collecting(spec, str(tmp_path / "dask.sqlite"), backend,
+                                         also=kill_a_busy_worker)
+        assert killed, "a worker was killed while it ran a task"
+        assert next(iter(killed)) not in client.nthreads()
+
+    assert summary.status == "done"
+    assert (summary.deals, summary.cards, summary.outcomes, summary.best) == (
+        expected.deals, expected.cards, expected.outcomes, expected.best)
+    assert summary.deals == 1670760 and cycles == expected_cycles and len(cycles) == 15
+
+
+def test_an_interrupted_dask_run_resumes_to_the_exact_budget(capsys, tmp_path, scheduler):
+    db = str(tmp_path / "log.sqlite")
+    spec = SearchSpec("random", deals=1_200_000, seed=5, workers=2)
+
+    pressed: list[Find] = []
+
+    def ctrl_c(find: Find) -> None:
+        if not pressed:  # Ctrl-C, once, right after the first committed find
+            pressed.append(find)
+            raise KeyboardInterrupt
+
+    with DaskBackend(scheduler) as backend:
+        interrupted, _ = run_collecting(spec, db, backend, also=ctrl_c)
+    assert interrupted.status == "interrupted" and interrupted.deals < spec.deals
+
+    _, resumed = search_json(capsys, "--resume", str(interrupted.run_id), "--db", db,
+                             "--backend", "dask", "--scheduler", scheduler)
+    _, fresh = search_json(capsys, "random", "--deals", "1200000", "--seed", "5", "--workers",
+                           "2", "--db", str(tmp_path / "fresh.sqlite"))
+    assert resumed["run_id"] == interrupted.run_id
+    same_results(resumed, fresh)
+    assert resumed["deals"] == 1_200_000 == sum(resumed["outcomes"].values())
+
+
+def test_an_unreachable_scheduler_is_one_line_and_exit_2_within_seconds(tmp_path):
+    pytest.importorskip("distributed")
+    db = tmp_path / "log.sqlite"
+    started = time.monotonic()
+    search = subprocess.run(
+        [sys.executable, "-m", "dealsearch.cli", "search", "random", "--deals", "1000",
+         "--backend", "dask", "--scheduler", "tcp://127.0.0.1:1", "--db", str(db)],
+        capture_output=True, text=True, timeout=60)
+    elapsed = time.monotonic() - started
+    assert search.returncode == 2
+    assert search.stderr.splitlines() == [
+        "dealsearch: error: no Dask scheduler answered at tcp://127.0.0.1:1 within 3 s"]
+    assert elapsed < 10, elapsed  # a 3-second connect timeout plus starting Python
+    assert not db.exists(), "no run is started without a backend"
+
+
+def test_the_dask_backend_without_dask_says_what_to_install(capsys, tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed -> ImportError
+    db = tmp_path / "log.sqlite"
+    assert main(["search", "random", "--deals", "1000", "--backend", "dask",
+                 "--db", str(db)]) == 2
+    assert capsys.readouterr().err == (
+        "dealsearch: error: --backend dask needs Dask: pip install 'dealsearch[dask]'\n")
+    assert not db.exists()
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--backend", "local", "--scheduler", "tcp://127.0.0.1:8786"],
+     "--scheduler needs --backend dask"),
+    (["--scheduler", "nonsense"], "bad Dask scheduler address 'nonsense'"),
+])
+def test_bad_backend_options_give_one_line_and_exit_2(capsys, tmp_path, argv, message):
+    if "nonsense" in argv:
+        pytest.importorskip("distributed")
+    assert main(["search", "random", "--db", str(tmp_path / "log.sqlite"), *argv]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and message in err, err

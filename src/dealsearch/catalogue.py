@@ -33,7 +33,11 @@ def cycle_key(deal: Deal, rules: Rules = STANDARD) -> str:
     return min(_seen_from_mover(hands, to_move, rules) for hands, to_move in states)
 
 
+def key_id(key: str, rules: Rules = STANDARD) -> str:
+    """A short stable id for a cycle key (a hash of the key and the rules' name)."""
+    return hashlib.sha1(f"{rules.name}:{key}".encode()).hexdigest()[:12]
+
+
 def cycle_id(deal: Deal, rules: Rules = STANDARD) -> str:
-    """A short stable id of the cycle (a hash of :func:`cycle_key` and the rules)."""
-    key = f"{rules.name}:{cycle_key(deal, rules)}"
-    return hashlib.sha1(key.encode()).hexdigest()[:12]
+    """A short stable id of the cycle ``deal``'s game enters."""
+    return key_id(cycle_key(deal, rules), rules)

@@ -27,8 +27,13 @@ def cmd_report(args: argparse.Namespace) -> int:
     """``dealsearch report``."""
     if not Path(args.db).exists():
         raise BadInput(f"no log at {args.db}")
+    try:
+        import matplotlib  # noqa: F401  (an optional extra: only reports need it)
+    except ImportError:
+        raise BadInput("dealsearch report needs matplotlib: pip install 'dealsearch[report]'"
+                       ) from None
     from .log import RecordLog
-    from .report import write_report  # matplotlib loads only when a report is asked for
+    from .report import write_report
 
     log = RecordLog(args.db)
     try:

@@ -225,6 +225,8 @@ def add_records_parser(commands: Any) -> None:
     fmt.add_argument("--csv", action="store_true", help="CSV with a header line")
     records.add_argument("--verify", action="store_true",
                          help="replay every stored deal and confirm its stored counts")
+    records.add_argument("--cycles", action="store_true",
+                         help="the cycle catalogue: each distinct cycle and the deals reaching it")
 
 
 def _limits(text: str) -> dict[str, int]:
@@ -237,6 +239,8 @@ def cmd_records(args: argparse.Namespace) -> int:
     if not Path(args.db).exists():
         raise BadInput(f"no log at {args.db}")
     log = RecordLog(args.db)
+    if args.cycles:
+        return _print_cycles(log, args)
     rows = log.finds(args.run or ())
     if args.verify:
         return _verify_records(rows)
@@ -259,6 +263,26 @@ def cmd_records(args: argparse.Namespace) -> int:
             print(f"{row['outcome']:<7} {row['cards']:>6} {row['tricks']:>6} {period:>12}  "
                   f"{row['run_id']:>4} {row['strategy']:<10} {row['deal']}")
         print(f"{len(rows)} finds in {args.db}")
+    return EXIT_OK
+
+
+def _print_cycles(log: RecordLog, args: argparse.Namespace) -> int:
+    cycles = log.cycles()
+    if args.json:
+        for cycle in cycles:
+            print(json.dumps(cycle))
+    elif args.csv:
+        writer = csv.DictWriter(sys.stdout, list(cycles[0]) if cycles else ["id"],
+                                lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(cycles)
+    else:
+        print(f"{'cycle':<12} {'rules':<9} {'period':>12} {'entry':>12} {'deals':>6}  "
+              "smallest state (player to move first)")
+        for c in cycles:
+            print(f"{c['id']:<12} {c['rules']:<9} {c['period_cards']:>6}/{c['period_tricks']:<5} "
+                  f"{c['entry_cards']:>6}/{c['entry_tricks']:<5} {c['deals']:>6}  {c['key']}")
+        print(f"{len(cycles)} distinct cycles in {args.db}")
     return EXIT_OK
 
 

@@ -26,6 +26,7 @@ from .log import RecordLog
 DPI = 100
 FIGURE_SIZE = (900, 500)  # pixels
 TAIL_QUANTILE = 0.75      # the tail fit starts at this quantile of the lengths
+MAX_CYCLE_BARS = 15       # cycles drawn; the HTML table lists them all
 
 
 @dataclass(frozen=True)
@@ -171,18 +172,20 @@ def draw_records(rows: list[tuple[str, int, int, str]], path: Path) -> None:
 
 
 def draw_cycles(cycles: list[dict[str, Any]], path: Path) -> None:
-    """The cycle catalogue: each distinct cycle by period and entry; size = deals reaching it."""
+    """The cycle catalogue: one bar per distinct cycle, as long as the deals that reach it."""
     fig, ax = _figure()
-    if cycles:
-        ax.scatter([c["period_tricks"] for c in cycles], [c["entry_tricks"] or 0 for c in cycles],
-                   s=[30 + 20 * c["deals"] for c in cycles], alpha=0.6, color="#aa3377")
-        for c in cycles:
-            ax.annotate(c["id"][:6], (c["period_tricks"], c["entry_tricks"] or 0), fontsize=8)
+    shown = cycles[:MAX_CYCLE_BARS]
+    if shown:
+        labels = [f"{c['id'][:6]}: period {c['period_cards']} cards / {c['period_tricks']} "
+                  f"tricks, shortest entry {c['entry_tricks']} tricks" for c in shown]
+        ax.barh(range(len(shown)), [c["deals"] for c in shown], color="#aa3377")
+        ax.set_yticks(range(len(shown)), labels)
+        ax.invert_yaxis()
     else:
         ax.text(0.5, 0.5, "no cycles found in this log", ha="center", transform=ax.transAxes)
-    ax.set_title(f"Cycle catalogue: {len(cycles)} distinct cycles (dot size: deals reaching it)")
-    ax.set_xlabel("period (tricks per turn of the cycle)")
-    ax.set_ylabel("shortest entry (tricks before the cycle)")
+    more = f" (the {len(shown)} most reached)" if len(cycles) > len(shown) else ""
+    ax.set_title(f"Cycle catalogue: {len(cycles)} distinct cycles{more}")
+    ax.set_xlabel("logged deals that enter the cycle")
     _save(fig, path)
 
 

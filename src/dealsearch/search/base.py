@@ -32,6 +32,7 @@ class Task:
 CARD_BIN = 10        # cards per bin of the length histogram
 CARD_BINS = 2048     # the last bin takes every longer game
 TRICK_BINS = 4096    # one trick per bin, the last takes every longer game
+BIN_WIDTHS = {"cards": CARD_BIN, "tricks": 1}
 
 
 def new_histograms() -> dict[str, npt.NDArray[np.int64]]:

@@ -15,16 +15,21 @@ from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
+import numpy as np
 from tqdm import tqdm
 
+from ..catalogue import cycle_key, key_id
 from ..log import Find, RecordLog
+from ..notation import parse_deal
 from ..result import OUTCOMES, Result
 from .backends import Backend, LocalBackend
-from .base import Report, Task, score
+from .base import BIN_WIDTHS, Report, Task, score
 from .climb import ClimbSearch, climb_slice
 from .exhaustive import ExhaustiveSearch, play_shard
 from .random_search import RandomSearch, play_chunk
 from .spec import SearchSpec
+
+SAMPLE_SECONDS = 10.0  # throughput is logged at least this often (and at the end)
 
 
 class Strategy(Protocol):
@@ -60,6 +65,8 @@ class RunState:
     outcomes: dict[str, int] = field(default_factory=lambda: dict.fromkeys(OUTCOMES, 0))
     best: dict[str, Any] | None = None   # deal, cards, tricks of the longest finished game
     seconds: float = 0.0
+    histograms: dict[str, dict[int, int]] = field(
+        default_factory=lambda: {"cards": {}, "tricks": {}})
 
     def add(self, report: Report) -> None:
         """Count a report's games."""
@@ -67,6 +74,10 @@ class RunState:
         self.cards += report.cards
         for code, name in enumerate(OUTCOMES):
             self.outcomes[name] += report.outcomes[code]
+        for measure, counts in report.histograms.items():
+            merged = self.histograms[measure]
+            for b in np.flatnonzero(counts).tolist():
+                merged[b] = merged.get(b, 0) + int(counts[b])
 
 
 @dataclass
@@ -121,8 +132,10 @@ class Runner:
             self.run_id = run_id
             checkpoint = run["checkpoint"]
             self.state = RunState(run["deals"], run["cards"], run["outcomes"],
-                                  checkpoint.get("best"), run["seconds"])
+                                  checkpoint.get("best"), run["seconds"],
+                                  {m: log.histogram([run_id], m)[1] for m in BIN_WIDTHS})
         self.strategy: Strategy = STRATEGIES[spec.strategy][0](spec, checkpoint.get("strategy", {}))
+        self.last_sample = -SAMPLE_SECONDS   # search seconds at the last throughput sample
 
     # ------------------------------------------------------------------ bookkeeping
 
@@ -145,16 +158,32 @@ class Runner:
                 "outcomes": self.state.outcomes,
                 "checkpoint": {"strategy": self.strategy.checkpoint(), "best": self.state.best}}
 
+    def _find(self, deal: str, result: Result) -> Find:
+        key = cycle = None
+        if result.cycle is not None:  # name the cycle, so the catalogue can group its deals
+            rules = self.spec.game_rules
+            key = cycle_key(parse_deal(deal, rules, "any"), rules)
+            cycle = key_id(key, rules)
+        return Find(deal, result.outcome, result.winner, result.cards, result.tricks,
+                    result.cycle, self.spec.strategy, self.run_id, key, cycle)
+
+    def _save(self, finds: list[Find], started: float, status: str = "running") -> None:
+        progress = self._progress(started)
+        sample = status != "running" or progress["seconds"] - self.last_sample >= SAMPLE_SECONDS
+        if sample:
+            self.last_sample = progress["seconds"]
+        histograms = {m: (BIN_WIDTHS[m], self.state.histograms[m]) for m in BIN_WIDTHS}
+        self.log.save(self.run_id, self.spec.rules, finds, progress, status=status,
+                      limits=self.spec.limits, histograms=histograms, sample=sample)
+
     def _absorb(self, task: Task, report: Report, started: float) -> None:
         if report.key != task.key:
             raise RuntimeError(f"task {task.key} came back as the report of task {report.key}")
         self.strategy.absorb(report)
         self.state.add(report)
-        finds = [Find(deal, result.outcome, result.winner, result.cards, result.tricks,
-                      result.cycle, self.spec.strategy, self.run_id)
-                 for deal, result in report.finds if self._keep(deal, result)]
-        self.log.save(self.run_id, self.spec.rules, finds, self._progress(started),
-                      limits=self.spec.limits)
+        finds = [self._find(deal, result) for deal, result in report.finds
+                 if self._keep(deal, result)]
+        self._save(finds, started)
         for find in finds:  # committed: now it may be told
             self.on_find(find)
         for note in report.notes:
@@ -210,10 +239,10 @@ class Runner:
             if self.backend is None:
                 backend.close()
             bar.close()
-        progress = self._progress(started)
-        self.log.save(self.run_id, spec.rules, [], progress, status=status)
+        self._save([], started, status)
         return Summary(self.run_id, spec.strategy, self.state.deals, self.state.cards,
-                       self.state.outcomes, self.state.best, progress["seconds"], status)
+                       self.state.outcomes, self.state.best, self._progress(started)["seconds"],
+                       status)
 
     def _show(self, bar: tqdm, started: float) -> None:
         if bar.disable:

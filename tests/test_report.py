@@ -1,0 +1,81 @@
+"""Reports from real logs, the cycle catalogue and the tail fit."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from matplotlib.image import imread
+
+from dealsearch import STANDARD, parse_deal, play_batch
+from dealsearch._engine import random_rows
+from dealsearch.catalogue import cycle_id
+from dealsearch.cli import main
+from dealsearch.log import RecordLog
+from dealsearch.report import FIGURE_SIZE, tail_fit
+from dealsearch.reverse import basin
+
+CASELLA = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
+FIGURES = ("lengths.png", "best.png", "throughput.png", "records.png", "cycles.png")
+
+
+@pytest.fixture(scope="module")
+def random_log(tmp_path_factory):
+    """A real 100,000-deal random search (one chunk: PRNG stream 0 of seed 4)."""
+    db = tmp_path_factory.mktemp("log") / "log.sqlite"
+    assert main(["search", "random", "--deals", "100000", "--seed", "4", "--workers", "1",
+                 "--db", str(db), "--json", "--quiet"]) == 0
+    return db
+
+
+def test_report_writes_every_figure_at_the_documented_size(random_log, tmp_path, capsys):
+    assert main(["report", "--db", str(random_log), "--out", str(tmp_path / "r")]) == 0
+    assert "index.html" in capsys.readouterr().out
+    page = (tmp_path / "r" / "index.html").read_text(encoding="utf-8")
+    for name in FIGURES:
+        assert f'src="{name}"' in page
+        assert imread(tmp_path / "r" / name).shape[:2] == (FIGURE_SIZE[1], FIGURE_SIZE[0])
+
+
+def test_the_histogram_in_the_log_counts_every_deal_played(random_log):
+    log = RecordLog(random_log)
+    run = log.runs()[0]
+    for measure in ("cards", "tricks"):
+        _, counts = log.histogram([run["id"]], measure)
+        assert sum(counts.values()) == run["deals"] == 100_000
+
+
+def test_the_tail_fit_agrees_with_a_direct_calculation_on_the_same_deals(random_log):
+    log = RecordLog(random_log)
+    width, counts = log.histogram([log.runs()[0]["id"]], "cards")
+    fit = tail_fit(width, counts)
+    lengths = play_batch(random_rows(STANDARD.deck, 100_000, 4, 0)).cards
+    assert np.bincount(lengths // width).sum() == sum(counts.values())
+    tail = lengths[lengths >= fit.start]
+    direct = float(np.mean(tail - fit.start))  # the exponential's maximum-likelihood scale
+    assert abs(fit.scale - direct) / direct < 0.10
+    assert 150 < fit.scale < 260  # published: about 205 cards for random 2-player deals
+
+
+def test_one_cycle_reached_from_two_deals_gets_one_id_and_two_cycles_two():
+    starts = basin(parse_deal(CASELLA)).starts
+    assert len({cycle_id(parse_deal(start)) for start in starts[:5]}) == 1
+    same = {cycle_id(parse_deal(d, deck="any")) for d in ("QK---J/-Q-J-", "K--J--/-JQ-Q")}
+    other = cycle_id(parse_deal("--J--K/Q-QJ-", deck="any"))  # period 39 cards, not 32
+    assert len(same) == 1 and other not in same
+    assert cycle_id(parse_deal(CASELLA)) not in same | {other}
+
+
+def test_records_cycles_lists_the_catalogue_of_an_exhaustive_run(tmp_path, capsys):
+    db = str(tmp_path / "log.sqlite")
+    assert main(["search", "exhaustive", "--deck", "------JJQQK", "--workers", "2", "--db", db,
+                 "--json", "--quiet"]) == 0
+    finds = [json.loads(line) for line in capsys.readouterr().out.splitlines()[:-1]]
+    cycle_deals = [f["deal"] for f in finds if f["outcome"] == "cycle"]
+    rules = STANDARD.with_deck((6, 2, 2, 1, 0))
+    expected = {cycle_id(parse_deal(d, rules, "any"), rules) for d in cycle_deals}
+    assert main(["records", "--db", db, "--cycles", "--json"]) == 0
+    catalogue = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert {c["id"] for c in catalogue} == expected
+    assert sum(c["deals"] for c in catalogue) == len(cycle_deals) == 42

@@ -184,6 +184,8 @@ def test_reader_can_query_the_log_while_a_search_writes(tmp_path):
     (["search", "random", "--time", "soon"], "bad duration 'soon'"),
     (["search"], "search needs a strategy"),
     (["search", "--resume", "99"], "no run 99"),
+    (["search", "--resume", "1", "--deals", "10"], "--resume continues the run as it was "
+                                                   "started: drop --deals"),
     (["records", "--db", "/nonexistent/log.sqlite"], "no log at /nonexistent/log.sqlite"),
 ])
 def test_bad_search_options_give_one_line_and_exit_2(capsys, tmp_path, monkeypatch, argv,

@@ -149,6 +149,10 @@ def cmd_search(args: argparse.Namespace) -> int:
     """``dealsearch search``: run (or resume) a search and print its finds and summary."""
     backend_name = _backend_name(args)
     if args.resume is not None:
+        given = [f"--{k.replace('_', '-')}" for k in _SPEC_OPTIONS if getattr(args, k) is not None]
+        if given or args.config:
+            raise BadInput(f"--resume continues the run as it was started: drop "
+                           f"{(given or ['--config'])[0]}")
         with closing(RecordLog(args.db)) as log:
             run = log.run(args.resume)
         if run is None:

@@ -95,6 +95,27 @@ class ChunkSet:
         return {"prefix": self.prefix, "extra": sorted(self.extra)}
 
 
+class NumberedSearch:
+    """A strategy whose work is numbered chunks (random blocks, exhaustive shards): it keeps
+    which are done, and its checkpoint is that :class:`ChunkSet`."""
+
+    def __init__(self, total_chunks: int | None, checkpoint: dict[str, Any]) -> None:
+        self.chunks = ChunkSet(total_chunks, checkpoint.get("chunks"))
+
+    def absorb(self, report: Report) -> None:
+        """A chunk is done."""
+        self.chunks.finish(report.key)
+
+    @property
+    def finished(self) -> bool:
+        """Whether every chunk is done."""
+        return self.chunks.all_done
+
+    def checkpoint(self) -> dict[str, Any]:
+        """The state to resume from."""
+        return {"chunks": self.chunks.checkpoint()}
+
+
 def row_deal(row: npt.NDArray[np.uint8], sizes: tuple[int, ...]) -> Deal:
     """The deal of a row (hands concatenated, hand 1 first)."""
     cards = row.tolist()

@@ -20,7 +20,7 @@ import numpy as np
 
 from .._permutations import permutation_block
 from ..engine import play_batch
-from .base import ChunkSet, Report, Task, add_batch, compact, score
+from .base import NumberedSearch, Report, Task, add_batch, compact, score
 from .spec import SearchSpec
 
 MAX_SHARD = 50_000
@@ -64,7 +64,7 @@ def rank(cards: tuple[int, ...], counts: tuple[int, ...]) -> int:
     return index
 
 
-class ExhaustiveSearch:
+class ExhaustiveSearch(NumberedSearch):
     """Hands out shards of ranks until every deal of the deck has been played."""
 
     name = "exhaustive"
@@ -76,29 +76,16 @@ class ExhaustiveSearch:
         # Enough shards to keep every worker busy, none so big that a find waits long.
         shards = max(spec.worker_count * 8, -(-self.total_deals // MAX_SHARD))
         self.shard_size = max(1, -(-self.total_deals // shards))
-        self.shards = ChunkSet(-(-self.total_deals // self.shard_size), checkpoint.get("shards"))
+        super().__init__(-(-self.total_deals // self.shard_size), checkpoint)
 
     def next_task(self) -> Task | None:
         """The next shard, or None when all are handed out."""
-        shard = self.shards.take()
+        shard = self.chunks.take()
         if shard is None:
             return None
         start = shard * self.shard_size
         size = min(self.shard_size, self.total_deals - start)
         return Task(shard, {"start": start, "deals": size})
-
-    def absorb(self, report: Report) -> None:
-        """A shard is done."""
-        self.shards.finish(report.key)
-
-    @property
-    def finished(self) -> bool:
-        """Whether every deal has been played."""
-        return self.shards.all_done
-
-    def checkpoint(self) -> dict[str, Any]:
-        """The state to resume from."""
-        return {"shards": self.shards.checkpoint()}
 
 
 def play_shard(spec: SearchSpec, task: Task) -> Report:

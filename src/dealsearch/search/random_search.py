@@ -10,21 +10,21 @@ from typing import Any
 
 from .. import _engine
 from ..result import OUTCOMES, Cycle, Result
-from .base import CARD_BIN, ChunkSet, Report, Task, compact
+from .base import CARD_BIN, NumberedSearch, Report, Task, compact
 from .spec import SearchSpec
 
 CHUNK_DEALS = 100_000  # about a quarter of a second on one core
 
 
-class RandomSearch:
+class RandomSearch(NumberedSearch):
     """Hands out chunks of random deals until the deal budget is spent (or forever)."""
 
     name = "random"
 
     def __init__(self, spec: SearchSpec, checkpoint: dict[str, Any]) -> None:
         self.spec = spec
-        total = None if spec.deals is None else -(-spec.deals // CHUNK_DEALS)
-        self.chunks = ChunkSet(total, checkpoint.get("chunks"))
+        super().__init__(None if spec.deals is None else -(-spec.deals // CHUNK_DEALS),
+                         checkpoint)
 
     @property
     def total_deals(self) -> int | None:
@@ -40,19 +40,6 @@ class RandomSearch:
         if self.spec.deals is not None:
             size = min(size, self.spec.deals - chunk * CHUNK_DEALS)
         return Task(chunk, {"deals": size})
-
-    def absorb(self, report: Report) -> None:
-        """A chunk is done."""
-        self.chunks.finish(report.key)
-
-    @property
-    def finished(self) -> bool:
-        """Whether the budget of deals is spent."""
-        return self.chunks.all_done
-
-    def checkpoint(self) -> dict[str, Any]:
-        """The state to resume from."""
-        return {"chunks": self.chunks.checkpoint()}
 
 
 def play_chunk(spec: SearchSpec, task: Task) -> Report:

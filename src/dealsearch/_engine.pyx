@@ -86,7 +86,7 @@ cdef inline void drop(Hand* h, int k) noexcept nogil:
 
 
 cdef inline void put_court(Hand* pile, int cls) noexcept nogil:
-    """Turn a court card of class ``cls`` onto the pile (numerals only add to the length)."""
+    """Put a card of class ``cls`` after the last card of ``pile`` (a numeral adds no bits)."""
     cdef int b
     for b in range(PLANES):
         pile.plane[b] |= (<uint64_t>((cls >> b) & 1)) << pile.length
@@ -907,7 +907,7 @@ def predecessors(tuple state, payments):
     cdef uint8_t pay[8]
     cdef uint8_t seat_of[64]
     cdef int winner = state[8], other = 1 - state[8], k, start, leader, i, seat, owed, owner
-    cdef int cls, b, count
+    cdef int cls, b
     cdef bint complete
     for seat in range(2):
         for b in range(PLANES):
@@ -937,12 +937,7 @@ def predecessors(tuple state, payments):
                 continue
             memset(before, 0, sizeof(before))
             for i in range(k):                      # the turned cards, back on top
-                seat = seat_of[i]
-                cls = class_at(&hand[winner], start + i)
-                count = before[seat].length
-                for b in range(PLANES):
-                    before[seat].plane[b] |= (<uint64_t>((cls >> b) & 1)) << count
-                before[seat].length += 1
+                put_court(&before[seat_of[i]], class_at(&hand[winner], start + i))
             for b in range(PLANES):                 # and the rest of each hand below them
                 before[winner].plane[b] |= (
                     (hand[winner].plane[b] & low_bits(start)) << before[winner].length)

@@ -88,15 +88,3 @@ cdef inline void deal_random(Rng* rng, const uint8_t* courts, int n_courts, int 
         for b in range(3):
             planes[b] |= (((cls >> b) & 1) & free_bit) << p
         placed += <int>free_bit
-
-
-cdef inline void shuffle(Rng* rng, uint8_t* cards, int n) noexcept nogil:
-    # Fisher-Yates; any starting order gives a uniform permutation, so the caller may keep
-    # shuffling the same array from deal to deal.
-    cdef int i, j
-    cdef uint8_t tmp
-    for i in range(n - 1, 0, -1):
-        j = <int>rng_below(rng, <uint32_t>(i + 1))
-        tmp = cards[i]
-        cards[i] = cards[j]
-        cards[j] = tmp

@@ -15,7 +15,7 @@ import hashlib
 
 from .deal import Deal
 from .notation import format_hand
-from .reference import play_reference, trick_states
+from .reference import cycle_states
 from .rules import STANDARD, Rules
 
 
@@ -26,10 +26,9 @@ def _seen_from_mover(hands: tuple[tuple[int, ...], ...], to_move: int, rules: Ru
 
 def cycle_key(deal: Deal, rules: Rules = STANDARD) -> str:
     """The canonical form of the cycle ``deal``'s game enters; ``ValueError`` if it ends."""
-    result = play_reference(deal, rules)
-    if result.cycle is None:
+    states = cycle_states(deal, rules)
+    if states is None:
         raise ValueError("the game ends: there is no cycle")
-    states = trick_states(deal, rules)[result.cycle.entry_tricks:result.tricks]
     return min(_seen_from_mover(hands, to_move, rules) for hands, to_move in states)
 
 

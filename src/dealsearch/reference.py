@@ -144,3 +144,16 @@ def trick_states(
 
     play_reference(deal, rules, max_tricks=max_tricks, on_trick=take)
     return states
+
+
+def cycle_states(
+    deal: Deal, rules: Rules = STANDARD
+) -> list[tuple[tuple[tuple[int, ...], ...], int]] | None:
+    """The trick-boundary states of the cycle ``deal``'s game enters (None if it ends).
+
+    :func:`trick_states` stops at the first repeated state, so the cycle runs from that state's
+    first occurrence to just before its repeat.
+    """
+    states = trick_states(deal, rules)
+    first = states.index(states[-1])
+    return states[first:-1] if first < len(states) - 1 else None

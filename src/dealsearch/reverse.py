@@ -4,6 +4,7 @@ Two players only (with more, who led a pile is no longer determined by its cards
 same simple way; :func:`basin` refuses other deals). A state is a trick boundary: both hands and
 the player to move, packed as the compiled :func:`~dealsearch._engine.predecessors` wants it.
 
+>>> from dealsearch import parse_deal
 >>> walk = basin(parse_deal("---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"))
 >>> walk.cycle_states, len(walk.starts)
 (62, 30)
@@ -17,8 +18,10 @@ from dataclasses import dataclass, field
 
 from . import _engine
 from .deal import Deal
-from .notation import format_deal, parse_deal
-from .reference import play_reference, trick_states
+from .engine import play
+from .notation import format_deal
+from .reference import cycle_states, trick_states
+from .result import Result
 from .rules import STANDARD, Rules
 
 State = tuple[int, ...]   # (3 planes + length) per hand, then the seat to move
@@ -99,14 +102,9 @@ def basin(deal: Deal, rules: Rules = STANDARD, max_states: int | None = None,
     """Walk backwards from the deal's cycle (or from the deal if its game ends)."""
     if deal.players != 2:
         raise ValueError("playing backwards needs a 2-player deal")
-    states = game_states(deal, rules)
-    result = play_reference(deal, rules)
-    if result.outcome == "cycle":
-        assert result.cycle is not None
-        targets = states[result.cycle.entry_tricks:result.tricks]
-    else:
-        targets = states[:1]
-    found = Basin(len(targets) if result.outcome == "cycle" else 0)
+    cycle = cycle_states(deal, rules)
+    targets = [pack(*state) for state in cycle] if cycle else [pack(deal.hands, 0)]
+    found = Basin(len(targets) if cycle else 0)
     sizes = Rules.deal_sizes(sum(deal.hand_sizes), 2)
     starts = set()
     for state, distance in walk_back(targets, rules, max_states, on_state):
@@ -120,11 +118,9 @@ def basin(deal: Deal, rules: Rules = STANDARD, max_states: int | None = None,
 
 
 def longer_starts(deal: Deal, rules: Rules = STANDARD, tricks: int = 20,
-                  max_states: int = 100_000) -> list[tuple[str, object]]:
+                  max_states: int = 100_000) -> list[tuple[str, Result]]:
     """Starting deals found by walking back from the first ``tricks`` states of ``deal``'s game
-    whose own game terminates and is longer (in cards) than ``deal``'s."""
-    from .engine import play
-
+    whose own game terminates and is longer (in cards) than ``deal``'s, longest first."""
     own = play(deal, rules)
     sizes = Rules.deal_sizes(sum(deal.hand_sizes), 2)
     seen: set[str] = set()
@@ -133,12 +129,13 @@ def longer_starts(deal: Deal, rules: Rules = STANDARD, tricks: int = 20,
         for state, _ in walk_back([target], rules, max_states):
             if (state[3], state[7]) != sizes:
                 continue
-            text = format_deal(starting_deal(state), rules)
+            start = starting_deal(state)
+            text = format_deal(start, rules)
             if text in seen:
                 continue
             seen.add(text)
-            result = play(parse_deal(text, rules, "any"), rules)
+            result = play(start, rules)
             if result.outcome == "win" and result.cards > own.cards:
                 longer.append((text, result))
-    longer.sort(key=lambda item: -item[1].cards)  # type: ignore[attr-defined]
+    longer.sort(key=lambda item: -item[1].cards)
     return longer

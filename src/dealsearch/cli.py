@@ -13,7 +13,15 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from . import __name__ as package_name
-from .cli_options import BadInput, Parser, add_game_options, positive_int
+from .cli_options import (
+    EXIT_BAD_INPUT,
+    EXIT_MISMATCH,
+    EXIT_OK,
+    BadInput,
+    Parser,
+    add_game_options,
+    positive_int,
+)
 from .cli_report import add_report_parser, cmd_report
 from .cli_reverse import add_reverse_parser, cmd_reverse
 from .cli_search import add_records_parser, add_search_parser, cmd_records, cmd_search
@@ -24,8 +32,6 @@ from .notation import DealError, format_deal, parse_deal
 from .reference import Trick, play_reference
 from .result import Result
 from .rules import Rules, get_rules
-
-EXIT_OK, EXIT_MISMATCH, EXIT_BAD_INPUT = 0, 1, 2
 
 # Compact deals start with '-', which argparse would take for an option: such arguments are
 # moved behind '--' (or glued to the option that takes them) before parsing.

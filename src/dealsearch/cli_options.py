@@ -7,6 +7,9 @@ from typing import NoReturn
 
 from .rules import PRESETS
 
+EXIT_OK, EXIT_MISMATCH, EXIT_BAD_INPUT = 0, 1, 2
+DEFAULT_DB = "dealsearch.sqlite"  # the log, in the current directory
+
 
 class BadInput(Exception):
     """Bad input: reported as one line, exit status 2."""

@@ -6,9 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from .cli_options import BadInput, positive_int
-
-DEFAULT_DB = "dealsearch.sqlite"
+from .cli_options import DEFAULT_DB, EXIT_OK, BadInput, positive_int
 
 
 def add_report_parser(commands: Any) -> None:
@@ -43,4 +41,4 @@ def cmd_report(args: argparse.Namespace) -> int:
     except OSError as error:
         raise BadInput(f"cannot write to {args.out}: {error.strerror}") from None
     print(f"wrote {index}")
-    return 0
+    return EXIT_OK

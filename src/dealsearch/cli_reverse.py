@@ -10,13 +10,11 @@ from typing import Any
 
 from tqdm import tqdm
 
-from .cli_options import BadInput, add_game_options, positive_int
+from .cli_options import DEFAULT_DB, EXIT_OK, BadInput, add_game_options, positive_int
 from .log import Find, RecordLog
 from .notation import DealError, parse_deal
 from .reverse import basin, longer_starts
 from .rules import get_rules
-
-DEFAULT_DB = "dealsearch.sqlite"
 
 
 def add_reverse_parser(commands: Any) -> None:
@@ -60,7 +58,7 @@ def cmd_reverse(args: argparse.Namespace) -> int:
     bar.close()
     if args.json:
         print(json.dumps(found.to_json()))
-        return 0
+        return EXIT_OK
     where = (f"the {found.cycle_states}-trick cycle" if found.cycle_states
              else "the deal (its game ends)")
     cut = "" if found.complete else f" (stopped at --max-states {args.max_states})"
@@ -68,7 +66,7 @@ def cmd_reverse(args: argparse.Namespace) -> int:
     print(f"{len(found.starts)} of them are starting deals:")
     for start in found.starts:
         print(f"  {start}")
-    return 0
+    return EXIT_OK
 
 
 def _along(args: argparse.Namespace, deal: Any, rules: Any) -> int:
@@ -89,4 +87,4 @@ def _along(args: argparse.Namespace, deal: Any, rules: Any) -> int:
               else f"{find.cards} cards, {find.tricks} tricks: {find.deal}")
     if not args.json:
         print(f"{len(finds)} longer deals, logged as run {run_id} in {args.db}")
-    return 0
+    return EXIT_OK

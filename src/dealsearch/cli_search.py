@@ -15,7 +15,14 @@ from typing import Any
 
 from tqdm import tqdm
 
-from .cli_options import BadInput, add_game_options, positive_int
+from .cli_options import (
+    DEFAULT_DB,
+    EXIT_MISMATCH,
+    EXIT_OK,
+    BadInput,
+    add_game_options,
+    positive_int,
+)
 from .engine import play
 from .log import Find, RecordLog, iter_lines
 from .notation import DealError, parse_deal
@@ -23,9 +30,6 @@ from .rules import get_rules
 from .search import STRATEGIES, Runner, SearchSpec, parse_duration
 from .search.backends import BACKENDS, DASK_EXTRA, Backend, BackendError, MissingDask, open_backend
 from .search.spec import ESCAPES, OBJECTIVES
-
-DEFAULT_DB = "dealsearch.sqlite"
-EXIT_OK, EXIT_MISMATCH = 0, 1
 
 
 def _duration(text: str) -> float:

@@ -6,10 +6,10 @@ from setuptools import Extension, setup
 
 
 def compiled(module: str) -> Extension:
-    """A Cython module of the package, compiled with optimisation."""
+    """A Cython module of the package (dotted path below ``dealsearch``), optimised."""
     return Extension(
         f"dealsearch.{module}",
-        [f"src/dealsearch/{module}.pyx"],
+        [f"src/dealsearch/{module.replace('.', '/')}.pyx"],
         include_dirs=[numpy.get_include()],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
         # -O3 lets gcc unroll the per-player loops; no -march=native, so builds stay portable.
@@ -17,9 +17,12 @@ def compiled(module: str) -> Extension:
     )
 
 
+# Every compiled module; a game's engine lives in its folder (e.g. "games.durak._engine").
+MODULES = ["_engine", "_permutations", "_climb", "_kernel"]
+
 setup(
     ext_modules=cythonize(
-        [compiled("_engine"), compiled("_permutations"), compiled("_climb")],
+        [compiled(module) for module in MODULES],
         language_level=3,
         include_path=["src"],
         compiler_directives={

@@ -1,0 +1,262 @@
+"""The interface every game implements, and the registry the search, log and CLI use.
+
+A deal of any game is a *row*: a permutation of the game's deck (a multiset of card codes,
+``uint8``) cut into segments (hands, a talon, pay-off piles, a stock). Given the row and the
+game's options, the game is deterministic; it ends in one of the game's outcomes with counts
+(its *measures*), and a game that repeats a turn-boundary state never ends (outcome ``cycle``,
+with the entry and the period in every measure).
+
+Search strategies see a game only through :class:`Game`: the deck and segments to deal and
+mutate (:class:`Layout`), a compiled :class:`~dealsearch._kernel.Kernel` to play rows without
+the GIL, and text in and out for the log. The CLI builds each game's option group from
+:attr:`Game.option_specs`. A game knows nothing of the search, the log or the CLI.
+
+>>> sorted(GAMES)  # doctest: +SKIP
+['beggar', 'durak', 'spite']
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from itertools import pairwise
+from typing import Any, ClassVar, Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+Row = npt.NDArray[np.uint8]
+
+
+class GameError(ValueError):
+    """Bad game input (a deal, a position or an option): one line naming what is wrong."""
+
+
+class GameOptions(Protocol):
+    """A game's options: frozen, validated when made, with a canonical key for the log."""
+
+    def key(self) -> str:
+        """The canonical text of the options, e.g. ``players=3;variant=podkidnoy;...``."""
+        ...
+
+    def to_json(self) -> dict[str, Any]:
+        """The options as plain JSON-ready data (every field, defaults included)."""
+        ...
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One option of a game as the CLI and campaign files see it (``--name-with-dashes``).
+
+    ``parse`` turns the command-line text into the value :meth:`Game.options` takes;
+    ``switch`` options are flags without a value (``store_true``).
+    """
+
+    name: str
+    help: str
+    default: Any = None
+    parse: Callable[[str], Any] = str
+    choices: tuple[str, ...] | None = None
+    switch: bool = False
+    metavar: str | None = None
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How a row is made: the deck (sorted codes) and the segments it is cut into, in order.
+
+    ``unordered[i]`` says that the order inside segment ``i`` does not change the game (a
+    Durak hand is a set): searches spend no moves inside it and canonicalise it (sorted).
+    ``fixed[i]`` marks a segment whose multiset is fixed (Spite and Malice: deck 1 and deck 2
+    are separate packs): mutations keep cards of a fixed segment inside it.
+    """
+
+    deck: Row
+    segments: tuple[int, ...]
+    unordered: tuple[bool, ...] = ()
+    fixed: tuple[bool, ...] = ()
+    names: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if sum(self.segments) != len(self.deck):
+            raise ValueError(f"segments {self.segments} do not cut {len(self.deck)} cards")
+        n = len(self.segments)
+        if not self.unordered:
+            object.__setattr__(self, "unordered", (False,) * n)
+        if not self.fixed:
+            object.__setattr__(self, "fixed", (False,) * n)
+        if not self.names:
+            object.__setattr__(self, "names", tuple(f"part {i + 1}" for i in range(n)))
+
+    @property
+    def n_cards(self) -> int:
+        """Cards in a row."""
+        return len(self.deck)
+
+    def bounds(self) -> list[tuple[int, int]]:
+        """``(start, stop)`` of every segment in the row."""
+        edges = np.cumsum((0, *self.segments)).tolist()
+        return list(pairwise(edges))
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """What one game came to, in the game's own terms.
+
+    Attributes:
+        outcome: one of the game's :attr:`Game.outcomes` (``cycle`` for a never-ending game).
+        measures: the counts, named as :attr:`Game.measures` (at the first repeated state
+            for a cycle).
+        entry, period: for a cycle, the counts at the earlier visit of the repeated state and
+            the counts of one turn of the cycle; empty otherwise.
+        details: the rest of the game's contract result (winner, loser, out, ...).
+    """
+
+    outcome: str
+    measures: Mapping[str, int]
+    entry: Mapping[str, int] = field(default_factory=dict)
+    period: Mapping[str, int] = field(default_factory=dict)
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """The result with exactly the keys of the game's contract (``cycle`` null or a dict)."""
+        cycle = None
+        if self.outcome == "cycle":
+            cycle = {f"entry_{m}": v for m, v in self.entry.items()}
+            cycle |= {f"period_{m}": v for m, v in self.period.items()}
+        return {"outcome": self.outcome, **self.details, **self.measures, "cycle": cycle}
+
+
+@dataclass(frozen=True)
+class BatchResults:
+    """Results of :meth:`Game.play_batch`, one entry per row.
+
+    ``outcome`` indexes :attr:`Game.outcomes`; ``measures``, ``entry`` and ``period`` have
+    one column per measure (``entry``/``period`` are 0 unless the outcome is ``cycle``).
+    """
+
+    outcome: npt.NDArray[np.uint8]
+    measures: npt.NDArray[np.int64]
+    entry: npt.NDArray[np.int64]
+    period: npt.NDArray[np.int64]
+
+    def __len__(self) -> int:
+        return len(self.outcome)
+
+
+class Game(ABC):
+    """A deterministic card game as the search, the log and the CLI see it."""
+
+    name: ClassVar[str]                        # "beggar", "durak", "spite"
+    title: ClassVar[str]                       # "Beggar-My-Neighbour"
+    measures: ClassVar[tuple[str, ...]]        # first is the default objective
+    outcomes: ClassVar[tuple[str, ...]]        # index = the compiled outcome code
+    option_specs: ClassVar[tuple[OptionSpec, ...]]
+
+    @abstractmethod
+    def options(self, **values: Any) -> GameOptions:
+        """Validated options from :attr:`option_specs` values (missing ones take defaults).
+
+        Raises :class:`GameError` naming the bad option.
+        """
+
+    @abstractmethod
+    def layout(self, options: GameOptions) -> Layout:
+        """The deck and segments of a row under ``options``."""
+
+    @abstractmethod
+    def parse(self, text: str, options: GameOptions) -> Row:
+        """A deal in any of the game's notations as a row; :class:`GameError` if malformed."""
+
+    @abstractmethod
+    def format(self, row: Row, options: GameOptions) -> str:
+        """The canonical text of a row (the log's key): ``parse(format(row)) == canonical``."""
+
+    def canonical(self, row: Row, options: GameOptions) -> Row:
+        """The row with every unordered segment sorted: equal games, equal rows."""
+        layout = self.layout(options)
+        if not any(layout.unordered):
+            return row
+        row = np.array(row, dtype=np.uint8)
+        for (start, stop), unordered in zip(layout.bounds(), layout.unordered, strict=True):
+            if unordered:
+                row[start:stop].sort()
+        return row
+
+    @abstractmethod
+    def play_batch(self, rows: npt.ArrayLike, options: GameOptions) -> BatchResults:
+        """Play many rows in compiled code without the GIL."""
+
+    @abstractmethod
+    def verify(self, text: str, options: GameOptions) -> tuple[str, GameResult]:
+        """Play a deal or a position given as text: ``(canonical text, result)``.
+
+        This is what ``dealsearch verify --game NAME`` prints; positions (mid-game states)
+        are accepted where the game's notation has them.
+        """
+
+    @abstractmethod
+    def play_reference(self, row: Row, options: GameOptions) -> GameResult:
+        """The pure-Python twin of the compiled engine (tests compare the two)."""
+
+    @abstractmethod
+    def trace(self, text: str, options: GameOptions) -> Iterator[str]:
+        """The game turn by turn, as a person would follow it at the table."""
+
+    @abstractmethod
+    def kernel(self, options: GameOptions) -> Any:
+        """A :class:`~dealsearch._kernel.Kernel` for compiled search loops (one per thread)."""
+
+    def cycle_key(self, row: Row, options: GameOptions) -> str:
+        """A canonical text of the cycle the row's game enters, the same for every deal and
+        seat that reaches it (the catalogue's identity); ``ValueError`` if the game ends."""
+        raise NotImplementedError(f"{self.name} has no cycle catalogue")
+
+    def result(self, batch: BatchResults, i: int, row: Row, options: GameOptions) -> GameResult:
+        """Entry ``i`` of a batch as a :class:`GameResult` (by default: replay the row)."""
+        return self.verify(self.format(row, options), options)[1]
+
+
+GAMES: dict[str, Game] = {}
+
+
+def register(game: Game) -> Game:
+    """Add a game to the registry (and so to the CLI and the contract tests)."""
+    GAMES[game.name] = game
+    return game
+
+
+def get_game(name: str) -> Game:
+    """The registered game called ``name``; :class:`GameError` naming the choices if none."""
+    _load_builtin_games()
+    try:
+        return GAMES[name]
+    except KeyError:
+        raise GameError(f"unknown game {name!r}: choose from {', '.join(sorted(GAMES))}"
+                        ) from None
+
+
+def game_names() -> list[str]:
+    """Names of every registered game."""
+    _load_builtin_games()
+    return sorted(GAMES)
+
+
+def _load_builtin_games() -> None:
+    # Imported on first use: each game module registers itself; a game whose compiled engine
+    # is not built yet is simply absent.
+    import importlib
+
+    for module in ("beggar", "durak", "spite"):
+        try:
+            importlib.import_module(f"dealsearch.games.{module}")
+        except ModuleNotFoundError as error:
+            if not (error.name or "").startswith("dealsearch.games"):
+                raise
+
+
+def iter_games() -> Iterator[Game]:
+    """Every registered game, by name."""
+    for name in game_names():
+        yield GAMES[name]

@@ -1,0 +1,1 @@
+"""The games dealsearch plays, one folder each; each registers itself in ``dealsearch.game``."""

@@ -213,6 +213,12 @@ class Game(ABC):
         seat that reaches it (the catalogue's identity); ``ValueError`` if the game ends."""
         raise NotImplementedError(f"{self.name} has no cycle catalogue")
 
+    def speed_table(self, deals: int, seed: int) -> list[dict[str, Any]]:
+        """Rows of ``dealsearch bench --game NAME``: per setting (preset, players, policies),
+        the compiled engine and the reference on the same seeded deals in one run, with keys
+        ``setting, deals_per_s, <measure>_per_s, reference_deals_per_s, ratio``."""
+        raise NotImplementedError(f"{self.name} has no speed table")
+
     def result(self, batch: BatchResults, i: int, row: Row, options: GameOptions) -> GameResult:
         """Entry ``i`` of a batch as a :class:`GameResult` (by default: replay the row)."""
         return self.verify(self.format(row, options), options)[1]

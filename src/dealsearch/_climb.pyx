@@ -83,6 +83,15 @@ cdef class Climber:
         self.stall = 0
         self.temperature = temperature
 
+    def restore_best(self, const uint8_t[::1] row, int64_t score):
+        """Set the best deal since the last restart and its score (after :meth:`reset`, to
+        continue a climber exactly where a checkpoint left it)."""
+        if row.shape[0] != self.n_cards:
+            raise ValueError(f"a best deal of {row.shape[0]} cards for a climber of "
+                             f"{self.n_cards}")
+        memcpy(self.best, &row[0], self.n_cards)
+        self.best_score = score
+
     @property
     def current_row(self):
         """The current deal as a uint8 row."""

@@ -1,6 +1,8 @@
 """The ``dealsearch`` command: a thin layer that parses options, calls the library and prints.
 
-Exit status: 0 when all is well, 1 when ``verify --known`` finds a mismatch, 2 on bad input.
+Exit status: 0 when all is well, 1 when ``verify --known`` finds a mismatch or a search run
+fails, 2 on bad input. :func:`main` is the one place that turns an expected failure (a
+:class:`dealsearch.errors.DealsearchError`, a deal or game error) into one line and its status.
 """
 
 from __future__ import annotations
@@ -17,16 +19,18 @@ from .cli_options import (
     EXIT_BAD_INPUT,
     EXIT_MISMATCH,
     EXIT_OK,
-    BadInput,
     Parser,
     add_game_options,
     positive_int,
+    seed,
 )
 from .cli_report import add_report_parser, cmd_report
 from .cli_reverse import add_reverse_parser, cmd_reverse
 from .cli_search import add_records_parser, add_search_parser, cmd_records, cmd_search
 from .deal import Deal
 from .engine import play
+from .errors import BadOption, DealsearchError, NoSuchFile, NotAFile, NotATextFile
+from .game import GameError
 from .known import KnownDeal, load_known
 from .notation import DealError, format_deal, parse_deal
 from .reference import Trick, play_reference
@@ -34,17 +38,29 @@ from .result import Result
 from .rules import Rules, get_rules
 
 # Compact deals start with '-', which argparse would take for an option: such arguments are
-# moved behind '--' (or glued to the option that takes them) before parsing.
-_DEAL_LIKE = re.compile(r"-[-/ A-Z0-9ВДКТ]{2,}")
-_DEAL_OPTIONS = {"--start", "--deck"}
+# moved behind '--' (or glued to the option that takes them) before parsing. Option names hold
+# lower-case letters no compact deal uses, so a lower-case deal is told from an option.
+_DEAL_LIKE = re.compile(r"-[-/\sA-Z0-9akqjВДКТвдкт]{2,}")
 
 
-def _protect_deals(argv: Sequence[str]) -> list[str]:
+def _value_options(parser: argparse.ArgumentParser) -> set[str]:
+    """Every option string, of every subcommand, that takes a value."""
+    found: set[str] = set()
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                found |= _value_options(sub)
+        elif action.option_strings and action.nargs != 0:
+            found.update(action.option_strings)
+    return found
+
+
+def _protect_deals(argv: Sequence[str], value_options: set[str]) -> list[str]:
     kept: list[str] = []
     deals: list[str] = []
     for arg in argv:
         if _DEAL_LIKE.fullmatch(arg):
-            if kept and kept[-1] in _DEAL_OPTIONS:
+            if kept and kept[-1] in value_options:  # the option's value: --start, --seed -12
                 kept[-1] = f"{kept[-1]}={arg}"
             else:
                 deals.append(arg)
@@ -92,23 +108,29 @@ def build_parser() -> argparse.ArgumentParser:
                        help="random deals per contender (default: 200000)")
     bench.add_argument("--workers", type=positive_int, default=1,
                        help="also time the engine on this many processes (scaling)")
-    bench.add_argument("--seed", type=int, default=1, help="seed of the deals (default: 1)")
+    bench.add_argument("--seed", type=seed, default=1, help="seed of the deals (default: 1)")
     bench.add_argument("--json", action="store_true", help="the report as one JSON object")
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``dealsearch`` console script."""
-    argv = _protect_deals(sys.argv[1:] if argv is None else argv)
+    """Entry point of the ``dealsearch`` console script: the exit status.
+
+    Every expected failure ends here as one line on stderr (``dealsearch: error: ...``) and its
+    exit status: 2 for bad input, 1 for a failed run.
+    """
     try:
-        args = build_parser().parse_args(argv)
+        parser = build_parser()
+        args = parser.parse_args(
+            _protect_deals(sys.argv[1:] if argv is None else argv, _value_options(parser)))
         handler = {"verify": cmd_verify, "search": cmd_search, "records": cmd_records,
                    "bench": cmd_bench, "reverse": cmd_reverse, "report": cmd_report}[
             args.command]
         return handler(args)
-    except BadInput as error:
-        print(f"{package_name}: error: {error}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+    except (DealsearchError, DealError, GameError) as error:
+        sys.stdout.flush()  # what was printed before the failure comes first
+        print(f"{package_name}: error: {_one_line(error)}", file=sys.stderr)
+        return getattr(error, "exit_status", EXIT_BAD_INPUT)
     except KeyboardInterrupt:
         print(f"{package_name}: interrupted", file=sys.stderr)
         return 130
@@ -117,16 +139,43 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_OK
 
 
+def _one_line(error: Exception) -> str:
+    return " ".join(str(error).split())
+
+
 # ---------------------------------------------------------------- verify
+
+# An argument that does not parse as a deal is taken for a misspelt file name when it holds
+# something no deal notation uses: '.', '_', '~', a backslash or a letter that is not a card or suit
+# letter (a compact deal, which starts with '-', is always reported as a deal).
+_PATH_LIKE = re.compile(r"[._~\\]|[BEFGILMNOPRUVWXYZ]", re.IGNORECASE)
+
+
+def _read_deal_file(source: str) -> list[str]:
+    path = Path(source)
+    if path.is_dir():
+        raise NotAFile(f"{source} is a directory, not a file of deals")
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise NoSuchFile(f"cannot read {source}: {error.strerror}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = "\0"
+    if "\0" in text:  # NUL is valid UTF-8 but never in text
+        raise NotATextFile(f"{source} is not a text file (not UTF-8 text)")
+    return text.splitlines()
+
 
 def _deal_texts(sources: Sequence[str]) -> Iterator[tuple[str, str]]:
     """(where, text) of every deal given: arguments, '-' (stdin) or files, one deal a line."""
     for source in sources:
         if source == "-":
-            lines = enumerate(sys.stdin, 1)
+            lines: Iterator[tuple[int, str]] = enumerate(sys.stdin, 1)
             name = "stdin"
-        elif Path(source).is_file():
-            lines = enumerate(Path(source).read_text(encoding="utf-8").splitlines(), 1)
+        elif Path(source).exists():
+            lines = enumerate(_read_deal_file(source), 1)
             name = source
         else:
             yield "", source
@@ -155,6 +204,7 @@ def describe(result: Result) -> str:
 
 def _print_trace(deal: Deal, rules: Rules, args: argparse.Namespace, result: Result) -> None:
     number = 0
+    out = sys.stderr if args.json else sys.stdout  # --json: stdout holds JSON lines only
 
     def show(trick: Trick) -> None:
         nonlocal number
@@ -164,7 +214,7 @@ def _print_trace(deal: Deal, rules: Rules, args: argparse.Namespace, result: Res
         taken = (f" -> hand {trick.taker + 1} takes {len(trick.plays)}"
                  if trick.taker is not None else " -> pile left in play")
         sizes = "/".join(map(str, trick.hand_sizes))
-        print(f"  trick {number}: {plays}{taken}{gone}; hands {sizes}")
+        print(f"  trick {number}: {plays}{taken}{gone}; hands {sizes}", file=out)
 
     traced = play_reference(deal, rules, args.max_cards, args.max_tricks, on_trick=show)
     if traced != result:  # the two engines are tested to agree; never show a wrong trace
@@ -177,12 +227,14 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if args.known:
         return _verify_known(args)
     if not args.deals:
-        raise BadInput("verify needs a deal, '-' or a file of deals (or --known)")
+        raise BadOption("verify needs a deal, '-' or a file of deals (or --known)")
     status = EXIT_OK
     for where, text in _deal_texts(args.deals):
         try:
             deal = parse_deal(text, rules, args.deck)
         except DealError as error:
+            if not where and not text.startswith("-") and _PATH_LIKE.search(text):
+                raise NoSuchFile(f"no such file: {text}") from None
             print(f"{package_name}: error: {where}{error}", file=sys.stderr)
             status = EXIT_BAD_INPUT
             continue

@@ -6,7 +6,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from .cli_options import DEFAULT_DB, EXIT_OK, BadInput, positive_int
+from .cli_options import DEFAULT_DB, EXIT_OK, check_log_path, open_log, positive_int
+from .errors import BadOption
 
 
 def add_report_parser(commands: Any) -> None:
@@ -23,22 +24,20 @@ def add_report_parser(commands: Any) -> None:
 
 def cmd_report(args: argparse.Namespace) -> int:
     """``dealsearch report``."""
-    if not Path(args.db).exists():
-        raise BadInput(f"no log at {args.db}")
+    check_log_path(args.db, must_exist=True)
     try:
         import matplotlib  # noqa: F401  (an optional extra: only reports need it)
     except ImportError:
-        raise BadInput("dealsearch report needs matplotlib: pip install 'dealsearch[report]'"
+        raise BadOption("dealsearch report needs matplotlib: pip install 'dealsearch[report]'"
                        ) from None
-    from .log import RecordLog
     from .report import write_report
 
-    log = RecordLog(args.db)
+    log = open_log(args.db, must_exist=True)
     try:
         index = write_report(log, args.run or [], args.out)
     except ValueError as error:
-        raise BadInput(str(error)) from None
+        raise BadOption(str(error)) from None
     except OSError as error:
-        raise BadInput(f"cannot write to {args.out}: {error.strerror}") from None
+        raise BadOption(f"cannot write to {args.out}: {error.strerror}") from None
     print(f"wrote {index}")
     return EXIT_OK

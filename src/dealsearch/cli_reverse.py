@@ -10,9 +10,11 @@ from typing import Any
 
 from tqdm import tqdm
 
-from .cli_options import DEFAULT_DB, EXIT_OK, BadInput, add_game_options, positive_int
-from .log import Find, RecordLog
-from .notation import DealError, parse_deal
+from .cli_options import DEFAULT_DB, EXIT_OK, add_game_options, check_log_path, open_log, \
+    positive_int
+from .errors import BadOption
+from .log import Find
+from .notation import parse_deal
 from .reverse import basin, longer_starts
 from .rules import get_rules
 
@@ -42,15 +44,13 @@ def add_reverse_parser(commands: Any) -> None:
 def cmd_reverse(args: argparse.Namespace) -> int:
     """``dealsearch reverse``."""
     rules = get_rules(args.rules)
-    try:
-        deal = parse_deal(args.deal, rules, "any")
-    except DealError as error:
-        raise BadInput(str(error)) from None
+    deal = parse_deal(args.deal, rules, "any")  # a DealError is bad input: one line
     if deal.players != 2:
-        raise BadInput(f"reverse plays 2-player deals only, this one has {deal.players} hands")
+        raise BadOption(f"reverse plays 2-player deals only, this one has {deal.players} hands")
     if args.max_cards or args.max_tricks:
-        raise BadInput("reverse walks the unlimited game: --max-cards/--max-tricks do not apply")
+        raise BadOption("reverse walks the unlimited game: --max-cards/--max-tricks do not apply")
     if args.along:
+        check_log_path(args.db)  # before the walk, not after it
         return _along(args, deal, rules)
     bar = tqdm(total=args.max_states, unit=" states", unit_scale=True,
                disable=args.quiet or not sys.stderr.isatty())
@@ -72,7 +72,7 @@ def cmd_reverse(args: argparse.Namespace) -> int:
 def _along(args: argparse.Namespace, deal: Any, rules: Any) -> int:
     started = time.time()
     longer = longer_starts(deal, rules, args.tricks, args.max_states or 100_000)
-    log = RecordLog(args.db)
+    log = open_log(args.db)
     options = {"deal": args.deal, "tricks": args.tricks, "max_states": args.max_states}
     run_id = log.start_run("reverse", options, rules.name, None, 1)
     finds = [Find(text, result.outcome, result.winner, result.cards, result.tricks, None,

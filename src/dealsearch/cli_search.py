@@ -19,11 +19,14 @@ from .cli_options import (
     DEFAULT_DB,
     EXIT_MISMATCH,
     EXIT_OK,
-    BadInput,
     add_game_options,
+    check_log_path,
+    open_log,
     positive_int,
+    seed,
 )
 from .engine import play
+from .errors import BadInput, BadOption, RunFailed
 from .log import Find, RecordLog, iter_lines
 from .notation import DealError, parse_deal
 from .rules import get_rules
@@ -60,7 +63,8 @@ def add_search_parser(commands: Any) -> None:
                         help="continue an interrupted run from its last checkpoint")
     search.add_argument("--db", default=DEFAULT_DB, help=f"the log (default: {DEFAULT_DB})")
     search.add_argument("--workers", type=_workers, help="worker processes (default: every core)")
-    search.add_argument("--seed", type=int, help="PRNG seed (default: chosen and logged)")
+    search.add_argument("--seed", type=seed,
+                        help="PRNG seed, 0 to 2**63-1 (default: chosen and logged)")
     search.add_argument("--deals", type=positive_int, help="budget: games to play")
     search.add_argument("--time", type=_duration, help="budget: 8h, 30m, 90s, 1h30m")
     search.add_argument("--players", type=int, choices=(2, 3, 4), help="default 2")
@@ -86,6 +90,8 @@ def add_search_parser(commands: Any) -> None:
     search.add_argument("--json", action="store_true",
                         help="print each find and the summary as JSON lines")
     search.add_argument("--quiet", action="store_true", help="no progress bar")
+    search.add_argument("--verbose", action="store_true",
+                        help="climb: also print each climber's own new bests and growths")
     add_game_options(search, default_rules=None)
 
 
@@ -120,13 +126,13 @@ def _spec(args: argparse.Namespace) -> SearchSpec:
     try:
         return SearchSpec.from_json(options)
     except (ValueError, TypeError) as error:
-        raise BadInput(str(error)) from None
+        raise BadOption(str(error)) from None
 
 
 def _backend_name(args: argparse.Namespace) -> str:
     """--backend, or dask when only --scheduler is given."""
     if args.backend == "local" and args.scheduler is not None:
-        raise BadInput("--scheduler needs --backend dask")
+        raise BadOption("--scheduler needs --backend dask")
     return args.backend or ("dask" if args.scheduler is not None else "local")
 
 
@@ -135,9 +141,9 @@ def _open_backend(name: str, spec: SearchSpec, scheduler: str | None) -> Backend
     try:
         backend = open_backend(name, spec.worker_count, scheduler)
     except MissingDask:
-        raise BadInput(f"--backend dask needs Dask: {DASK_EXTRA}") from None
+        raise BadOption(f"--backend dask needs Dask: {DASK_EXTRA}") from None
     except BackendError as error:
-        raise BadInput(str(error)) from None
+        raise BadOption(str(error)) from None
     if not backend.slots:
         print(f"waiting for a worker to join {scheduler} (Ctrl-C to give up)", file=sys.stderr,
               flush=True)
@@ -155,19 +161,23 @@ def cmd_search(args: argparse.Namespace) -> int:
     if args.resume is not None:
         given = [f"--{k.replace('_', '-')}" for k in _SPEC_OPTIONS if getattr(args, k) is not None]
         if given or args.config:
-            raise BadInput(f"--resume continues the run as it was started: drop "
-                           f"{(given or ['--config'])[0]}")
-        with closing(RecordLog(args.db)) as log:
+            raise BadOption(f"--resume continues the run as it was started: drop "
+                            f"{(given or ['--config'])[0]}")
+        with closing(open_log(args.db, must_exist=True)) as log:
             run = log.run(args.resume)
         if run is None:
-            raise BadInput(f"no run {args.resume} in {args.db}")
+            raise BadOption(f"no run {args.resume} in {args.db}")
         if run["status"] == "done":
-            raise BadInput(f"run {args.resume} is already done")
-        spec = SearchSpec.from_json(run["options"])
+            raise BadOption(f"run {args.resume} is already done")
+        try:
+            spec = SearchSpec.from_json(run["options"])
+        except (ValueError, TypeError) as error:
+            raise BadOption(f"run {args.resume} cannot be resumed: {error}") from None
         run_id: int | None = args.resume
     else:
         spec = _spec(args)
         run_id = None
+        check_log_path(args.db)  # before any worker starts
 
     def on_find(find: Find) -> None:
         if args.json:
@@ -175,8 +185,8 @@ def cmd_search(args: argparse.Namespace) -> int:
         else:
             tqdm.write(_describe_find(find))
 
-    def on_note(note: str) -> None:
-        if not args.json and not args.quiet:
+    def on_note(note: str) -> None:  # a climber's own progress: its new bests are finds
+        if args.verbose and not args.json:
             tqdm.write(note)
 
     # kill (SIGTERM) stops as cleanly as Ctrl-C: summary printed, run marked interrupted.
@@ -184,7 +194,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     # The backend is up before the log is touched: a missing package or an unreachable
     # scheduler leaves no run behind.
     with _open_backend(backend_name, spec, args.scheduler) as backend, \
-            closing(RecordLog(args.db)) as log:
+            closing(open_log(args.db)) as log:
         runner = Runner(spec, log, run_id, on_find, on_note, progress=not args.quiet,
                         backend=backend)
         if not args.json:
@@ -203,12 +213,14 @@ def cmd_search(args: argparse.Namespace) -> int:
         print(f"run {summary.run_id} {summary.status}: {summary.deals:,} deals, "
               f"{summary.cards:,} cards in {summary.seconds:.1f} s ({rate:,.0f} deals/s); "
               f"outcomes {summary.outcomes}; best {best_text}")
-        if summary.status == "interrupted":
-            where = "" if backend_name == "local" else " --backend dask"
-            if args.scheduler is not None:
-                where += f" --scheduler {args.scheduler}"
-            print(f"continue with: dealsearch search --resume {summary.run_id} --db {args.db}"
-                  f"{where}")
+    where = "" if backend_name == "local" else " --backend dask"
+    if args.scheduler is not None:
+        where += f" --scheduler {args.scheduler}"
+    resume = f"dealsearch search --resume {summary.run_id} --db {args.db}{where}"
+    if summary.status == "failed":
+        raise RunFailed(f"run {summary.run_id} failed: {summary.error}; continue with: {resume}")
+    if summary.status == "interrupted" and not args.json:
+        print(f"continue with: {resume}")
     return EXIT_OK
 
 
@@ -244,9 +256,7 @@ def _limits(text: str) -> dict[str, int]:
 
 def cmd_records(args: argparse.Namespace) -> int:
     """``dealsearch records``: the finds of a log, best first, then the cycles."""
-    if not Path(args.db).exists():
-        raise BadInput(f"no log at {args.db}")
-    log = RecordLog(args.db)
+    log = open_log(args.db, must_exist=True)
     if args.cycles:
         return _print_cycles(log, args)
     rows = log.finds(args.run or ())
@@ -271,7 +281,17 @@ def cmd_records(args: argparse.Namespace) -> int:
             print(f"{row['outcome']:<7} {row['cards']:>6} {row['tricks']:>6} {period:>12}  "
                   f"{row['run_id']:>4} {row['strategy']:<10} {row['deal']}")
         print(f"{len(rows)} finds in {args.db}")
+        _print_unfinished(log, args)
     return EXIT_OK
+
+
+def _print_unfinished(log: RecordLog, args: argparse.Namespace) -> None:
+    """A line for each run not done (running, interrupted or failed) and how to resume it."""
+    for run in log.runs():
+        if run["status"] == "done" or (args.run and run["id"] not in args.run):
+            continue
+        print(f"run {run['id']} {run['status']}: {run['strategy']} search, {run['deals']:,} "
+              f"deals; continue with: dealsearch search --resume {run['id']} --db {args.db}")
 
 
 def _print_cycles(log: RecordLog, args: argparse.Namespace) -> int:

@@ -20,7 +20,7 @@ from ..engine import play_batch
 from ..notation import parse_deal
 from ..result import OUTCOMES, Cycle, Result
 from ..reverse import longer_starts
-from .base import CARD_BIN, Report, Task, compact, row_deal
+from .base import CARD_BIN, Report, Task, compact, row_deal, score
 from .spec import SearchSpec
 
 SLICE_GAMES = 50_000      # games per task: a fraction of a second
@@ -32,18 +32,29 @@ REVERSE_STATES = 2_000    # ... each walk bounded to this many states
 
 
 class ClimbSearch:
-    """One climber per worker; each climber has at most one task in flight."""
+    """One climber per worker; each climber has at most one task in flight.
+
+    With a deal budget each climber gets a fixed share of it up front and plays it in slices of
+    ``SLICE_GAMES``: which games a climber plays never depends on which worker is idle first,
+    so a seed (and a number of climbers) gives the same run, resumed or not.
+    """
 
     name = "climb"
 
     def __init__(self, spec: SearchSpec, checkpoint: dict[str, Any]) -> None:
         self.spec = spec
+        climbers = spec.worker_count
         saved = checkpoint.get("climbers", {})
         self.states: dict[int, dict[str, Any] | None] = {
-            c: saved.get(str(c)) for c in range(spec.worker_count)}
+            c: saved.get(str(c)) for c in range(climbers)}
         self.busy: set[int] = set()
-        self.handed = int(checkpoint.get("games", 0))  # games handed out, done or in flight
-        self.done_games = self.handed
+        self.shares = None if spec.deals is None else _shares(spec.deals, climbers)
+        played = checkpoint.get("played")
+        if played is None:  # a checkpoint from before per-climber counts: as they were dealt
+            played = {str(c): n for c, n in
+                      enumerate(_shares(int(checkpoint.get("games", 0)), climbers))}
+        self.done_games = [int(played.get(str(c), 0)) for c in range(climbers)]
+        self.handed = list(self.done_games)  # games handed out, done or in flight
 
     @property
     def total_deals(self) -> int | None:
@@ -51,35 +62,42 @@ class ClimbSearch:
         return self.spec.deals
 
     def next_task(self) -> Task | None:
-        """A slice of work for an idle climber, or None."""
-        idle = [c for c in self.states if c not in self.busy]
-        if not idle:
-            return None
-        games = SLICE_GAMES
-        if self.spec.deals is not None:
-            games = min(games, self.spec.deals - self.handed)
-            if games < 1:
-                return None
-        climber = idle[0]
-        self.busy.add(climber)
-        self.handed += games
-        return Task(climber, {"state": self.states[climber], "games": games})
+        """A slice of work for an idle climber with games left, or None."""
+        for climber, state in self.states.items():
+            if climber in self.busy:
+                continue
+            games = SLICE_GAMES
+            if self.shares is not None:
+                games = min(games, self.shares[climber] - self.handed[climber])
+                if games < 1:
+                    continue
+            self.busy.add(climber)
+            self.handed[climber] += games
+            return Task(climber, {"state": state, "games": games})
+        return None
 
     def absorb(self, report: Report) -> None:
         """A climber's slice is done: keep its new state."""
         self.busy.discard(report.key)
         self.states[report.key] = report.state
-        self.done_games += report.deals
+        self.done_games[report.key] += report.deals
 
     @property
     def finished(self) -> bool:
         """Whether the budget of games is spent."""
-        return self.spec.deals is not None and self.done_games >= self.spec.deals
+        return self.shares is not None and self.done_games == self.shares
 
     def checkpoint(self) -> dict[str, Any]:
-        """The climbers' states (a slice in flight is redone after a crash)."""
+        """Each climber's state (current and best deal, scores, PRNG) and games played; a
+        slice in flight is redone after a crash."""
         return {"climbers": {str(c): s for c, s in self.states.items() if s is not None},
-                "games": self.done_games}
+                "games": sum(self.done_games),
+                "played": {str(c): n for c, n in enumerate(self.done_games)}}
+
+
+def _shares(games: int, climbers: int) -> list[int]:
+    """``games`` split between climbers as evenly as possible, climber 0 first."""
+    return [games // climbers + (c < games % climbers) for c in range(climbers)]
 
 
 def _result(values: tuple[int, ...] | list[int], outcome: int) -> Result:
@@ -120,6 +138,8 @@ def climb_slice(spec: SearchSpec, task: Task) -> Report:
     else:
         climber.reset(np.array(state["current"], dtype=np.uint8), state["score"],
                       state["temperature"])
+        if "best" in state:  # (a checkpoint from before it was kept restarts from current)
+            climber.restore_best(np.array(state["best"], dtype=np.uint8), state["best_score"])
         climber.stall = state["stall"]
         climber.set_random_state(state["rng"])
     while report.deals < task.payload["games"]:
@@ -147,6 +167,7 @@ def climb_slice(spec: SearchSpec, task: Task) -> Report:
                 _grow_backwards(spec, climber, state, report)
     report.outcomes = [int(c) for c in counts]
     report.state = {**state, "current": climber.current_row.tolist(), "score": climber.score,
+                    "best": climber.best_row.tolist(), "best_score": climber.best_score,
                     "temperature": climber.temperature, "stall": climber.stall,
                     "rng": climber.random_state()}
     return report
@@ -154,14 +175,18 @@ def climb_slice(spec: SearchSpec, task: Task) -> Report:
 
 def _grow_backwards(spec: SearchSpec, climber: Climber, state: dict[str, Any],
                     report: Report) -> None:
-    """Try to extend the climber's best deal backwards; continue from the longest result."""
+    """Try to extend the climber's best deal backwards; continue from the longest result by
+    the objective, if it is at least as long as the climber's best."""
     deal = row_deal(climber.best_row, spec.hand_sizes)
     longer = longer_starts(deal, spec.game_rules, REVERSE_TRICKS, REVERSE_STATES)
     if not longer:
         return
-    text, result = longer[0]
+    # longer_starts finds deals longer in cards; the longest by the objective is the pick.
+    text, result = max(longer, key=lambda item: score(item[1], spec))
+    gained = score(result, spec)
+    if gained < climber.best_score:  # more cards but fewer tricks: never restart below
+        return
     row = np.array(parse_deal(text, spec.game_rules, "any").cards, dtype=np.uint8)
-    gained = result.tricks if spec.by_tricks else result.cards
     climber.reset(row, gained, climber.temperature)
     state["record"] = max(state["record"], gained)
     report.finds.append((text, result))

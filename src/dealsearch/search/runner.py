@@ -8,6 +8,7 @@ printed is on disk, and a resumed run starts from the last commit.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import time
 from collections.abc import Callable
@@ -32,6 +33,23 @@ from .spec import SearchSpec
 SAMPLE_SECONDS = 10.0  # throughput is logged at least this often (and at the end)
 
 
+class _WorkerFailed(Exception):
+    """A task raised in its worker (or its worker died): the run stops as ``failed``."""
+
+    def __init__(self, error: BaseException) -> None:
+        super().__init__(describe_failure(error))
+
+
+def describe_failure(error: BaseException) -> str:
+    """A worker's exception in one line, e.g. 'a worker raised OverflowError: ...'."""
+    name = type(error).__name__
+    if name == "KilledWorker":  # distributed's: not imported here, Dask is optional
+        return ("the Dask workers running one task died again and again (KilledWorker): "
+                "see the workers' logs")
+    text = " ".join(str(error).split())
+    return f"a worker raised {name}: {text}" if text else f"a worker raised {name}"
+
+
 class Strategy(Protocol):
     """What the runner needs of a strategy (see :mod:`dealsearch.search.base`)."""
 
@@ -54,6 +72,13 @@ STRATEGIES: dict[str, tuple[type, Callable[[SearchSpec, Task], Report]]] = {
 def run_task(spec: SearchSpec, task: Task) -> Report:
     """Worker side: run one task of the spec's strategy."""
     return STRATEGIES[spec.strategy][1](spec, task)
+
+
+def _report(future: Future[Report]) -> Report:
+    try:
+        return future.result()
+    except Exception as error:  # raised in the worker, or the worker died
+        raise _WorkerFailed(error) from error
 
 
 @dataclass
@@ -91,7 +116,8 @@ class Summary:
     outcomes: dict[str, int]
     best: dict[str, Any] | None
     seconds: float
-    status: str
+    status: str                 # done | interrupted | failed
+    error: str | None = None    # failed: what went wrong, in one line
 
     def to_json(self) -> dict[str, Any]:
         """The ``--json`` summary line."""
@@ -146,8 +172,10 @@ class Runner:
         if result.outcome != "win":
             return False
         best = self.state.best
-        if best is None or score(result, self.spec) > (best["tricks"] if self.spec.by_tricks
-                                                       else best["cards"]):
+        new = score(result, self.spec)
+        old = None if best is None else best["tricks"] if self.spec.by_tricks else best["cards"]
+        # Ties go to the smaller deal, so the best does not depend on which worker was first.
+        if old is None or new > old or (new == old and deal < best["deal"]):
             self.state.best = {"deal": deal, "cards": result.cards, "tricks": result.tricks}
             return True
         return False
@@ -202,7 +230,7 @@ class Runner:
         # Each submission is its own future, absorbed once when it leaves in_flight: a task
         # that a backend recomputes (Dask, after losing a worker) still reports only once.
         in_flight: dict[Future[Report], Task] = {}
-        status = "done"
+        status, error = "done", None
         backend = self.backend or LocalBackend(spec.worker_count)
         try:
             while True:
@@ -218,7 +246,7 @@ class Runner:
                 for future in done:
                     task = in_flight.pop(future)
                     before = self.state.deals
-                    self._absorb(task, future.result(), started)
+                    self._absorb(task, _report(future), started)
                     bar.update(self.state.deals - before)
                 self._show(bar, started)
         except KeyboardInterrupt:
@@ -233,6 +261,13 @@ class Runner:
                 except Exception:  # a worker killed by the same signal: redone on --resume
                     continue
                 self._absorb(task, report, started)
+        except _WorkerFailed as failure:  # the work done so far stays; --resume redoes the rest
+            status, error = "failed", str(failure)
+        except BaseException:
+            # A failure of this process (the log's disk, a bug): never leave the run 'running'.
+            with contextlib.suppress(Exception):
+                self._save([], started, "failed")
+            raise
         finally:
             for future in in_flight:
                 future.cancel()
@@ -242,7 +277,7 @@ class Runner:
         self._save([], started, status)
         return Summary(self.run_id, spec.strategy, self.state.deals, self.state.cards,
                        self.state.outcomes, self.state.best, self._progress(started)["seconds"],
-                       status)
+                       status, error)
 
     def _show(self, bar: tqdm, started: float) -> None:
         if bar.disable:

@@ -17,6 +17,9 @@ from ..rules import MAX_PLAYERS, MIN_PLAYERS, Rules, get_rules
 STRATEGIES = ("random", "climb", "exhaustive")
 ESCAPES = ("none", "anneal")
 OBJECTIVES = ("cards", "tricks")
+# The PRNG is seeded with a uint64 (dealsearch._random) and the log stores the seed as a SQLite
+# INTEGER (signed 64 bits): the seeds both accept.
+MAX_SEED = 2**63 - 1
 
 _DURATION = re.compile(r"(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m)?(?:(\d+(?:\.\d+)?)s?)?")
 
@@ -70,6 +73,8 @@ class SearchSpec:
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
             raise ValueError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not "
                              f"{self.players}")
+        if not 0 <= self.seed <= MAX_SEED:
+            raise ValueError(f"seed {self.seed}: a seed is a whole number from 0 to {MAX_SEED}")
         if self.workers < 0:
             raise ValueError("workers must be at least 1 (0 means every core)")
         if self.objective not in OBJECTIVES:
@@ -88,9 +93,23 @@ class SearchSpec:
             raise ValueError(f"a deck of {sum(self.deck_counts)} cards cannot be dealt to "
                              f"{self.players} players")
         if self.start is not None:
-            deal = parse_deal(self.start, self.game_rules, "any")
-            if deal.class_counts(len(self.game_rules.deck)) != self.game_rules.deck:
-                raise ValueError("--start must hold exactly the searched deck's cards")
+            self._check_start()
+
+    def _check_start(self) -> None:
+        """The start is climbed as given: the run's deck, players and hand sizes, or refused."""
+        if self.strategy != "climb":
+            raise ValueError("--start is for climb searches")
+        deal = parse_deal(self.start or "", self.game_rules, "any")
+        if deal.class_counts(len(self.game_rules.deck)) != self.game_rules.deck:
+            raise ValueError("--start must hold exactly the searched deck's cards")
+        if deal.players != self.players:
+            raise ValueError(f"--start has {deal.players} hands but the search is for "
+                             f"{self.players} players: give --players {deal.players}")
+        if deal.hand_sizes != self.hand_sizes:
+            given, even = ("/".join(map(str, sizes)) for sizes in (deal.hand_sizes,
+                                                                   self.hand_sizes))
+            raise ValueError(f"--start deals {given} cards, a climb deals {even} (as evenly "
+                             "as possible, hand 1 first): give a start dealt that way")
 
     @cached_property
     def deck_counts(self) -> tuple[int, ...] | None:

@@ -113,3 +113,24 @@ def test_bench_plays_every_contender_on_the_same_deals_and_they_agree(capsys):
     assert any("engine" in name for name in names) and any("reference" in n for n in names)
     assert all(entry["deals_per_s"] > 0 for entry in report["results"])
     assert report["checks"]["reference_mismatches"] == 0
+
+
+def test_a_lower_case_compact_deal_is_a_deal_not_an_option(capsys):
+    status, out, _ = run(capsys, "verify", "--json", RECORD.lower())
+    assert status == 0
+    assert json.loads(out) | {"deal": RECORD} == json.loads(out)
+    assert json.loads(out)["cards"] == 8344
+
+
+def test_a_negative_number_after_an_option_is_its_value_not_a_deal(capsys):
+    status, _, err = run(capsys, "verify", "--max-cards", "-12", RECORD)
+    assert status == 2
+    assert err == "dealsearch: error: argument --max-cards: '-12' must be at least 1\n"
+
+
+def test_json_with_trace_keeps_stdout_json_and_traces_on_stderr(capsys):
+    status, out, err = run(capsys, "verify", "--json", "--trace", RECORD, CASELLA)
+    assert status == 0
+    assert [json.loads(line)["cards"] for line in out.splitlines()] == [8344, 474]
+    tricks = [line for line in err.splitlines() if line.strip().startswith("trick ")]
+    assert len(tricks) == 1164 + 66

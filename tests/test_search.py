@@ -194,3 +194,197 @@ def test_bad_search_options_give_one_line_and_exit_2(capsys, tmp_path, monkeypat
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and message in err, err
+
+
+# ---------------------------------------------------------------- climbs: as asked, and again
+
+RECORD = "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---"
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--start", RECORD[:26] + "-/" + RECORD[28:]],  # a numeral moved from hand 2 to hand 1
+     "--start deals 27/25 cards, a climb deals 26/26 (as evenly as possible, hand 1 first): "
+     "give a start dealt that way"),
+    (["--start", RECORD, "--players", "3"],
+     "--start has 2 hands but the search is for 3 players: give --players 2"),
+])
+def test_a_climb_start_is_climbed_as_given_or_refused(capsys, tmp_path, argv, message):
+    db = tmp_path / "log.sqlite"
+    assert main(["search", "climb", *argv, "--deals", "1000", "--workers", "1",
+                 "--db", str(db)]) == 2
+    assert capsys.readouterr().err == f"dealsearch: error: {message}\n"
+    assert not db.exists()
+
+
+def test_a_lower_case_start_is_the_value_of_start(capsys, tmp_path):
+    finds, summary = search_json(capsys, "climb", "--start", RECORD.lower(), "--deals", "200",
+                                 "--workers", "1", "--seed", "1", "--db",
+                                 str(tmp_path / "log.sqlite"))
+    assert finds[0]["deal"] == RECORD and finds[0]["cards"] == 8344
+    assert summary["deals"] == 200
+
+
+def test_each_climber_plays_a_fixed_share_whichever_worker_is_idle_first():
+    from dealsearch.search import SearchSpec
+    from dealsearch.search.base import Report
+    from dealsearch.search.climb import SLICE_GAMES, ClimbSearch
+
+    def slices(order: str) -> dict[int, list[int]]:
+        """The games of each climber's slices when the reports come back in this order."""
+        search = ClimbSearch(SearchSpec("climb", deals=2 * SLICE_GAMES + 20_000, workers=2),
+                             {})
+        played: dict[int, list[int]] = {0: [], 1: []}
+        in_flight = []
+        while not search.finished:
+            while (task := search.next_task()) is not None:
+                in_flight.append(task)
+                played[task.key].append(task.payload["games"])
+            task = in_flight.pop(0 if order == "first out first in" else -1)
+            search.absorb(Report(task.key, deals=task.payload["games"]))
+        return played
+
+    assert slices("first out first in") == slices("last out first in") == {
+        0: [SLICE_GAMES, 10_000], 1: [SLICE_GAMES, 10_000]}
+
+
+@pytest.mark.parametrize("seed", [1, 3])
+def test_a_climber_plays_the_same_games_however_its_work_is_sliced(seed):
+    from dealsearch.search import SearchSpec
+    from dealsearch.search.base import Task
+    from dealsearch.search.climb import climb_slice
+
+    spec = SearchSpec("climb", seed=seed, workers=1, stall=2000)
+    whole = climb_slice(spec, Task(0, {"state": None, "games": 40_000}))
+    state, cards, finds = None, 0, []
+    for _ in range(10):
+        part = climb_slice(spec, Task(0, {"state": state, "games": 4_000}))
+        state, cards, finds = part.state, cards + part.cards, finds + part.finds
+    assert whole.state is not None and state is not None
+    assert whole.state["restarts"] > 5, "slices must cross restarts to show anything"
+    assert state == whole.state and cards == whole.cards and finds == whole.finds
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_climb_with_a_seed_is_reproducible(capsys, tmp_path, workers):
+    runs = [search_json(capsys, "climb", "--deals", "120000", "--workers", str(workers),
+                        "--seed", "3", "--db", str(tmp_path / f"{attempt}.sqlite"))
+            for attempt in range(2)]
+    for key in ("deals", "cards", "outcomes", "best"):
+        assert runs[0][1][key] == runs[1][1][key], key
+    assert runs[0][1]["deals"] == 120000
+
+
+def test_an_interrupted_climb_resumes_to_the_fresh_run(capsys, tmp_path):
+    from dealsearch.log import Find, RecordLog
+    from dealsearch.search import Runner, SearchSpec
+
+    db = str(tmp_path / "log.sqlite")
+    spec = SearchSpec("climb", deals=150_000, seed=8, workers=2)
+
+    pressed: list[Find] = []
+
+    def ctrl_c(find: Find) -> None:
+        if not pressed:  # Ctrl-C, once, right after the first committed find
+            pressed.append(find)
+            raise KeyboardInterrupt
+
+    log = RecordLog(db)
+    interrupted = Runner(spec, log, on_find=ctrl_c, progress=False).run()
+    log.close()
+    assert interrupted.status == "interrupted" and interrupted.deals < spec.deals
+    _, resumed = search_json(capsys, "--resume", str(interrupted.run_id), "--db", db)
+    _, fresh = search_json(capsys, "climb", "--deals", "150000", "--seed", "8", "--workers",
+                           "2", "--db", str(tmp_path / "fresh.sqlite"))
+    for key in ("deals", "cards", "outcomes", "best"):
+        assert resumed[key] == fresh[key], key
+
+
+def test_each_new_best_is_printed_once_and_climbers_speak_when_verbose(capsys, tmp_path):
+    argv = ["search", "climb", "--deals", "60000", "--workers", "1", "--seed", "2"]
+    assert main([*argv, "--db", str(tmp_path / "quiet.sqlite")]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert sum(line.startswith("best ") for line in out) >= 3
+    assert not any("climber" in line for line in out)
+    assert main([*argv, "--verbose", "--db", str(tmp_path / "verbose.sqlite")]) == 0
+    verbose = capsys.readouterr().out.splitlines()
+    assert any(line.startswith("climber 1: best ") for line in verbose)
+    assert [line for line in verbose if line.startswith("best ")] == [
+        line for line in out if line.startswith("best ")]
+
+
+def _climber_at(deal: str, spec):  # -> (Climber, row)
+    import numpy as np
+
+    from dealsearch._climb import Climber
+    from dealsearch.engine import play
+    from dealsearch.notation import parse_deal
+
+    rules = spec.game_rules
+    row = np.array(parse_deal(deal, rules).cards, dtype=np.uint8)
+    climber = Climber(spec.hand_sizes, rules.payments, spec.seed, 0, None, None, spec.by_tricks)
+    climber.reset(row, play(deal, rules).tricks, 1.0)
+    return climber, row
+
+
+def _more_cards_fewer_tricks() -> tuple[str, str, str]:
+    """Three random deals X, A, B: A has the most cards, B more tricks than A, X more than A."""
+    from dealsearch.engine import play_batch, random_deals
+    from dealsearch.search import SearchSpec
+    from dealsearch.search.base import compact
+
+    rows = random_deals(2000, seed=12)
+    batch = play_batch(rows)
+    wins = [i for i in range(len(rows)) if batch.outcome[i] == 0]
+    tricks, cards = batch.tricks.tolist(), batch.cards.tolist()
+    x, a, b = next((x, a, b) for b in wins for a in wins
+                   if cards[a] > cards[b] and tricks[a] < tricks[b]
+                   for x in wins if tricks[a] < tricks[x] < tricks[b])
+    spec = SearchSpec("climb")
+    return tuple(compact(rows[i], spec) for i in (x, a, b))  # type: ignore[return-value]
+
+
+def test_reverse_every_with_tricks_continues_from_the_most_tricks(monkeypatch):
+    from dealsearch.engine import play
+    from dealsearch.search import SearchSpec
+    from dealsearch.search.base import Report
+    from dealsearch.search.climb import _grow_backwards
+
+    x, a, b = _more_cards_fewer_tricks()
+    # The walk back is tested in test_reverse; here it finds A and B, longest in cards first.
+    monkeypatch.setattr("dealsearch.search.climb.longer_starts",
+                        lambda *args: [(a, play(a)), (b, play(b))])
+    spec = SearchSpec("climb", objective="tricks", reverse_every=1, workers=1)
+    climber, _ = _climber_at(x, spec)
+    _grow_backwards(spec, climber, {"record": climber.best_score}, Report(0))
+    assert climber.best_score == play(b).tricks > play(a).tricks
+    _, b_row = _climber_at(b, spec)
+    assert climber.current_row.tolist() == b_row.tolist()
+
+
+def test_reverse_every_never_restarts_a_climber_below_its_best(monkeypatch):
+    from dealsearch.engine import play
+    from dealsearch.search import SearchSpec
+    from dealsearch.search.base import Report
+    from dealsearch.search.climb import _grow_backwards
+
+    x, a, _ = _more_cards_fewer_tricks()
+    monkeypatch.setattr("dealsearch.search.climb.longer_starts", lambda *args: [(a, play(a))])
+    spec = SearchSpec("climb", objective="tricks", reverse_every=1, workers=1)
+    climber, x_row = _climber_at(x, spec)
+    before = climber.best_score
+    _grow_backwards(spec, climber, {"record": before}, Report(0))
+    assert climber.best_score == before == play(x).tricks > play(a).tricks
+    assert climber.best_row.tolist() == x_row.tolist()
+
+
+def test_reverse_every_grows_a_climb_backwards_end_to_end(capsys, tmp_path):
+    db = str(tmp_path / "log.sqlite")
+    assert main(["search", "climb", "--reverse-every", "1", "--objective", "tricks",
+                 "--deals", "20000", "--workers", "1", "--seed", "2", "--verbose", "--quiet",
+                 "--db", db]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert any("grown backwards to" in line and line.endswith("tricks") for line in out)
+    logged = [row[0] for row in sqlite3.connect(db).execute(
+        "SELECT tricks FROM finds WHERE outcome = 'win' ORDER BY id")]
+    assert len(logged) >= 2 and logged == sorted(logged)  # each a new best in tricks
+    assert main(["records", "--db", db, "--verify"]) == 0

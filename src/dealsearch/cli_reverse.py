@@ -10,8 +10,14 @@ from typing import Any
 
 from tqdm import tqdm
 
-from .cli_options import DEFAULT_DB, EXIT_OK, add_game_options, check_log_path, open_log, \
-    positive_int
+from .cli_options import (
+    DEFAULT_DB,
+    EXIT_OK,
+    add_game_options,
+    check_log_path,
+    open_log,
+    positive_int,
+)
 from .errors import BadOption
 from .log import Find
 from .notation import parse_deal

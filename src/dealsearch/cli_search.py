@@ -26,7 +26,7 @@ from .cli_options import (
     seed,
 )
 from .engine import play
-from .errors import BadInput, BadOption, RunFailed
+from .errors import BadInput, BadLog, BadOption, RunFailed
 from .log import Find, RecordLog, iter_lines
 from .notation import DealError, parse_deal
 from .rules import get_rules
@@ -163,7 +163,9 @@ def cmd_search(args: argparse.Namespace) -> int:
         if given or args.config:
             raise BadOption(f"--resume continues the run as it was started: drop "
                             f"{(given or ['--config'])[0]}")
-        with closing(open_log(args.db, must_exist=True)) as log:
+        if not Path(args.db).exists():
+            raise BadLog(f"no run {args.resume}: no log at {args.db}")
+        with closing(open_log(args.db)) as log:
             run = log.run(args.resume)
         if run is None:
             raise BadOption(f"no run {args.resume} in {args.db}")

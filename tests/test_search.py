@@ -264,14 +264,33 @@ def test_a_climber_plays_the_same_games_however_its_work_is_sliced(seed):
     assert state == whole.state and cards == whole.cards and finds == whole.finds
 
 
+def climbers(db: str) -> dict:
+    """The climb checkpoint of the log's (only) run."""
+    row = sqlite3.connect(db).execute("SELECT checkpoint FROM runs").fetchone()
+    return json.loads(row[0])["strategy"]
+
+
+def check_climbers(checkpoint: dict, shares: list[int]) -> None:
+    """Each climber played its share and its checkpoint holds its best deal and that deal's
+    score (so a resumed climber continues from its best, not from its current deal)."""
+    from dealsearch.engine import play_batch
+
+    assert checkpoint["played"] == {str(c): share for c, share in enumerate(shares)}
+    for state in checkpoint["climbers"].values():
+        batch = play_batch([state["best"]])
+        assert state["best_score"] == int(batch.cards[0]) >= state["score"]
+
+
 @pytest.mark.parametrize("workers", [1, 2])
 def test_a_climb_with_a_seed_is_reproducible(capsys, tmp_path, workers):
+    dbs = [str(tmp_path / f"{attempt}.sqlite") for attempt in range(2)]
     runs = [search_json(capsys, "climb", "--deals", "120000", "--workers", str(workers),
-                        "--seed", "3", "--db", str(tmp_path / f"{attempt}.sqlite"))
-            for attempt in range(2)]
+                        "--seed", "3", "--db", db)[1] for db in dbs]
     for key in ("deals", "cards", "outcomes", "best"):
-        assert runs[0][1][key] == runs[1][1][key], key
-    assert runs[0][1]["deals"] == 120000
+        assert runs[0][key] == runs[1][key], key
+    assert runs[0]["deals"] == 120000
+    assert climbers(dbs[0]) == climbers(dbs[1])
+    check_climbers(climbers(dbs[0]), [120000 // workers] * workers)
 
 
 def test_an_interrupted_climb_resumes_to_the_fresh_run(capsys, tmp_path):
@@ -297,6 +316,8 @@ def test_an_interrupted_climb_resumes_to_the_fresh_run(capsys, tmp_path):
                            "2", "--db", str(tmp_path / "fresh.sqlite"))
     for key in ("deals", "cards", "outcomes", "best"):
         assert resumed[key] == fresh[key], key
+    assert climbers(db) == climbers(str(tmp_path / "fresh.sqlite"))  # every climber's state
+    check_climbers(climbers(db), [75000, 75000])
 
 
 def test_each_new_best_is_printed_once_and_climbers_speak_when_verbose(capsys, tmp_path):

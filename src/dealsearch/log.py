@@ -34,7 +34,7 @@ CREATE TABLE IF NOT EXISTS runs (
     machine     TEXT NOT NULL,
     started     REAL NOT NULL,           -- Unix time
     ended       REAL,
-    status      TEXT NOT NULL,           -- running | done | interrupted
+    status      TEXT NOT NULL,           -- running | done | interrupted | failed
     seconds     REAL NOT NULL DEFAULT 0, -- time spent searching, over every session
     deals       INTEGER NOT NULL DEFAULT 0,
     cards       INTEGER NOT NULL DEFAULT 0,

@@ -148,8 +148,6 @@ class Runner:
         self.show_progress = progress
         self.backend = backend
         if run_id is None:
-            self.run_id = log.start_run(spec.strategy, spec.to_json(), spec.rules, spec.seed,
-                                        spec.worker_count)
             checkpoint: dict[str, Any] = {}
             self.state = RunState()
         else:
@@ -161,6 +159,9 @@ class Runner:
                                   checkpoint.get("best"), run["seconds"],
                                   {m: log.histogram([run_id], m)[1] for m in BIN_WIDTHS})
         self.strategy: Strategy = STRATEGIES[spec.strategy][0](spec, checkpoint.get("strategy", {}))
+        if run_id is None:  # logged once the strategy is ready: no run left 'running' unused
+            self.run_id = log.start_run(spec.strategy, spec.to_json(), spec.rules, spec.seed,
+                                        spec.worker_count)
         self.last_sample = -SAMPLE_SECONDS   # search seconds at the last throughput sample
 
     # ------------------------------------------------------------------ bookkeeping

@@ -12,13 +12,19 @@ import time
 from collections import Counter
 from collections.abc import Iterator
 
+import numpy as np
 import pytest
 
-from dealsearch import Deal, get_rules
+from dealsearch import Deal, _climb, get_rules
 from dealsearch.cli import main
-from dealsearch.notation import format_deal, parse_deck
+from dealsearch.engine import play, play_batch, random_deals
+from dealsearch.log import Find, RecordLog
+from dealsearch.notation import format_deal, parse_deal, parse_deck
 from dealsearch.reference import play_reference
 from dealsearch.rules import Rules
+from dealsearch.search import Runner, SearchSpec
+from dealsearch.search.base import Report, Task, compact
+from dealsearch.search.climb import SLICE_GAMES, ClimbSearch, _grow_backwards, climb_slice
 from dealsearch.search.exhaustive import count_deals, rank, unrank
 
 CASELLA = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
@@ -225,10 +231,6 @@ def test_a_lower_case_start_is_the_value_of_start(capsys, tmp_path):
 
 
 def test_each_climber_plays_a_fixed_share_whichever_worker_is_idle_first():
-    from dealsearch.search import SearchSpec
-    from dealsearch.search.base import Report
-    from dealsearch.search.climb import SLICE_GAMES, ClimbSearch
-
     def slices(order: str) -> dict[int, list[int]]:
         """The games of each climber's slices when the reports come back in this order."""
         search = ClimbSearch(SearchSpec("climb", deals=2 * SLICE_GAMES + 20_000, workers=2),
@@ -249,10 +251,6 @@ def test_each_climber_plays_a_fixed_share_whichever_worker_is_idle_first():
 
 @pytest.mark.parametrize("seed", [1, 3])
 def test_a_climber_plays_the_same_games_however_its_work_is_sliced(seed):
-    from dealsearch.search import SearchSpec
-    from dealsearch.search.base import Task
-    from dealsearch.search.climb import climb_slice
-
     spec = SearchSpec("climb", seed=seed, workers=1, stall=2000)
     whole = climb_slice(spec, Task(0, {"state": None, "games": 40_000}))
     state, cards, finds = None, 0, []
@@ -273,8 +271,6 @@ def climbers(db: str) -> dict:
 def check_climbers(checkpoint: dict, shares: list[int]) -> None:
     """Each climber played its share and its checkpoint holds its best deal and that deal's
     score (so a resumed climber continues from its best, not from its current deal)."""
-    from dealsearch.engine import play_batch
-
     assert checkpoint["played"] == {str(c): share for c, share in enumerate(shares)}
     for state in checkpoint["climbers"].values():
         batch = play_batch([state["best"]])
@@ -294,9 +290,6 @@ def test_a_climb_with_a_seed_is_reproducible(capsys, tmp_path, workers):
 
 
 def test_an_interrupted_climb_resumes_to_the_fresh_run(capsys, tmp_path):
-    from dealsearch.log import Find, RecordLog
-    from dealsearch.search import Runner, SearchSpec
-
     db = str(tmp_path / "log.sqlite")
     spec = SearchSpec("climb", deals=150_000, seed=8, workers=2)
 
@@ -333,26 +326,17 @@ def test_each_new_best_is_printed_once_and_climbers_speak_when_verbose(capsys, t
         line for line in out if line.startswith("best ")]
 
 
-def _climber_at(deal: str, spec):  # -> (Climber, row)
-    import numpy as np
-
-    from dealsearch._climb import Climber
-    from dealsearch.engine import play
-    from dealsearch.notation import parse_deal
-
+def _climber_at(deal: str, spec: SearchSpec) -> tuple[_climb.Climber, np.ndarray]:
     rules = spec.game_rules
     row = np.array(parse_deal(deal, rules).cards, dtype=np.uint8)
-    climber = Climber(spec.hand_sizes, rules.payments, spec.seed, 0, None, None, spec.by_tricks)
+    climber = _climb.Climber(spec.hand_sizes, rules.payments, spec.seed, 0, None, None,
+                             spec.by_tricks)
     climber.reset(row, play(deal, rules).tricks, 1.0)
     return climber, row
 
 
 def _more_cards_fewer_tricks() -> tuple[str, str, str]:
     """Three random deals X, A, B: A has the most cards, B more tricks than A, X more than A."""
-    from dealsearch.engine import play_batch, random_deals
-    from dealsearch.search import SearchSpec
-    from dealsearch.search.base import compact
-
     rows = random_deals(2000, seed=12)
     batch = play_batch(rows)
     wins = [i for i in range(len(rows)) if batch.outcome[i] == 0]
@@ -365,11 +349,6 @@ def _more_cards_fewer_tricks() -> tuple[str, str, str]:
 
 
 def test_reverse_every_with_tricks_continues_from_the_most_tricks(monkeypatch):
-    from dealsearch.engine import play
-    from dealsearch.search import SearchSpec
-    from dealsearch.search.base import Report
-    from dealsearch.search.climb import _grow_backwards
-
     x, a, b = _more_cards_fewer_tricks()
     # The walk back is tested in test_reverse; here it finds A and B, longest in cards first.
     monkeypatch.setattr("dealsearch.search.climb.longer_starts",
@@ -383,11 +362,6 @@ def test_reverse_every_with_tricks_continues_from_the_most_tricks(monkeypatch):
 
 
 def test_reverse_every_never_restarts_a_climber_below_its_best(monkeypatch):
-    from dealsearch.engine import play
-    from dealsearch.search import SearchSpec
-    from dealsearch.search.base import Report
-    from dealsearch.search.climb import _grow_backwards
-
     x, a, _ = _more_cards_fewer_tricks()
     monkeypatch.setattr("dealsearch.search.climb.longer_starts", lambda *args: [(a, play(a))])
     spec = SearchSpec("climb", objective="tricks", reverse_every=1, workers=1)

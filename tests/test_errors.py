@@ -239,3 +239,17 @@ def test_the_console_script_prints_one_line_and_exits_2(tmp_path, argv, line):
     assert done.stderr.splitlines() == [f"dealsearch: error: {line.format(db=db)}"]
     if argv[0] == "search":
         assert not db.exists(), "no run is started"
+
+
+def test_binary_standard_input_is_one_line(capsys, monkeypatch):
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"\xff\xfe---A\n"),
+                                                      encoding="utf-8"))
+    assert one_line(capsys, ["verify", "-"]) == (
+        2, "dealsearch: error: standard input is not text (not UTF-8 text)")
+
+
+def test_a_deal_written_card_by_card_is_reported_as_a_deal(capsys):
+    status, err = one_line(capsys, ["verify", "KH 4C QX / 2D AS"])
+    assert (status, err) == (2, "dealsearch: error: hand 1, position 4: unknown card 'X'")

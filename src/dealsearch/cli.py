@@ -146,9 +146,15 @@ def _one_line(error: Exception) -> str:
 # ---------------------------------------------------------------- verify
 
 # An argument that does not parse as a deal is taken for a misspelt file name when it holds
-# something no deal notation uses: '.', '_', '~', a backslash or a letter that is not a card or suit
-# letter (a compact deal, which starts with '-', is always reported as a deal).
+# something no deal notation uses: '.', '_', '~', a backslash or a letter that is not a card or
+# suit letter; an argument starting with '-' (a compact deal) or holding a space (hands written
+# card by card) is always reported as a deal.
 _PATH_LIKE = re.compile(r"[._~\\]|[BEFGILMNOPRUVWXYZ]", re.IGNORECASE)
+
+
+def _looks_like_path(text: str) -> bool:
+    return not text.startswith("-") and not any(c.isspace() for c in text) and bool(
+        _PATH_LIKE.search(text))
 
 
 def _read_deal_file(source: str) -> list[str]:
@@ -168,11 +174,18 @@ def _read_deal_file(source: str) -> list[str]:
     return text.splitlines()
 
 
+def _stdin_lines() -> Iterator[str]:
+    try:
+        yield from sys.stdin
+    except UnicodeDecodeError:
+        raise NotATextFile("standard input is not text (not UTF-8 text)") from None
+
+
 def _deal_texts(sources: Sequence[str]) -> Iterator[tuple[str, str]]:
     """(where, text) of every deal given: arguments, '-' (stdin) or files, one deal a line."""
     for source in sources:
         if source == "-":
-            lines: Iterator[tuple[int, str]] = enumerate(sys.stdin, 1)
+            lines: Iterator[tuple[int, str]] = enumerate(_stdin_lines(), 1)
             name = "stdin"
         elif Path(source).exists():
             lines = enumerate(_read_deal_file(source), 1)
@@ -233,7 +246,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         try:
             deal = parse_deal(text, rules, args.deck)
         except DealError as error:
-            if not where and not text.startswith("-") and _PATH_LIKE.search(text):
+            if not where and _looks_like_path(text):
                 raise NoSuchFile(f"no such file: {text}") from None
             print(f"{package_name}: error: {where}{error}", file=sys.stderr)
             status = EXIT_BAD_INPUT

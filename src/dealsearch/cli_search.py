@@ -7,6 +7,7 @@ import csv
 import json
 import os
 import signal
+import sqlite3
 import sys
 import tomllib
 from contextlib import closing
@@ -204,7 +205,11 @@ def cmd_search(args: argparse.Namespace) -> int:
             print(f"{action} run {runner.run_id}: {spec.strategy} search, {spec.rules} rules, "
                   f"{spec.players} players, {backend.describe()}, seed {spec.seed}; "
                   f"log {args.db}", flush=True)
-        summary = runner.run()
+        try:
+            summary = runner.run()
+        except sqlite3.DatabaseError as error:  # the log cannot be written: disk full, locked
+            raise RunFailed(f"run {runner.run_id} failed: cannot write the log {args.db}: "
+                            f"{error}") from None
     if args.json:
         print(json.dumps(summary.to_json()), flush=True)
     else:

@@ -73,7 +73,7 @@ class SearchSpec:
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
             raise ValueError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not "
                              f"{self.players}")
-        if not 0 <= self.seed <= MAX_SEED:
+        if not isinstance(self.seed, int) or not 0 <= self.seed <= MAX_SEED:
             raise ValueError(f"seed {self.seed}: a seed is a whole number from 0 to {MAX_SEED}")
         if self.workers < 0:
             raise ValueError("workers must be at least 1 (0 means every core)")

@@ -1,0 +1,1 @@
+"""Durak (seed 002): see README.md here and /work/shared/RULES-DURAK.md."""

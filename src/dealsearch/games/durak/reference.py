@@ -239,9 +239,8 @@ class Game:
         order = [seat for seat in order if seat != defender] + [defender]
         order = [seat for seat in order if seat not in self.out]
         for seat in order:
-            drawn = []
-            while len(self.hands[seat]) < 6 and self.talon:
-                drawn.append(self.talon.pop(0))
+            drawn = self.talon[:max(0, 6 - len(self.hands[seat]))]
+            del self.talon[:len(drawn)]
             self.hands[seat] |= set(drawn)
             if drawn:
                 self.say(f"  {seat + 1} draws {names(drawn)}")

@@ -223,9 +223,10 @@ def _cards_or_dash(text: str) -> list[int]:
 
 
 def format_position(position: Position) -> str:
-    """The canonical text of a position (hands sorted, empty parts written ``-``)."""
-    def listed(codes: object) -> str:
-        return " ".join(format_cards(sorted(codes))) or "-"  # type: ignore[call-overload]
+    """The canonical text of a position (hands by value, empty parts written ``-``)."""
+    def listed(codes: tuple[int, ...]) -> str:
+        ordered = sorted(codes, key=lambda c: cards.value(c, position.trump))
+        return " ".join(format_cards(ordered)) or "-"
 
     hands = "/".join(listed(hand) for hand in position.hands)
     return (f"hands={hands}; trump={cards.SUITS[position.trump]}; "

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dealsearch.games.durak.cards import beats, name, rank, suit, value
+from dealsearch.games.durak.cards import beats, deck, name, rank, suit, value
 from dealsearch.games.durak.notation import Position
 from dealsearch.games.durak.options import DurakOptions
 
@@ -78,6 +78,8 @@ class Game:
         self.attacker = position.attacker
         self.first = position.first
         self.trace = trace
+        held = {c for hand in self.hands for c in hand} | set(self.talon)
+        self.discard = set(deck(options.deck)) - held     # §2: every other card
         # §6: seats out at the start first, in seat order.
         self.out = [seat for seat in range(self.n) if not self.hands[seat] and not self.talon]
         self.counts = {"bouts": 0, "cards": 0, "takes": 0, "transfers": 0}
@@ -164,6 +166,7 @@ class Game:
             self.counts["takes"] += 1
             self.say(f"  {defender + 1} takes {names(table)}")
         else:
+            self.discard |= set(table)
             self.say("  beat: the table goes to the discard")
         self.refill(leader, defender)
         self.counts["bouts"] += 1
@@ -284,9 +287,13 @@ class Game:
         losers = [seat for seat, size in enumerate(sizes) if size == most]
         return self.result("limit", losers[0] + 1 if len(losers) == 1 else None)
 
-    def play(self, states: list[State] | None = None) -> dict[str, Any]:
+    def play(self, states: list[State] | None = None,
+             places: list[tuple[Any, ...]] | None = None) -> dict[str, Any]:
         seen: dict[State, dict[str, int]] = {}
         while True:
+            if places is not None:
+                places.append(([set(hand) for hand in self.hands], list(self.talon),
+                               set(self.discard)))
             if self.over():
                 return self.finish()
             state = self.state()
@@ -310,6 +317,11 @@ class Game:
 
 
 def play(position: Position, options: DurakOptions, trace: list[str] | None = None,
-         states: list[State] | None = None) -> dict[str, Any]:
-    """Play a position to its end; the §9 result as a dict."""
-    return Game(position, options, trace).play(states)
+         states: list[State] | None = None,
+         places: list[tuple[Any, ...]] | None = None) -> dict[str, Any]:
+    """Play a position to its end; the §9 result as a dict.
+
+    ``states`` receives the §9 state at every boundary checked for repetition; ``places``
+    (hands, talon, discard) at every boundary, for the card-conservation property.
+    """
+    return Game(position, options, trace).play(states, places)

@@ -112,7 +112,7 @@ def test_position_parse_and_canonical_text() -> None:
         options)
     assert position.attacker == 1 and position.first
     assert notation.format_position(position) == (
-        "hands=9C JD AS KH/8C TC 6S AD/7S; trump=H; talon=QS 8H; attacker=2; first=yes")
+        "hands=9C JD AS KH/6S 8C TC AD/7S; trump=H; talon=QS 8H; attacker=2; first=yes")
 
 
 POSITION_ERRORS = [

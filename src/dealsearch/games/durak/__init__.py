@@ -74,7 +74,8 @@ class DurakGame(Game):
         {},
         {"players": 3, "policy": "aggressive"},
         {"players": 2, "variant": "perevodnoy", "show_trump": True},
-        {"players": 4, "variant": "pairs-perevodnoy", "policy": "cheapest,aggressive"},
+        {"players": 4, "variant": "pairs-perevodnoy",
+         "policy": "cheapest,aggressive,aggressive,cheapest"},
         {"players": 6, "deck": 52, "first_limit": 5, "no_throw_after_take": True},
         {"players": 6, "variant": "perevodnoy", "first_transfer": True, "max_bouts": 30},
     )

@@ -142,7 +142,7 @@ def row_to_deal(row: Row, players: int) -> list[int]:
             order[j * players + seat] = codes[seat * HAND + j]
     if len(codes) == dealt:
         return order
-    return order + [codes[-1]] + codes[dealt:-1]
+    return [*order, codes[-1], *codes[dealt:-1]]
 
 
 def format_deal(row: Row, options: DurakOptions) -> str:

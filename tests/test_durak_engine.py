@@ -94,17 +94,21 @@ def test_compiled_equals_reference_on_random_deals(values: dict[str, Any]) -> No
         assert any(r["outcome"] == "limit" for r in results)   # the limit is exercised
 
 
-@pytest.mark.parametrize("values", [
-    {"players": 3, "policy": "aggressive"},
-    {"players": 3, "policy": "aggressive", "deck": 52},
-    {"players": 6},
-    {"players": 3, "variant": "perevodnoy", "policy": "aggressive", "deck": 52},
+@pytest.mark.parametrize(("values", "deals", "seed"), [
+    ({"players": 3, "policy": "aggressive"}, 20000, 99),
+    ({"players": 3, "policy": "aggressive", "deck": 52}, 20000, 99),
+    ({"players": 6}, 20000, 99),
+    ({"players": 3, "variant": "perevodnoy", "policy": "aggressive", "deck": 52}, 20000, 99),
+    ({"players": 2, "variant": "perevodnoy", "policy": "aggressive"}, 100000, 7),
+    ({"players": 4, "variant": "pairs-perevodnoy"}, 100000, 7),
 ])
-def test_compiled_equals_reference_on_cycling_deals(values: dict[str, Any]) -> None:
-    # Cycles are rare in random deals: pick them out with the compiled engine, then hold
-    # every one of them (and as many ending deals) to the reference.
+def test_compiled_equals_reference_on_cycling_deals(values: dict[str, Any], deals: int,
+                                                    seed: int) -> None:
+    # Cycles are rare in random deals (pairs: about 1 in 100,000): pick them out with the
+    # compiled engine, then hold every one of them (and as many ending deals) to the
+    # reference.
     options = DurakOptions(**values)
-    rows = random_rows(options, 20000, seed=99)
+    rows = random_rows(options, deals, seed=seed)
     batch = DURAK.play_batch(rows, options)
     cycling = np.flatnonzero(batch.outcome == DURAK.outcomes.index("cycle"))
     assert len(cycling) > 0

@@ -6,10 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dealsearch.games.durak import DURAK, notation, reference
+from dealsearch.games.durak import DURAK, notation, random_rows, reference
 from dealsearch.games.durak.cards import deck
 from dealsearch.games.durak.notation import Position
 from dealsearch.games.durak.options import DurakOptions
@@ -239,12 +240,19 @@ def test_a_reported_cycle_repeats_after_its_period(data: st.DataObject) -> None:
         check_cycle(position, options, played)
 
 
-def test_cycles_found_on_deals_repeat_after_their_period() -> None:
-    # Not left to chance: the cycles of 3-player aggressive deals (seeded), all checked.
-    options = DurakOptions(players=3, policy="aggressive", deck=52)
-    rng = np.random.default_rng(3)
-    rows = np.array([rng.permutation(DURAK.layout(options).deck) for _ in range(20000)],
-                    dtype=np.uint8)
+@pytest.mark.parametrize("values", [
+    {"players": 3, "policy": "aggressive"},
+    {"players": 3, "policy": "aggressive", "deck": 52},
+    {"players": 6},
+    {"players": 2, "variant": "perevodnoy", "policy": "aggressive"},
+    {"players": 3, "variant": "perevodnoy", "policy": "aggressive"},
+    {"players": 4, "variant": "perevodnoy", "policy": "aggressive", "deck": 52},
+])
+def test_cycles_found_on_deals_repeat_after_their_period(values: dict[str, Any]) -> None:
+    # Random positions seldom cycle (about 1 in 1,000), so the property above is not left
+    # alone: every cycle among 60,000 seeded deals per setting is checked here.
+    options = DurakOptions(**values)
+    rows = random_rows(options, 60000, seed=3)
     batch = DURAK.play_batch(rows, options)
     found = np.flatnonzero(batch.outcome == DURAK.outcomes.index("cycle"))
     assert len(found) > 0

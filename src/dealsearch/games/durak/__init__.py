@@ -33,6 +33,7 @@ from dealsearch.game import (
 )
 from dealsearch.games.durak import _engine, notation, reference
 from dealsearch.games.durak.cards import SUITS
+from dealsearch.games.durak.cards import value as card_value
 from dealsearch.games.durak.options import POLICIES, PRESETS, DurakOptions
 
 __all__ = ["DurakGame", "DurakOptions"]
@@ -164,9 +165,11 @@ class DurakGame(Game):
               options: DurakOptions) -> Iterator[str]:  # type: ignore[override]
         """The game bout by bout (the reference engine's account)."""
         position = self.position(text, options)
+        def by_value(hand: tuple[int, ...]) -> str:
+            return reference.names(sorted(hand, key=lambda c: card_value(c, position.trump)))
+
         yield f"trump {SUITS[position.trump]}; " + "; ".join(
-            f"{seat + 1}: {reference.names(sorted(hand))}"
-            for seat, hand in enumerate(position.hands))
+            f"{seat + 1}: {by_value(hand)}" for seat, hand in enumerate(position.hands))
         yield f"talon (top first): {reference.names(position.talon) or '-'}"
         lines: list[str] = []
         played = reference.play(position, options, trace=lines)

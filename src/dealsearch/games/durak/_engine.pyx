@@ -232,6 +232,9 @@ cdef uint64_t throw_pass(const Rules* rules, Table* table, int main, int defende
 
 
 cdef void play_bout(const Rules* rules, Table* table) noexcept nogil:
+    # One bout, §3 step by step. Longer than our usual 80 lines on purpose: split up, its dozen
+    # locals (table, unbeaten, ranks, limit, roles) would travel through a struct, and the
+    # bout would no longer read in the contract's order.
     cdef int big_l = rules.first_limit if table.first else 6
     cdef int leader = table.attacker
     cdef int defender = defender_of(rules, table, leader)

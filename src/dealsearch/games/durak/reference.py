@@ -143,7 +143,8 @@ class Game:
             beaten = answer(self.hands[defender], unbeaten, self.trump)
             if beaten is None:
                 took = True
-                self.say(f"  {defender + 1} cannot beat {names(unbeaten)}: takes")
+                which = names(unbeaten) if len(unbeaten) == 1 else f"all of {names(unbeaten)}"
+                self.say(f"  {defender + 1} cannot beat {which}: takes")
                 break
             self.put(defender, [b for _, b in beaten])
             table += [b for _, b in beaten]

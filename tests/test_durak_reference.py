@@ -307,3 +307,11 @@ def test_a_limit_never_ends_in_a_win(data: st.DataObject) -> None:
         assert capped["bouts"] == max_bouts and capped["cycle"] is None
     if capped["outcome"] == "limit":
         assert capped["outcome"] != "win" and capped["cycle"] is None
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_compiled_equals_reference_on_random_positions(data: st.DataObject) -> None:
+    options = data.draw(any_options())
+    position = data.draw(positions(options))
+    assert compiled_position(position, options) == reference.play(position, options)

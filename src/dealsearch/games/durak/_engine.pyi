@@ -7,8 +7,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from dealsearch._kernel import Kernel
-
 def play_rows(
     rows: npt.NDArray[np.uint8],
     *,
@@ -60,6 +58,6 @@ def make_kernel(
     throw_after_take: bool = True,
     policies: Sequence[int] | None = None,
     max_bouts: int = -1,
-) -> Kernel: ...
+) -> Any: ...  # a dealsearch._kernel.Kernel (no stub of its own yet)
 
 class KernelMemory: ...

@@ -75,7 +75,7 @@ class Game:
         self.hands = [set(hand) for hand in position.hands]
         self.talon = list(position.talon)
         self.trump = position.trump
-        self.attacker = position.attacker
+        self.attacker: int | None = position.attacker   # None once the game is over
         self.first = position.first
         self.trace = trace
         held = {c for hand in self.hands for c in hand} | set(self.talon)
@@ -123,6 +123,7 @@ class Game:
     def bout(self) -> None:
         big_l = self.options.first_limit if self.first else 6
         leader = self.attacker
+        assert leader is not None
         defender = self.target(leader)
         assert defender is not None
         main = leader

@@ -36,9 +36,10 @@ from dealsearch.games.durak.cards import SUITS
 from dealsearch.games.durak.cards import value as card_value
 from dealsearch.games.durak.options import POLICIES, PRESETS, DurakOptions
 
-__all__ = ["DurakGame", "DurakOptions"]
+__all__ = ["DURAK", "POLICIES", "DurakGame", "DurakOptions", "random_rows"]
 
 OUTCOMES = ("win", "draw", "cycle", "limit")   # index = the compiled outcome code
+CYCLE_KEYS = ("entry_bouts", "entry_cards", "period_bouts", "period_cards")
 
 
 def _max_bouts(text: str) -> int | None:
@@ -133,7 +134,7 @@ class DurakGame(Game):
                 [list(hand) for hand in position.hands], position.trump,
                 list(position.talon), position.attacker, position.first,
                 **options.engine_rules())
-            return notation.format_position(position), _compiled_result(played, options)
+            return notation.format_position(position), _compiled_result(played)
         row = self.canonical(self.parse(text, options), options)
         outcome, loser, pair, counts, cycle, out = _engine.play_rows(
             row.reshape(1, -1), **options.engine_rules())
@@ -143,17 +144,17 @@ class DurakGame(Game):
                              counts[0].tolist(), strict=True)),
                   **dict(zip(("entry_bouts", "entry_cards", "period_bouts", "period_cards"),
                              cycle[0].tolist(), strict=True))}
-        return notation.format_deal(row, options), _compiled_result(played, options)
+        return notation.format_deal(row, options), _compiled_result(played)
 
     def play_reference(self, row: Row,
                        options: DurakOptions) -> GameResult:  # type: ignore[override]
         """The pure-Python engine on a row."""
         played = reference.play(notation.row_position(row, options), options)
-        return _reference_result(played)
+        return _game_result(played)
 
     def play_reference_text(self, text: str, options: DurakOptions) -> GameResult:
         """The pure-Python engine on a deal or a position given as text."""
-        return _reference_result(reference.play(self.position(text, options), options))
+        return _game_result(reference.play(self.position(text, options), options))
 
     def position(self, text: str, options: DurakOptions) -> notation.Position:
         """The starting position of a deal or a position given as text."""
@@ -247,7 +248,7 @@ def _state_text(state: reference.State, trump: int, options: DurakOptions) -> st
             f"hands={written}; policy={policies}")
 
 
-def _compiled_result(played: dict[str, Any], options: DurakOptions) -> GameResult:
+def _compiled_result(played: dict[str, Any]) -> GameResult:
     pair = played["losing_pair"]
     return _game_result({
         "outcome": OUTCOMES[played["outcome"]],
@@ -258,13 +259,6 @@ def _compiled_result(played: dict[str, Any], options: DurakOptions) -> GameResul
         "transfers": played["transfers"],
         "cycle": {key: played[key] for key in CYCLE_KEYS}
         if OUTCOMES[played["outcome"]] == "cycle" else None})
-
-
-CYCLE_KEYS = ("entry_bouts", "entry_cards", "period_bouts", "period_cards")
-
-
-def _reference_result(played: dict[str, Any]) -> GameResult:
-    return _game_result(played)
 
 
 def _game_result(played: dict[str, Any]) -> GameResult:
@@ -280,5 +274,5 @@ def _game_result(played: dict[str, Any]) -> GameResult:
     )
 
 
+#: The registered game.
 DURAK = register(DurakGame())
-__all__ += ["DURAK", "POLICIES"]

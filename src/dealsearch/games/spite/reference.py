@@ -184,21 +184,33 @@ class Spite:
         return Outcome(outcome, winner, self.first, self.turns, self.cards, self.discards,
                        self.piles, left)
 
-    def play(self, on_turn: Callable[[Spite], None] | None = None) -> Outcome:
-        """Play to the end; ``on_turn`` sees the game after every turn (for the trace and
-        the property tests)."""
+    def position(self) -> Position:
+        """The game now as a §3 position (meaningful at a turn boundary)."""
+        def piles(seat: list[list[int]]) -> tuple[tuple[int, ...], ...]:
+            return tuple(map(tuple, seat))
+
+        return Position(payoff=piles(self.payoff), hand=piles([sorted(h) for h in self.hand]),
+                        side=(piles(self.side[0]), piles(self.side[1])),  # type: ignore
+                        centre=piles(self.centre), stock=tuple(self.stock),  # type: ignore
+                        turn=self.to_move + 1)
+
+    def play(self, on_turn: Callable[[Spite, bool], None] | None = None) -> Outcome:
+        """Play to the end. ``on_turn(game, idle)`` sees every turn boundary after the start
+        (and the winning turn); the trace and the tests watch the game through it."""
         limit = self.options.max_turns
         seen = {self.state(False): (self.turns, self.cards)}
         if limit is not None and self.turns >= limit:
             return self.outcome("limit")
         last_idle = False
         while True:
+            seat = self.to_move
             idle, won = self.turn()
+            if not won:
+                self.to_move = 1 - seat
             if on_turn is not None:
-                on_turn(self)
+                on_turn(self, idle)
             if won:
-                return self.outcome("win", self.to_move + 1)
-            self.to_move = 1 - self.to_move
+                return self.outcome("win", seat + 1)
             if idle and last_idle:
                 return self.outcome("stalemate")
             last_idle = idle
@@ -250,6 +262,10 @@ def joker_discard(game: Spite, seat: int) -> tuple[int, int] | None:
     return JOKER, (empty + jokers + [0])[0]
 
 
+# cautious ranks the classes differently: one higher first, then the same rank.
+CAUTIOUS_ORDER = {HIGHER: 0, SAME: 1, EMPTY: 2, JOKER_TOP: 3, OTHER: 4}
+
+
 class Greedy:
     """``greedy``: the pay-off top, else the lowest natural that fits, else the bridge."""
 
@@ -281,9 +297,6 @@ class Greedy:
 class Cautious:
     """``cautious``: never the natural one below the opponent's pay-off top."""
 
-    # Discard classes reordered: one higher first, then the same rank.
-    ORDER = {HIGHER: 0, SAME: 1, EMPTY: 2, JOKER_TOP: 3, OTHER: 4}
-
     @staticmethod
     def play(game: Spite, seat: int) -> Play | None:
         top = game.payoff[seat][0]
@@ -312,7 +325,7 @@ class Cautious:
     @staticmethod
     def discard(game: Spite, seat: int) -> tuple[int, int] | None:
         piles = game.side[seat]
-        pairs = [(Cautious.ORDER[pile_class(card, piles[i])], -card, i)
+        pairs = [(CAUTIOUS_ORDER[pile_class(card, piles[i])], -card, i)
                  for card in {c for c in game.hand[seat] if c != JOKER}
                  for i in range(SLOTS) if game.may_discard(card, piles[i])]
         if pairs:
@@ -339,7 +352,7 @@ def trace_lines(position: Position, options: SpiteOptions) -> list[str]:
     lines: list[str] = []
     game = Spite(position, options)
 
-    def write(game: Spite) -> None:
+    def write(game: Spite, idle: bool) -> None:
         head, *rest = game.log
         joint = " " if rest and rest[0].startswith("draws") else ": "
         lines.append(head + joint + " ".join(rest))

@@ -81,11 +81,9 @@ def _count_error(where: str, cards: list[int], jokers: int) -> str | None:
         return f"{where} has {len(cards)} cards, not {expected}"
     if jokers == 0 and JOKER in cards:
         return f"{where} has a joker (card {cards.index(JOKER) + 1}): deck 1 has none"
-    for code in range(1, JOKER):
+    for code in range(1, JOKER):   # then the jokers are right too: the length is
         if (count := cards.count(code)) != 4:
             return f"{where} has {count} of rank {RANKS[code - 1]}, not 4"
-    if (count := cards.count(JOKER)) != jokers:
-        return f"{where} has {count} jokers, not {jokers}"
     return None
 
 

@@ -130,3 +130,14 @@ def test_a_limit_never_ends_in_a_win(seed: int, setting: SpiteOptions, limit: in
         left = cut.payoff
         assert cut.winner == (None if left[0] == left[1] else 1 + (left[1] < left[0]))
     assert cut.outcome != "win" or cut.turns <= limit
+
+
+def test_a_turn_that_draws_its_own_finished_pile_ends() -> None:
+    """A turn may draw back the pile it just finished; rule 1 still plays the pay-off top as
+    soon as it fits, so the turn ends (README: "Every turn ends")."""
+    position = parse_position(
+        '{"payoff": ["9", "5"], "hand": ["", ""], "side": [["","","",""], ["","","",""]], '
+        '"centre": ["A23456789TJQ", "", "", ""], "stock": "K", "turn": 1}')
+    lines = reference.trace_lines(position, SpiteOptions())
+    assert lines[0] == ("1. s1 draws K: Kh>c1 (c1 finished) draws A2345: Ah>c1 2h>c1 3h>c1 "
+                        "4h>c1 5h>c1 draws 6789T: 6h>c1 7h>c1 8h>c1 9p>c1 wins")

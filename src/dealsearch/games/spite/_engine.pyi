@@ -1,0 +1,20 @@
+"""Type stubs of the compiled Spite and Malice engine (``_engine.pyx``); the friendly API is
+``dealsearch.games.spite`` (the registered Game)."""
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from dealsearch._kernel import Kernel
+
+RESULT_COLUMNS: tuple[str, ...]
+
+class Engine:
+    settings: tuple[bool, bool, tuple[int, int], int]
+    def __init__(
+        self, recycle: bool, free_sides: bool, policies: Sequence[int], max_turns: int
+    ) -> None: ...
+    def play_rows(self, rows: npt.ArrayLike) -> npt.NDArray[np.int64]: ...
+    def play_position(self, packed: npt.ArrayLike) -> tuple[int, ...]: ...
+    def kernel(self) -> Kernel: ...

@@ -2,11 +2,10 @@
 ``dealsearch.games.spite`` (the registered Game)."""
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-
-from dealsearch._kernel import Kernel
 
 RESULT_COLUMNS: tuple[str, ...]
 
@@ -17,4 +16,4 @@ class Engine:
     ) -> None: ...
     def play_rows(self, rows: npt.ArrayLike) -> npt.NDArray[np.int64]: ...
     def play_position(self, packed: npt.ArrayLike) -> tuple[int, ...]: ...
-    def kernel(self) -> Kernel: ...
+    def kernel(self) -> Any: ...  # a dealsearch._kernel.Kernel (which has no stub yet)

@@ -694,8 +694,8 @@ cdef class Engine:
 
         Raises MemoryError if the cycle detector's memory runs out.
         """
-        cdef cnp.ndarray[cnp.uint8_t, ndim=2] cards = np.ascontiguousarray(rows,
-                                                                          dtype=np.uint8)
+        cdef cnp.ndarray[cnp.uint8_t, ndim=2] cards = np.ascontiguousarray(
+            rows, dtype=np.uint8)
         if cards.shape[1] != DEAL_CARDS:
             raise ValueError(f"a Spite and Malice row has {DEAL_CARDS} cards, "
                              f"not {cards.shape[1]}")
@@ -719,8 +719,8 @@ cdef class Engine:
     def play_position(self, packed):
         """Play a position packed as ``notation.Position.packed`` describes: one row of
         RESULT_COLUMNS as a tuple."""
-        cdef cnp.ndarray[cnp.uint8_t, ndim=1] data = np.ascontiguousarray(packed,
-                                                                         dtype=np.uint8)
+        cdef cnp.ndarray[cnp.uint8_t, ndim=1] data = np.ascontiguousarray(
+            packed, dtype=np.uint8)
         cdef Result game
         cdef int64_t out[N_COLUMNS]
         cdef int status

@@ -36,7 +36,7 @@ cdef struct Seat:
 
 cdef struct Table:
     Seat seat[2]
-    int value[SLOTS]                # centre slot values (cards in the pile)
+    uint8_t value[SLOTS]            # centre slot values (cards in the pile)
     uint32_t jokers[SLOTS]          # bit i: the pile's card i+1 is a joker
     uint8_t stock[PILE_CAP]         # a ring: stock[stock_at] is the top card
     int stock_at

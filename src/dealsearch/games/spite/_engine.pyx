@@ -96,13 +96,21 @@ cdef inline uint32_t need_mask(const Table* t) noexcept nogil:
             | (1u << (t.value[2] + 1)) | (1u << (t.value[3] + 1)))
 
 
+cdef inline int first_equal(const uint8_t* four, int code) noexcept nogil:
+    # The index of the first of four bytes equal to ``code``, -1 if none. Without a branch
+    # per byte (these searches run for every card played, and their exits are unpredictable):
+    # the classic zero-byte test on the four bytes XOR the code; a false flag can only sit
+    # above a true one, so the lowest flag is exact.
+    cdef uint32_t word = (<uint32_t>four[0] | (<uint32_t>four[1] << 8)
+                          | (<uint32_t>four[2] << 16) | (<uint32_t>four[3] << 24))
+    word ^= <uint32_t>code * 0x01010101u
+    word = (word - 0x01010101u) & ~word & 0x80808080u
+    return (sm_ctz32(word) >> 3) if word else -1
+
+
 cdef inline int slot_for(const Table* t, int value) noexcept nogil:
     # The lowest-numbered slot of this value (-1 if none).
-    cdef int s
-    for s in range(SLOTS):
-        if t.value[s] == value:
-            return s
-    return -1
+    return first_equal(t.value, value)
 
 
 cdef inline uint32_t tops_mask(const Seat* me) noexcept nogil:
@@ -113,11 +121,7 @@ cdef inline uint32_t tops_mask(const Seat* me) noexcept nogil:
 
 cdef inline int pile_with_top(const Seat* me, int code) noexcept nogil:
     # The lowest-numbered side pile whose top is ``code`` (0: empty), -1 if none.
-    cdef int i
-    for i in range(SLOTS):
-        if me.side_top[i] == code:
-            return i
-    return -1
+    return first_equal(me.side_top, code)
 
 
 cdef inline bint centre_full(const Table* t) noexcept nogil:
@@ -165,7 +169,6 @@ cdef inline void to_centre(Table* t, const Rules* rules, int code, int slot) noe
     if code == JOKER:
         t.jokers[slot] |= 1u << t.value[slot]
     t.value[slot] += 1
-    t.cards += 1
     if t.value[slot] == PILE_DONE:
         if rules.recycle:     # under the stock in the order played: the bottom card first
             jokers = t.jokers[slot]
@@ -378,8 +381,8 @@ cdef int play_turn(Table* t, const Rules* rules) noexcept nogil:
     cdef Seat* me = &t.seat[t.to_move]
     cdef const Seat* opponent = &t.seat[1 - t.to_move]
     cdef bint cautious = rules.policy[t.to_move] == CAUTIOUS
-    cdef bint moved = False
-    cdef int source, which = 0, slot = 0, code, pile = 0
+    cdef int plays = 0     # centre plays, counted here: t.cards would be reloaded after
+    cdef int source, which = 0, slot = 0, code, pile = 0     # every byte stored
     t.turns += 1
     draw(t, me)
     while True:
@@ -389,7 +392,7 @@ cdef int play_turn(Table* t, const Rules* rules) noexcept nogil:
             source = greedy_play(t, me, &which, &slot)
         if source == NO_PLAY:
             break
-        moved = True
+        plays += 1
         if source == FROM_PAYOFF:
             code = me.payoff[me.payoff_at]
             me.payoff_at += 1
@@ -400,6 +403,7 @@ cdef int play_turn(Table* t, const Rules* rules) noexcept nogil:
             code = pop_side(me, which)
         to_centre(t, rules, code, slot)
         if source == FROM_PAYOFF and me.payoff_at == me.payoff_len:
+            t.cards += plays
             return TURN_WON
         if me.hand_n == 0:
             draw(t, me)
@@ -407,13 +411,14 @@ cdef int play_turn(Table* t, const Rules* rules) noexcept nogil:
         code = cautious_discard(t, rules, me, &pile)
     else:
         code = greedy_discard(t, rules, me, &pile)
+    t.cards += plays
     if code:
         take_from_hand(me, code)
         push_side(me, pile, code)
         t.cards += 1
         t.discards += 1
         return TURN_MOVED
-    return TURN_MOVED if moved else TURN_IDLE
+    return TURN_MOVED if plays else TURN_IDLE
 
 
 # ---------------------------------------------------------------- turn-boundary states (§6)

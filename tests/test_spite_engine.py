@@ -174,7 +174,7 @@ def test_engine_checks_its_arguments() -> None:
     with pytest.raises(ValueError, match="max_turns must be positive or -1"):
         _engine.Engine(True, False, (0, 0), 0)
     compiled = _engine.Engine(True, False, (0, 0), -1)
-    with pytest.raises(ValueError, match="has 108 cards, not 107"):
+    with pytest.raises(ValueError, match=r"rows have 108 cards, not shape \(1, 107\)"):
         compiled.play_rows(np.ones((1, 107), dtype=np.uint8))
     with pytest.raises(ValueError, match="no joker"):
         compiled.play_rows(np.full((1, 108), JOKER, dtype=np.uint8))

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from dealsearch.game import GameError, GameResult, get_game
-from dealsearch.games.spite import SpiteGame, random_deals
+from dealsearch.games.spite import SpiteGame, cycle_key_of, random_deals, reference
 from dealsearch.games.spite.notation import JOKER
 from dealsearch.games.spite.options import SpiteOptions
 
@@ -130,6 +130,17 @@ def test_cycle_key_is_the_same_for_the_mirrored_deal() -> None:
             continue                      # a tie for the first player does not mirror
         mirrored = np.concatenate([row[26:52], row[:26], row[52:]])
         assert SPITE.cycle_key(mirrored, options) == SPITE.cycle_key(row, options)
+
+
+def test_cycle_key_states_are_the_references() -> None:
+    for values in ({}, {"side_piles": "free"}, {"policy": "greedy,cautious"}):
+        options = SPITE.options(**values)
+        rows = random_deals(6000, seed=78)
+        batch = SPITE.play_batch(rows, options)
+        for row in rows[batch.outcome == SPITE.outcomes.index("cycle")][:3]:
+            expected = reference.cycle_positions(reference.deal_position(row), options)
+            assert expected
+            assert SPITE.cycle_key(row, options) == cycle_key_of(expected, options)
 
 
 def test_cycle_key_of_a_finished_game_is_an_error() -> None:

@@ -182,3 +182,8 @@ def test_errors_are_one_line() -> None:
         with pytest.raises(GameError) as error:
             parse_position(text)
         assert "\n" not in str(error.value)
+
+
+def test_packed_round_trip() -> None:
+    position = parse_position(position_text(centre=["A*3", "", "", "A2345678"]))
+    assert type(position).from_packed(position.packed()) == position

@@ -215,22 +215,10 @@ class SpiteGame(Game):
         busy turn; under equal policies the seat-swapped states count too, so a cycle and
         its mirror image share one key. Playing the key reproduces the cycle from entry 0."""
         spite = _as_options(options)
-        position = reference.deal_position(row)
-        outcome = reference.play_position(position, spite)
-        if outcome.outcome != "cycle" or outcome.entry is None or outcome.period is None:
-            raise ValueError(f"the game ends ({outcome.outcome}): it has no cycle")
-        start, stop = outcome.entry[0], outcome.entry[0] + outcome.period[0]
-        keys: list[str] = []
-
-        def collect(game: reference.Spite, idle: bool) -> None:
-            if start < game.turns <= stop and not idle:
-                here = game.position()
-                keys.append(format_position(here))
-                if spite.policies[0] == spite.policies[1]:
-                    keys.append(format_position(_mirror(here)))
-
-        reference.Spite(position, spite).play(collect)
-        return min(keys)
+        packed = _engine_for(spite).cycle_positions(np.asarray(row, dtype=np.uint8))
+        if packed is None:
+            raise ValueError("the game ends: it has no cycle")
+        return cycle_key_of([Position.from_packed(p) for p in packed], spite)
 
     def speed_table(self, deals: int, seed: int) -> list[dict[str, Any]]:
         """Per option and policy pair: the compiled engine on ``deals`` seeded deals and the
@@ -255,6 +243,14 @@ class SpiteGame(Game):
                 "reference_deals_per_s": len(few) / slow,
                 "ratio": (deals / compiled) / (len(few) / slow)})
         return table
+
+
+def cycle_key_of(positions: list[Position], options: SpiteOptions) -> str:
+    """The catalogue key of a cycle given the positions of its states (see ``cycle_key``)."""
+    keys = [format_position(position) for position in positions]
+    if options.policies[0] == options.policies[1]:
+        keys += [format_position(_mirror(position)) for position in positions]
+    return min(keys)
 
 
 def _mirror(position: Position) -> Position:

@@ -699,14 +699,7 @@ cdef class Engine:
 
         Raises MemoryError if the cycle detector's memory runs out.
         """
-        cdef cnp.ndarray[cnp.uint8_t, ndim=2] cards = np.ascontiguousarray(
-            rows, dtype=np.uint8)
-        if cards.shape[1] != DEAL_CARDS:
-            raise ValueError(f"a Spite and Malice row has {DEAL_CARDS} cards, "
-                             f"not {cards.shape[1]}")
-        if cards.shape[0] and (cards.min() < 1 or cards.max() > JOKER
-                               or (cards[:, :52] == JOKER).any()):
-            raise ValueError("a row holds card codes 1-14, and no joker (14) in deck 1")
+        cdef cnp.ndarray[cnp.uint8_t, ndim=2] cards = checked_rows(rows)
         cdef Py_ssize_t n = cards.shape[0], i
         cdef cnp.ndarray[cnp.int64_t, ndim=2] out = np.zeros((n, N_COLUMNS), dtype=np.int64)
         cdef Result game
@@ -743,6 +736,27 @@ cdef class Engine:
         result_row(&game, out)
         return tuple(out[i] for i in range(N_COLUMNS))
 
+    def cycle_positions(self, row):
+        """The packed positions (``notation.Position.packed``) of the turn-boundary states
+        of the cycle a deal enters, each after a busy (not idle) turn, in order of play; None
+        if the game ends. The cycle catalogue keys a cycle by them."""
+        cdef cnp.ndarray[cnp.uint8_t, ndim=2] cards = checked_rows(np.reshape(row, (1, -1)))
+        cdef Result game
+        cdef Table* t = &self.ctx.table
+        cdef int turn
+        if play_deal(self.ctx, &cards[0, 0], &game) != 0:
+            raise MemoryError("the cycle detector ran out of memory")
+        if game.outcome != OUTCOME_CYCLE:
+            return None
+        load(self.ctx)
+        positions = []
+        while t.turns < game.entry_turns + game.period_turns:
+            turn = play_turn(t, &self.rules)
+            t.to_move = 1 - t.to_move
+            if t.turns > game.entry_turns and turn != TURN_IDLE:
+                positions.append(pack_table(t))
+        return positions
+
     def kernel(self):
         """A new :class:`~dealsearch._kernel.Kernel` under these rules (its own memory)."""
         recycle, free_sides, policies, max_turns = self.settings
@@ -754,6 +768,50 @@ cdef class Engine:
         kernel.n_measures = 2
         kernel.owner = owner
         return kernel
+
+
+def checked_rows(rows):
+    """``rows`` as a C-contiguous uint8 array of deals, checked (ValueError naming the fault)."""
+    cards = np.ascontiguousarray(rows, dtype=np.uint8)
+    if cards.ndim != 2 or cards.shape[1] != DEAL_CARDS:
+        raise ValueError(f"Spite and Malice rows have {DEAL_CARDS} cards, not shape "
+                         f"{cards.shape}")
+    if cards.shape[0] and (cards.min() < 1 or cards.max() > JOKER
+                           or (cards[:, :52] == JOKER).any()):
+        raise ValueError("a row holds card codes 1-14, and no joker (14) in deck 1")
+    return cards
+
+
+cdef bytes pack_table(const Table* t):
+    # The table as Position.packed: the turn, then 17 piles (length, cards): pay-off piles
+    # (top first), hands (sorted), side piles, centre slots (bottom first), the stock (top
+    # first).
+    cdef int seat, i, code, n
+    cdef const Seat* me
+    out = bytearray([t.to_move + 1])
+    for seat in range(2):
+        me = &t.seat[seat]
+        n = me.payoff_len - me.payoff_at
+        out.append(n)
+        out += me.payoff[me.payoff_at:me.payoff_len]
+    for seat in range(2):
+        me = &t.seat[seat]
+        out.append(me.hand_n)
+        for code in range(1, JOKER + 1):
+            out += bytes([code]) * me.hand[code]
+    for seat in range(2):
+        me = &t.seat[seat]
+        for i in range(SLOTS):
+            out.append(me.side_n[i])
+            out += me.side[i][:me.side_n[i]]
+    for i in range(SLOTS):
+        out.append(t.value[i])
+        for code in range(t.value[i]):
+            out.append(JOKER if (t.jokers[i] >> code) & 1 else code + 1)
+    out.append(t.stock_n)
+    for i in range(t.stock_n):
+        out.append(t.stock[(t.stock_at + i) & (PILE_CAP - 1)])
+    return bytes(out)
 
 
 cdef Context* new_context(const Rules* rules, int n_cards) except NULL:

@@ -151,6 +151,20 @@ class Position:
             data += [len(pile), *pile]
         return np.array(data, dtype=np.uint8)
 
+    @classmethod
+    def from_packed(cls, packed: bytes | Row) -> Position:
+        """The position :meth:`packed` wrote (the compiled engine writes the same bytes)."""
+        data = [int(byte) for byte in packed]
+        piles: list[Pile] = []
+        at = 1
+        for _ in range(17):
+            piles.append(tuple(data[at + 1:at + 1 + data[at]]))
+            at += 1 + data[at]
+        return cls(payoff=(piles[0], piles[1]), hand=(piles[2], piles[3]),
+                   side=(tuple(piles[4:8]), tuple(piles[8:12])),  # type: ignore[arg-type]
+                   centre=tuple(piles[12:16]),  # type: ignore[arg-type]
+                   stock=piles[16], turn=data[0])
+
 
 def _field(data: dict[str, Any], key: str, shape: tuple[int, ...], wanted: str) -> Any:
     """``data[key]``, checked to be strings nested in lists of the lengths in ``shape``."""

@@ -347,6 +347,23 @@ def play_row(row: Row, options: SpiteOptions) -> Outcome:
     return play_position(deal_position(row), options)
 
 
+def cycle_positions(position: Position, options: SpiteOptions) -> list[Position] | None:
+    """The positions of the cycle's turn-boundary states that follow a busy (not idle) turn,
+    in order of play; None if the game ends."""
+    outcome = play_position(position, options)
+    if outcome.outcome != "cycle" or outcome.entry is None or outcome.period is None:
+        return None
+    start, stop = outcome.entry[0], outcome.entry[0] + outcome.period[0]
+    found: list[Position] = []
+
+    def collect(game: Spite, idle: bool) -> None:
+        if start < game.turns <= stop and not idle:
+            found.append(game.position())
+
+    Spite(position, options).play(collect)
+    return found
+
+
 def trace_lines(position: Position, options: SpiteOptions) -> list[str]:
     """Every turn in the contract's trace notation, then the result line."""
     lines: list[str] = []

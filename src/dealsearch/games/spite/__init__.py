@@ -72,11 +72,13 @@ def _result(outcome: str, winner: int | None, first: int, counts: Mapping[str, i
             payoff: tuple[int, int], entry: tuple[int, int] | None = None,
             period: tuple[int, int] | None = None) -> SpiteResult:
     measures = {"turns": counts["turns"], "cards": counts["cards"]}
-    cycle = outcome == "cycle" and entry is not None and period is not None
+    at_entry: dict[str, int] = {}
+    per_period: dict[str, int] = {}
+    if outcome == "cycle" and entry is not None and period is not None:
+        at_entry = {"turns": entry[0], "cards": entry[1]}
+        per_period = {"turns": period[0], "cards": period[1]}
     return SpiteResult(
-        outcome=outcome, measures=measures,
-        entry=dict(zip(("turns", "cards"), entry, strict=True)) if cycle else {},
-        period=dict(zip(("turns", "cards"), period, strict=True)) if cycle else {},
+        outcome=outcome, measures=measures, entry=at_entry, period=per_period,
         details={"winner": winner, "first": first, "discards": counts["discards"],
                  "piles": counts["piles"], "payoff": list(payoff)})
 
@@ -228,7 +230,8 @@ class SpiteGame(Game):
         table = []
         for recycle, sides, pair in itertools.product(
                 RECYCLE, SIDE_PILES, itertools.product(POLICIES, repeat=2)):
-            options = SpiteOptions(recycle=recycle, side_piles=sides, policies=pair)
+            options = SpiteOptions(recycle=recycle, side_piles=sides,
+                                   policies=(pair[0], pair[1]))
             started = time.process_time()
             batch = self.play_batch(rows, options)
             compiled = max(time.process_time() - started, 1e-9)

@@ -189,10 +189,12 @@ class Spite:
         def piles(seat: list[list[int]]) -> tuple[tuple[int, ...], ...]:
             return tuple(map(tuple, seat))
 
-        return Position(payoff=piles(self.payoff), hand=piles([sorted(h) for h in self.hand]),
-                        side=(piles(self.side[0]), piles(self.side[1])),  # type: ignore
-                        centre=piles(self.centre), stock=tuple(self.stock),  # type: ignore
-                        turn=self.to_move + 1)
+        return Position(
+            payoff=(tuple(self.payoff[0]), tuple(self.payoff[1])),
+            hand=(tuple(sorted(self.hand[0])), tuple(sorted(self.hand[1]))),
+            side=(piles(self.side[0]), piles(self.side[1])),  # type: ignore[arg-type]
+            centre=piles(self.centre), stock=tuple(self.stock),  # type: ignore[arg-type]
+            turn=self.to_move + 1)
 
     def play(self, on_turn: Callable[[Spite, bool], None] | None = None) -> Outcome:
         """Play to the end. ``on_turn(game, idle)`` sees every turn boundary after the start
@@ -334,7 +336,7 @@ class Cautious:
         return joker_discard(game, seat)
 
 
-POLICIES = {"greedy": Greedy, "cautious": Cautious}
+POLICIES: dict[str, type[Greedy] | type[Cautious]] = {"greedy": Greedy, "cautious": Cautious}
 
 
 def play_position(position: Position, options: SpiteOptions) -> Outcome:

@@ -31,12 +31,12 @@ cdef struct Seat:
     uint32_t hand_mask              # bit c set while the hand holds code c
     uint8_t side[SLOTS][PILE_CAP]   # bottom first
     int side_n[SLOTS]
-    uint8_t side_top[SLOTS]         # code of the top card, 0 for an empty pile
+    uint32_t tops                   # byte i: code of side pile i's top card, 0 if empty
 
 
 cdef struct Table:
     Seat seat[2]
-    uint8_t value[SLOTS]            # centre slot values (cards in the pile)
+    uint32_t values                 # byte i: the value of centre slot i (cards in it)
     uint32_t jokers[SLOTS]          # bit i: the pile's card i+1 is a joker
     uint8_t stock[PILE_CAP]         # a ring: stock[stock_at] is the top card
     int stock_at

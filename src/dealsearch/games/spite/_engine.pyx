@@ -90,19 +90,30 @@ cdef enum:
 
 # ---------------------------------------------------------------- piles (§4)
 
+# The four slot values and the four side-pile tops are each kept as the bytes of one word:
+# updated with word-sized writes, so the word-sized reads that follow (the searches below)
+# are forwarded from the store instead of stalling on four byte writes.
+
+cdef inline int byte_of(uint32_t word, int i) noexcept nogil:
+    return (word >> (8 * i)) & 0xFF
+
+
+cdef inline uint32_t with_byte(uint32_t word, int i, int value) noexcept nogil:
+    return (word & ~(<uint32_t>0xFF << (8 * i))) | (<uint32_t>value << (8 * i))
+
+
 cdef inline uint32_t need_mask(const Table* t) noexcept nogil:
     # Bit r is set when a natural of rank r fits some slot (value r-1; an ace: an empty slot).
-    return ((1u << (t.value[0] + 1)) | (1u << (t.value[1] + 1))
-            | (1u << (t.value[2] + 1)) | (1u << (t.value[3] + 1)))
+    cdef uint32_t v = t.values
+    return ((1u << ((v & 0xFF) + 1)) | (1u << (((v >> 8) & 0xFF) + 1))
+            | (1u << (((v >> 16) & 0xFF) + 1)) | (1u << ((v >> 24) + 1)))
 
 
-cdef inline int first_equal(const uint8_t* four, int code) noexcept nogil:
-    # The index of the first of four bytes equal to ``code``, -1 if none. Without a branch
+cdef inline int first_equal(uint32_t word, int code) noexcept nogil:
+    # The index of the first byte of ``word`` equal to ``code``, -1 if none. Without a branch
     # per byte (these searches run for every card played, and their exits are unpredictable):
-    # the classic zero-byte test on the four bytes XOR the code; a false flag can only sit
-    # above a true one, so the lowest flag is exact.
-    cdef uint32_t word = (<uint32_t>four[0] | (<uint32_t>four[1] << 8)
-                          | (<uint32_t>four[2] << 16) | (<uint32_t>four[3] << 24))
+    # the classic zero-byte test on the word XOR the code; a false flag can only sit above a
+    # true one, so the lowest flag is exact.
     word ^= <uint32_t>code * 0x01010101u
     word = (word - 0x01010101u) & ~word & 0x80808080u
     return (sm_ctz32(word) >> 3) if word else -1
@@ -110,22 +121,23 @@ cdef inline int first_equal(const uint8_t* four, int code) noexcept nogil:
 
 cdef inline int slot_for(const Table* t, int value) noexcept nogil:
     # The lowest-numbered slot of this value (-1 if none).
-    return first_equal(t.value, value)
+    return first_equal(t.values, value)
 
 
 cdef inline uint32_t tops_mask(const Seat* me) noexcept nogil:
     # Bit c for every side-pile top code c (bit 0: an empty pile).
-    return ((1u << me.side_top[0]) | (1u << me.side_top[1])
-            | (1u << me.side_top[2]) | (1u << me.side_top[3]))
+    cdef uint32_t tops = me.tops
+    return ((1u << (tops & 0xFF)) | (1u << ((tops >> 8) & 0xFF))
+            | (1u << ((tops >> 16) & 0xFF)) | (1u << (tops >> 24)))
 
 
 cdef inline int pile_with_top(const Seat* me, int code) noexcept nogil:
     # The lowest-numbered side pile whose top is ``code`` (0: empty), -1 if none.
-    return first_equal(me.side_top, code)
+    return first_equal(me.tops, code)
 
 
 cdef inline bint centre_full(const Table* t) noexcept nogil:
-    return t.value[0] and t.value[1] and t.value[2] and t.value[3]
+    return ((t.values - 0x01010101u) & ~t.values & 0x80808080u) == 0   # no slot empty
 
 
 cdef inline void add_to_hand(Seat* me, int code) noexcept nogil:
@@ -144,13 +156,14 @@ cdef inline void take_from_hand(Seat* me, int code) noexcept nogil:
 cdef inline void push_side(Seat* me, int pile, int code) noexcept nogil:
     me.side[pile][me.side_n[pile]] = <uint8_t>code
     me.side_n[pile] += 1
-    me.side_top[pile] = <uint8_t>code
+    me.tops = with_byte(me.tops, pile, code)
 
 
 cdef inline int pop_side(Seat* me, int pile) noexcept nogil:
-    cdef int code = me.side_top[pile]
+    cdef int code = byte_of(me.tops, pile)
     me.side_n[pile] -= 1
-    me.side_top[pile] = me.side[pile][me.side_n[pile] - 1] if me.side_n[pile] else 0
+    me.tops = with_byte(me.tops, pile,
+                        me.side[pile][me.side_n[pile] - 1] if me.side_n[pile] else 0)
     return code
 
 
@@ -164,19 +177,19 @@ cdef inline void draw(Table* t, Seat* me) noexcept nogil:
 
 cdef inline void to_centre(Table* t, const Rules* rules, int code, int slot) noexcept nogil:
     # One card onto a slot; a pile of 13 is finished at once (§4, §5 2a).
-    cdef int i, tail
+    cdef int i, tail, value = byte_of(t.values, slot)
     cdef uint32_t jokers
     if code == JOKER:
-        t.jokers[slot] |= 1u << t.value[slot]
-    t.value[slot] += 1
-    if t.value[slot] == PILE_DONE:
+        t.jokers[slot] |= 1u << value
+    t.values += 1u << (8 * slot)
+    if value + 1 == PILE_DONE:
         if rules.recycle:     # under the stock in the order played: the bottom card first
             jokers = t.jokers[slot]
             tail = t.stock_at + t.stock_n
             for i in range(PILE_DONE):
                 t.stock[(tail + i) & (PILE_CAP - 1)] = JOKER if (jokers >> i) & 1 else i + 1
             t.stock_n += PILE_DONE
-        t.value[slot] = 0
+        t.values = with_byte(t.values, slot, 0)
         t.jokers[slot] = 0
         t.piles += 1
 
@@ -271,9 +284,9 @@ cdef inline int cautious_play(const Table* t, const Seat* me, const Seat* oppone
     #    else the lowest-ranked such hand card.
     safe = need & ~3u & ~(1u << (opponent.payoff[opponent.payoff_at] - 1))
     for i in range(SLOTS):
-        if (safe >> me.side_top[i]) & 1:
+        if (safe >> byte_of(me.tops, i)) & 1:
             which[0] = i
-            slot[0] = slot_for(t, me.side_top[i] - 1)
+            slot[0] = slot_for(t, byte_of(me.tops, i) - 1)
             return FROM_SIDE
     if me.hand_mask & safe:
         which[0] = sm_ctz32(me.hand_mask & safe)
@@ -424,18 +437,17 @@ cdef int play_turn(Table* t, const Rules* rules) noexcept nogil:
 # ---------------------------------------------------------------- turn-boundary states (§6)
 
 cdef inline uint64_t quick_key(const Table* t, bint idle) noexcept nogil:
-    # A few counts of the state in one word: equal states have equal keys.
+    # A few counts of the state in one word: equal states have equal keys (any function of
+    # the state would do; these counts tell most unequal states apart).
     cdef const Seat* a = &t.seat[0]
     cdef const Seat* b = &t.seat[1]
-    return (<uint64_t>t.to_move | (<uint64_t>idle << 1)
-            | (<uint64_t>(a.payoff_len - a.payoff_at) << 2)
-            | (<uint64_t>(b.payoff_len - b.payoff_at) << 10)
-            | (<uint64_t>t.stock_n << 18) | (<uint64_t>a.hand_n << 26)
-            | (<uint64_t>b.hand_n << 29) | (<uint64_t>t.value[0] << 32)
-            | (<uint64_t>t.value[1] << 36) | (<uint64_t>t.value[2] << 40)
-            | (<uint64_t>t.value[3] << 44)
-            | (<uint64_t>(a.side_n[0] + a.side_n[1] + a.side_n[2] + a.side_n[3]) << 48)
-            | (<uint64_t>(b.side_n[0] + b.side_n[1] + b.side_n[2] + b.side_n[3]) << 56))
+    cdef uint64_t sides = ((a.side_n[0] + a.side_n[1] + a.side_n[2] + a.side_n[3])
+                           | (b.side_n[0] + b.side_n[1] + b.side_n[2] + b.side_n[3]) << 8)
+    return ((<uint64_t>t.to_move | (<uint64_t>idle << 1)
+             | (<uint64_t>(a.payoff_len - a.payoff_at) << 2)
+             | (<uint64_t>(b.payoff_len - b.payoff_at) << 10)
+             | (<uint64_t>t.stock_n << 18) | (<uint64_t>a.hand_n << 26)
+             | (<uint64_t>b.hand_n << 29) | (<uint64_t>t.values << 32)) ^ (sides << 36))
 
 
 cdef void write_state(const Table* t, bint idle, uint8_t* out, int width) noexcept nogil:
@@ -456,7 +468,7 @@ cdef void write_state(const Table* t, bint idle, uint8_t* out, int width) noexce
             memcpy(out + n, me.side[i], me.side_n[i])
             n += me.side_n[i]
     for i in range(SLOTS):
-        out[40 + i] = <uint8_t>t.value[i]
+        out[40 + i] = <uint8_t>byte_of(t.values, i)
         out[44 + 2 * i] = <uint8_t>(t.jokers[i] & 0xFF)
         out[45 + 2 * i] = <uint8_t>(t.jokers[i] >> 8)
     out[52] = <uint8_t>t.stock_n
@@ -503,16 +515,16 @@ cdef void deal_table(const uint8_t* row, Table* t) noexcept nogil:
         memset(me.hand, 0, sizeof(me.hand))
         me.hand_n = 0
         me.hand_mask = 0
+        me.tops = 0
         for i in range(SLOTS):
             me.side_n[i] = 0
-            me.side_top[i] = 0
     for i in range(10):
         add_to_hand(&t.seat[first if i % 2 == 0 else 1 - first], row[52 + i])
     memcpy(t.stock, row + 62, DEAL_CARDS - 62)
     t.stock_at = 0
     t.stock_n = DEAL_CARDS - 62
+    t.values = 0
     for i in range(SLOTS):
-        t.value[i] = 0
         t.jokers[i] = 0
     t.to_move = first
     t.turns = t.cards = t.discards = t.piles = 0
@@ -805,8 +817,8 @@ cdef bytes pack_table(const Table* t):
             out.append(me.side_n[i])
             out += me.side[i][:me.side_n[i]]
     for i in range(SLOTS):
-        out.append(t.value[i])
-        for code in range(t.value[i]):
+        out.append(byte_of(t.values, i))
+        for code in range(byte_of(t.values, i)):
             out.append(JOKER if (t.jokers[i] >> code) & 1 else code + 1)
     out.append(t.stock_n)
     for i in range(t.stock_n):
@@ -874,7 +886,7 @@ cdef void unpack_position(const uint8_t[::1] data, Table* t) except *:
             for i in range(length):
                 if data[at + i] == JOKER:
                     t.jokers[pile - 12] |= 1u << i
-            t.value[pile - 12] = length
+            t.values = with_byte(t.values, pile - 12, length)
         else:                                         # the stock, top first
             memcpy(t.stock, &data[at], length)
             t.stock_n = length

@@ -83,9 +83,11 @@ cdef enum:
     DETECT_NONE = 0
     DETECT_BRENT = 1
     DETECT_STORE = 2
-    # Brent's first stretch: a repeat is still found within a few periods of the cycle's
-    # entry, and a game of a hundred turns writes its state out 4 times instead of 8.
-    BRENT_FIRST_POWER = 16
+    # Brent's method starts from the state after this many turns, with a first stretch as
+    # long: a repeat is still found within a few periods of the cycle's entry (periods seen
+    # are 2-28 turns), and a typical game (70 turns) writes its state out once or twice
+    # instead of 8 times.
+    BRENT_START = 32
 
 
 # ---------------------------------------------------------------- piles (§4)
@@ -455,7 +457,7 @@ cdef void write_state(const Table* t, bint idle, uint8_t* out, int width) noexce
     # pile only loses its top, so within a game its length is the pile), the hands as counts,
     # the side-pile lengths, the slot values and joker masks, the stock length; then the
     # side-pile cards and the stock cards in order, zero-padded to ``width``.
-    cdef int seat, i, n = STATE_HEADER, first
+    cdef int seat, i, k, n = STATE_HEADER, first
     cdef const Seat* me
     out[0] = <uint8_t>t.to_move
     out[1] = <uint8_t>idle
@@ -465,7 +467,8 @@ cdef void write_state(const Table* t, bint idle, uint8_t* out, int width) noexce
         memcpy(out + 4 + 14 * seat, &me.hand[1], 14)
         for i in range(SLOTS):
             out[32 + SLOTS * seat + i] = <uint8_t>me.side_n[i]
-            memcpy(out + n, me.side[i], me.side_n[i])
+            for k in range(me.side_n[i]):     # a few cards: cheaper than a call to memcpy
+                out[n + k] = me.side[i][k]
             n += me.side_n[i]
     for i in range(SLOTS):
         out[40 + i] = <uint8_t>byte_of(t.values, i)
@@ -568,12 +571,7 @@ cdef int play_pass(Context* ctx, int detect, Result* result) noexcept nogil:
     cdef const int64_t* entry
     load(ctx)
     result.first = t.to_move + 1
-    if detect == DETECT_BRENT:
-        write_state(t, False, ctx.brent.saved, ctx.width)
-        ctx.brent_key = quick_key(t, False)
-        ctx.brent.power = BRENT_FIRST_POWER
-        ctx.brent.lam = 0
-    elif detect == DETECT_STORE:
+    if detect == DETECT_STORE:
         store_clear(&ctx.store)
     while True:
         if detect == DETECT_STORE:
@@ -591,8 +589,14 @@ cdef int play_pass(Context* ctx, int detect, Result* result) noexcept nogil:
                 result.period_turns = t.turns - entry[0]
                 result.period_cards = t.cards - entry[1]
                 return PASS_DONE
-        elif detect == DETECT_BRENT and t.turns and brent_repeats_lazily(ctx, t, idle):
-            return PASS_REPLAY
+        elif detect == DETECT_BRENT and t.turns >= BRENT_START:
+            if t.turns == BRENT_START:
+                write_state(t, idle, ctx.brent.saved, ctx.width)
+                ctx.brent_key = quick_key(t, idle)
+                ctx.brent.power = BRENT_START
+                ctx.brent.lam = 0
+            elif brent_repeats_lazily(ctx, t, idle):
+                return PASS_REPLAY
         if 0 <= ctx.rules.max_turns <= t.turns:
             if detect == DETECT_BRENT:
                 return PASS_REPLAY

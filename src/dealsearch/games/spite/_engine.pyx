@@ -2,18 +2,19 @@
 """The compiled Spite and Malice engine (RULES-SPITE.md): no Python object and no GIL in a game.
 
 A table is plain C arrays: pay-off piles read from an index, a hand as counts per card code
-plus a bit mask (``hand_mask``), side piles as arrays with their top card kept beside them,
-a centre slot as its value plus a bit mask of the positions that hold jokers (card i of a pile
-is rank i or a joker, so nothing else needs keeping), and the stock as a 256-card ring that
-finished piles are appended to. "Which rank fits" is one mask of the ranks the slots need
+plus a bit mask (``hand_mask``), side piles as arrays with their four top cards kept beside
+them as the bytes of one word, a centre slot as its value (the four values: one word) plus a
+bit mask of the positions that hold jokers (card i of a pile is rank i or a joker, so nothing
+else needs keeping), and the stock as a 256-card ring that finished piles are appended to. "Which rank fits" is one mask of the ranks the slots need
 (bit value+1 of every slot), so a policy's choice is a few ANDs and a count-trailing-zeros.
 
 Cycle detection (§6, ``recycle=bottom`` only: under ``none`` every game ends) runs in two
 phases so that it costs almost nothing on games that end:
 
-1. Brent's method with one saved state; a 64-bit quick key of the state (seat, idle flag,
-   pile lengths, slot values) is compared first and the state is written out and compared
-   byte for byte only when the keys agree, so most boundaries cost a handful of compares.
+1. Brent's method with one saved state (from turn 32 on); a 64-bit quick key of the state
+   (seat, idle flag, pile lengths, slot values) is compared first and the state is written out
+   and compared byte for byte only when the keys agree, so most boundaries cost a handful of
+   compares.
 2. Only when phase 1 sees a repeat, or reaches the agreed limit (before which a repeat may have
    gone unseen), the game is replayed from its start through the exact state store
    (``_cycle.pxd``: every state kept, hash hits confirmed byte for byte), which finds the first

@@ -5,8 +5,9 @@ A table is plain C arrays: pay-off piles read from an index, a hand as counts pe
 plus a bit mask (``hand_mask``), side piles as arrays with their four top cards kept beside
 them as the bytes of one word, a centre slot as its value (the four values: one word) plus a
 bit mask of the positions that hold jokers (card i of a pile is rank i or a joker, so nothing
-else needs keeping), and the stock as a 256-card ring that finished piles are appended to. "Which rank fits" is one mask of the ranks the slots need
-(bit value+1 of every slot), so a policy's choice is a few ANDs and a count-trailing-zeros.
+else needs keeping), and the stock as a 256-card ring that finished piles are appended to.
+"Which rank fits" is one mask of the ranks the slots need (bit value+1 of every slot), so a
+policy's choice is a few ANDs and a count-trailing-zeros.
 
 Cycle detection (§6, ``recycle=bottom`` only: under ``none`` every game ends) runs in two
 phases so that it costs almost nothing on games that end:

@@ -6,11 +6,13 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import disjoint_base
 
 RESULT_COLUMNS: tuple[str, ...]
 
 def checked_rows(rows: npt.ArrayLike) -> npt.NDArray[np.uint8]: ...
 
+@disjoint_base
 class Engine:
     settings: tuple[bool, bool, tuple[int, int], int]
     def __init__(

@@ -695,7 +695,10 @@ cdef class Engine:
     cdef Context* ctx               # for deals: states of DEAL_CARDS cards
     cdef readonly tuple settings
 
-    def __cinit__(self, bint recycle, bint free_sides, policies, int64_t max_turns):
+    def __cinit__(self, *args, **kwargs):
+        self.ctx = NULL
+
+    def __init__(self, bint recycle, bint free_sides, policies, int64_t max_turns):
         if len(policies) != 2 or any(p not in (GREEDY, CAUTIOUS) for p in policies):
             raise ValueError(f"policies must be two of 0 (greedy), 1 (cautious), "
                              f"not {policies!r}")
@@ -707,6 +710,8 @@ cdef class Engine:
         self.rules.policy[1] = policies[1]
         self.rules.max_turns = max_turns
         self.settings = (recycle, free_sides, tuple(policies), max_turns)
+        drop_context(self.ctx)          # __init__ may be called again
+        self.ctx = NULL
         self.ctx = new_context(&self.rules, DEAL_CARDS)
 
     def __dealloc__(self):

@@ -94,9 +94,10 @@ def test_climb_started_on_the_looping_deal_logs_it_as_a_cycle(capsys, tmp_path):
     assert cycles[0]["cycle"] == {"entry_cards": 34, "entry_tricks": 4,
                                   "period_cards": 440, "period_tricks": 62}
     assert summary["deals"] == 300
-    logged = sqlite3.connect(db).execute(
-        "SELECT outcome, cards, tricks FROM finds WHERE deal = ?", (CASELLA,)).fetchall()
-    assert logged == [("cycle", 474, 66)]
+    logged = sqlite3.connect(db).execute(  # schema v2: the game's measures, named in JSON
+        "SELECT outcome, measure_1, measure_2, measures FROM finds WHERE deal = ?",
+        (CASELLA,)).fetchall()
+    assert logged == [("cycle", 474, 66, '{"cards": 474, "tricks": 66}')]
 
 
 def test_random_search_is_reproducible_for_a_seed_whatever_the_workers(capsys, tmp_path):

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from .cli_options import DEFAULT_DB, EXIT_OK, BadInput, positive_int
+from .cli_options import DEFAULT_DB, EXIT_OK, BadInput, add_game_choice, positive_int
 
 
 def add_report_parser(commands: Any) -> None:
@@ -19,6 +19,7 @@ def add_report_parser(commands: Any) -> None:
                         help="a run to draw (repeatable; default: every run)")
     report.add_argument("--out", type=Path, required=True, metavar="DIR",
                         help="directory for index.html and the PNGs")
+    add_game_choice(report)
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -30,12 +31,15 @@ def cmd_report(args: argparse.Namespace) -> int:
     except ImportError:
         raise BadInput("dealsearch report needs matplotlib: pip install 'dealsearch[report]'"
                        ) from None
-    from .log import RecordLog
+    from .log import LogError, RecordLog
     from .report import write_report
 
-    log = RecordLog(args.db)
     try:
-        index = write_report(log, args.run or [], args.out)
+        log = RecordLog(args.db)
+    except LogError as error:
+        raise BadInput(str(error)) from None
+    try:
+        index = write_report(log, args.run or [], args.out, args.game)
     except ValueError as error:
         raise BadInput(str(error)) from None
     except OSError as error:

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from functools import cached_property
 from typing import Any
 
-from ..notation import parse_deal, parse_deck
-from ..rules import MAX_PLAYERS, MIN_PLAYERS, Rules, get_rules
+from ..game import Game, GameError, GameOptions, get_game
+from ..rules import Rules
 
 STRATEGIES = ("random", "climb", "exhaustive")
 ESCAPES = ("none", "anneal")
@@ -39,10 +39,16 @@ def parse_duration(text: str) -> float:
 
 @dataclass(frozen=True)
 class SearchSpec:
-    """A search: what to look for, under which rules, with which budget.
+    """A search: what to look for, in which game under which options, with which budget.
 
     Without ``deals`` or ``time`` a random or climbing search runs until interrupted; an
     exhaustive search always ends when every deal of its deck has been played.
+
+    ``game`` names a registered game and ``game_options`` holds its option values (after
+    checking: every option, as the game's ``to_json`` gives them). The BMN fields ``rules``,
+    ``players``, ``deck``, ``max_cards`` and ``max_tricks`` are kept in step with
+    ``game_options`` for ``beggar`` (logs and campaign files written before games were
+    plug-ins use them); other games take ``players`` from them if they have such an option.
     """
 
     strategy: str
@@ -55,58 +61,109 @@ class SearchSpec:
     workers: int = 0                 # 0: every core
     deals: int | None = None         # budget in games played
     time: float | None = None        # budget in seconds
-    objective: str = "cards"
+    objective: str | None = None     # a measure of the game (default: its first)
     # Climbing only.
     start: str | None = None         # start every climber from this deal
     escape: str = "anneal"           # none | anneal (simulated annealing)
     stall: int = 5_000               # games without a new best before a restart
     temperature: float = 40.0        # annealing start temperature, in objective units
     reverse_every: int | None = None  # grow the best deal backwards every K new bests
+    game: str = "beggar"
+    game_options: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.strategy not in STRATEGIES:
             raise ValueError(f"unknown strategy {self.strategy!r}: choose from "
                              f"{', '.join(STRATEGIES)}")
-        if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
-            raise ValueError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not "
-                             f"{self.players}")
+        self._settle_options()
         if self.workers < 0:
             raise ValueError("workers must be at least 1 (0 means every core)")
-        if self.objective not in OBJECTIVES:
-            raise ValueError(f"unknown objective {self.objective!r}: cards or tricks")
+        if self.objective is None:
+            object.__setattr__(self, "objective", self.plugin.measures[0])
+        if self.objective not in self.plugin.measures:
+            raise ValueError(f"unknown objective {self.objective!r}: "
+                             f"{' or '.join(self.plugin.measures)}")
         if self.escape not in ESCAPES:
             raise ValueError(f"unknown escape {self.escape!r}: choose from {', '.join(ESCAPES)}")
         for name in ("deals", "max_cards", "max_tricks", "stall", "reverse_every"):
             value = getattr(self, name)
             if value is not None and value < 1:
                 raise ValueError(f"{name.replace('_', '-')} must be at least 1")
-        if self.reverse_every is not None and (self.strategy != "climb" or self.players != 2):
-            raise ValueError("--reverse-every needs a 2-player climb")
-        if self.strategy == "exhaustive" and self.deck is None:
+        if self.reverse_every is not None and (self.strategy != "climb" or self.players != 2
+                                               or self.game != "beggar"):
+            raise ValueError("--reverse-every needs a 2-player climb of beggar")
+        if self.strategy == "exhaustive" and self.game == "beggar" and self.deck is None:
             raise ValueError("an exhaustive search needs --deck, e.g. --deck --------AKQJJ")
-        if self.deck_counts is not None and sum(self.deck_counts) < self.players:
-            raise ValueError(f"a deck of {sum(self.deck_counts)} cards cannot be dealt to "
-                             f"{self.players} players")
         if self.start is not None:
-            deal = parse_deal(self.start, self.game_rules, "any")
-            if deal.class_counts(len(self.game_rules.deck)) != self.game_rules.deck:
+            try:
+                row = self.plugin.parse(self.start, self.options)
+            except GameError as error:
+                raise ValueError(f"--start: {error}") from None
+            if sorted(row.tolist()) != sorted(self.layout.deck.tolist()):
                 raise ValueError("--start must hold exactly the searched deck's cards")
 
-    @cached_property
-    def deck_counts(self) -> tuple[int, ...] | None:
-        """The ``deck`` option as a count per class (None: the rules' deck)."""
-        return None if self.deck is None else parse_deck(self.deck, get_rules(self.rules))
+    def _settle_options(self) -> None:
+        """Check the game's options once; keep ``game_options`` and the BMN fields in step."""
+        try:
+            game = get_game(self.game)
+        except GameError as error:
+            raise ValueError(str(error)) from None
+        values = dict(self.game_options)
+        names = {spec.name for spec in game.option_specs}
+        legacy = {"rules": (self.rules, "standard"), "players": (self.players, 2),
+                  "deck": (self.deck, None), "max_cards": (self.max_cards, None),
+                  "max_tricks": (self.max_tricks, None)}
+        for name, (value, default) in legacy.items():
+            if value == default:
+                continue
+            if name not in names:
+                raise ValueError(f"--{name.replace('_', '-')} is not an option of {self.game}")
+            values.setdefault(name, value)
+        try:
+            options = game.options(**values)
+        except GameError as error:
+            raise ValueError(str(error)) from None
+        settled = options.to_json()
+        object.__setattr__(self, "game_options", settled)
+        if self.game == "beggar":
+            object.__setattr__(self, "rules", settled["rules"])
+            object.__setattr__(self, "players", settled["players"])
+            object.__setattr__(self, "max_cards", settled["max_cards"])
+            object.__setattr__(self, "max_tricks", settled["max_tricks"])
+            if "deck" in values and values["deck"] is not None:
+                object.__setattr__(self, "deck", values["deck"])
+        elif "players" in settled:
+            object.__setattr__(self, "players", settled["players"])
 
     @cached_property
+    def plugin(self) -> Game:
+        """The game searched."""
+        return get_game(self.game)
+
+    @cached_property
+    def options(self) -> GameOptions:
+        """The game's options."""
+        return self.plugin.options(**self.game_options)
+
+    @cached_property
+    def layout(self) -> Any:
+        """The game's :class:`~dealsearch.game.Layout` under the options."""
+        return self.plugin.layout(self.options)
+
+    @property
+    def deck_counts(self) -> tuple[int, ...] | None:
+        """BMN: the ``deck`` option as a count per class (None: the rules' deck)."""
+        return None if self.deck is None else self.game_rules.deck
+
+    @property
     def game_rules(self) -> Rules:
-        """The rules, with the searched deck."""
-        rules = get_rules(self.rules)
-        return rules if self.deck_counts is None else rules.with_deck(self.deck_counts)
+        """BMN: the rules, with the searched deck."""
+        return self.options.game_rules  # type: ignore[attr-defined,no-any-return]
 
     @property
     def hand_sizes(self) -> tuple[int, ...]:
-        """How the deck is dealt: as evenly as possible, hand 1 first."""
-        return Rules.deal_sizes(self.game_rules.deck_size, self.players)
+        """BMN: how the deck is dealt (as evenly as possible, hand 1 first, by default)."""
+        return self.options.sizes  # type: ignore[attr-defined,no-any-return]
 
     @property
     def worker_count(self) -> int:
@@ -115,18 +172,14 @@ class SearchSpec:
 
     @property
     def by_tricks(self) -> bool:
-        """Whether longer means more tricks (else more cards)."""
+        """BMN: whether longer means more tricks (else more cards)."""
         return self.objective == "tricks"
 
     @property
     def limits(self) -> str:
-        """The agreed limit in words, '' for none (finds are kept per limit)."""
-        parts = []
-        if self.max_cards:
-            parts.append(f"max_cards={self.max_cards}")
-        if self.max_tricks:
-            parts.append(f"max_tricks={self.max_tricks}")
-        return ",".join(parts)
+        """The agreed limit in words, '' for none: every ``max_*`` option that is set."""
+        return ",".join(f"{name}={value}" for name, value in self.game_options.items()
+                        if name.startswith("max_") and value)
 
     def to_json(self) -> dict[str, Any]:
         """The spec as plain data (for the runs table)."""
@@ -134,9 +187,22 @@ class SearchSpec:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> SearchSpec:
-        """Rebuild a spec from :meth:`to_json` or a campaign file; unknown keys are errors."""
+        """Rebuild a spec from :meth:`to_json` or a campaign file; unknown keys are errors.
+
+        A key that names an option of the spec's game goes into ``game_options`` (campaign
+        files write ``game = "durak"`` and the game's options side by side).
+        """
         known = {f.name for f in fields(cls)}
+        data = dict(data)
+        try:
+            game = get_game(data.get("game", "beggar"))
+        except GameError as error:
+            raise ValueError(str(error)) from None
+        options = dict(data.pop("game_options", None) or {})
+        for spec in game.option_specs:
+            if spec.name in data and (spec.name not in known or game.name != "beggar"):
+                options[spec.name] = data.pop(spec.name)
         unknown = sorted(set(data) - known)
         if unknown:
             raise ValueError(f"unknown search option {unknown[0]!r}")
-        return cls(**data)
+        return cls(**data, game_options=options)

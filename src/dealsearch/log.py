@@ -373,7 +373,7 @@ def decode_find(row: sqlite3.Row) -> dict[str, Any]:
 
 def _decode_run(row: sqlite3.Row) -> dict[str, Any]:
     run = dict(row)
-    for key in ("options", "outcomes", "checkpoint"):
+    for key in ("options", "outcomes", "checkpoint", "game_options"):
         run[key] = json.loads(run[key])
     return run
 

@@ -108,7 +108,7 @@ class Beggar(Game):
     mutation_weights = (1, 1, 1, 1)
     test_option_sets: ClassVar[tuple[dict[str, Any], ...]] = (
         {}, {"rules": "italian"}, {"players": 3}, {"players": 4, "max_cards": 600},
-        {"deck": "------JJQQK"}, {"deck": "-------JJQ", "players": 3},
+        {"deck": "------JJQQK"}, {"deck": "-----JJQQ", "players": 3},
         {"hand_sizes": "27/25"}, {"max_tricks": 40},
     )
 

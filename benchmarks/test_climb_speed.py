@@ -8,9 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from dealsearch._climb import Climber
 
 from dealsearch import STANDARD
-from dealsearch._climb import Climber
 from dealsearch.search.base import CARD_BIN, Task, new_histograms
 from dealsearch.search.climb import COOLING, climb_slice
 from dealsearch.search.spec import SearchSpec

@@ -97,7 +97,7 @@ def test_exhaustive_through_the_generic_game_counts_what_beggar_counts(generic_g
                                                                         tmp_path):
     summaries = []
     for game in ("beggar", "generic-bmn"):
-        status, out, _ = cli(capsys, "search", "exhaustive", "--game", game, "--deck",
+        _status, out, _ = cli(capsys, "search", "exhaustive", "--game", game, "--deck",
                              "------JJQQK", "--workers", "1", "--db",
                              str(tmp_path / f"{game}.sqlite"), "--json", "--quiet")
         summaries.append(json.loads(out.splitlines()[-1]))
@@ -123,7 +123,7 @@ def test_the_option_group_is_the_chosen_games(generic_game, capsys):
 def test_campaign_files_name_the_game(tmp_path, capsys):
     config = tmp_path / "c.toml"
     config.write_text('game = "beggar"\nstrategy = "random"\ndeals = 1000\nplayers = 3\n')
-    status, out, _ = cli(capsys, "search", "--config", str(config), "--workers", "1", "--db",
+    status, _out, _ = cli(capsys, "search", "--config", str(config), "--workers", "1", "--db",
                          str(tmp_path / "log.sqlite"), "--json", "--quiet")
     assert status == 0
     run = RecordLog(tmp_path / "log.sqlite").runs()[0]
@@ -132,7 +132,7 @@ def test_campaign_files_name_the_game(tmp_path, capsys):
 
 def test_a_start_deal_is_checked_by_the_game(capsys, tmp_path):
     start = np.array(BEGGAR.parse(RECORD, BEGGAR.options()))
-    status, out, _ = cli(capsys, "search", "climb", "--start", RECORD, "--deals", "100",
+    status, _out, _ = cli(capsys, "search", "climb", "--start", RECORD, "--deals", "100",
                          "--workers", "1", "--db", str(tmp_path / "x.sqlite"), "--json",
                          "--quiet")
     assert status == 0 and len(start) == 52

@@ -26,7 +26,7 @@ def small(deck: str = "---JQ", players: int = 2):
 
 def test_the_sampler_deals_every_arrangement_equally_often():
     """Chi-square over the 20 distinct arrangements of ---JQ (5 cards, classes 0 0 0 1 2)."""
-    options, layout, kernel = small()
+    _options, layout, kernel = small()
     sampler = Sampler(kernel, layout.deck, layout.segments, layout.unordered, layout.fixed,
                       5, 0, 0, 0, 1, 3, best=10**9)
     seen: Counter[tuple[int, ...]] = Counter()
@@ -39,7 +39,7 @@ def test_the_sampler_deals_every_arrangement_equally_often():
     expected = 20_000 / len(arrangements)
     chi2 = sum((n - expected) ** 2 / expected for n in seen.values())
     assert chi2 < 43.8  # 19 degrees of freedom, p = 0.001
-    played, counts, totals, rows, results = sampler.play(1000)
+    played, counts, _totals, rows, _results = sampler.play(1000)
     assert played == 1000 and counts.sum() == 1000 and len(rows) == counts[1]
 
 
@@ -48,7 +48,7 @@ def test_sampler_finds_are_new_bests_and_cycles_with_their_exact_results():
     layout = BEGGAR.layout(options)
     sampler = Sampler(BEGGAR.kernel(options), layout.deck, layout.segments, layout.unordered,
                       layout.fixed, 1, 0)
-    played, counts, totals, rows, results = sampler.play(20_000, 256, *HISTS)
+    played, _counts, _totals, rows, results = sampler.play(20_000, 256, *HISTS)
     assert played == 20_000 and HISTS[0][0].sum() == 20_000 == HISTS[0][1].sum()
     batch = BEGGAR.play_batch(rows, options)
     assert (results[:, 0] == batch.outcome).all()
@@ -102,7 +102,7 @@ def test_the_generic_climber_climbs_bmn_and_keeps_cycles_out():
     climber.play_current()
     start = climber.best_score
     counts = np.zeros(3, np.int64)
-    played, totals, rows, results = climber.climb(5_000, 10**9, 0.999, True, counts, *HISTS)
+    played, _totals, rows, results = climber.climb(5_000, 10**9, 0.999, True, counts, *HISTS)
     assert played == 5_000 and counts.sum() == 5_000 and len(rows) == len(results)
     assert climber.best_score >= start
     best = BEGGAR.play_batch(climber.best_row[None, :], options)
@@ -112,7 +112,7 @@ def test_the_generic_climber_climbs_bmn_and_keeps_cycles_out():
 
 
 def test_entry_points_check_their_arguments():
-    options, layout, kernel = small()
+    _options, layout, kernel = small()
     with pytest.raises(ValueError):
         Sampler(kernel, layout.deck[:-1], layout.segments, layout.unordered, layout.fixed, 1, 0)
     with pytest.raises(ValueError):

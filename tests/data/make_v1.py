@@ -3,8 +3,8 @@
 Run once with the release that wrote v1 logs (commit bc1a4a8): ``python tests/data/make_v1.py``.
 The log holds several strategies, both rule presets, 2 to 4 players, cycles, a limit and an
 interrupted run; ``v1_expected/`` keeps the v1 release's output of ``records`` (table, JSON,
-CSV), ``records --cycles``, ``records --verify``, ``report`` and ``search --resume`` (on a copy), so the
-migration tests can check that a migrated log gives what it gave before.
+CSV), ``records --cycles``, ``records --verify``, ``report`` and ``search --resume`` (on a
+copy), so the migration tests can check that a migrated log gives what it gave before.
 """
 
 from __future__ import annotations
@@ -55,8 +55,8 @@ def main() -> None:
     process.send_signal(signal.SIGINT)
     process.wait()
     runs = json.loads(subprocess.run(
-        [sys.executable, "-c", "import json, sqlite3; db = sqlite3.connect(r'%s'); "
-         "print(json.dumps(db.execute('SELECT id, status FROM runs').fetchall()))" % DB],
+        [sys.executable, "-c", f"import json, sqlite3; db = sqlite3.connect(r'{DB}'); "
+         "print(json.dumps(db.execute('SELECT id, status FROM runs').fetchall()))"],
         capture_output=True, text=True, check=True).stdout)
     interrupted = [run_id for run_id, status in runs if status == "interrupted"]
     assert interrupted, runs

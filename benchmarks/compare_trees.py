@@ -29,9 +29,11 @@ def best(fn, repeat=3):
 
 random_spec = SearchSpec("random", seed=1, workers=1, deals=100_000)
 climb_spec = SearchSpec("climb", seed=1, workers=1, deals=20_000)
+random_task = Task(0, {"deals": 100_000})
+climb_task = Task(0, {"state": None, "games": 20_000})
 print(json.dumps({
-    "random chunk (100,000 deals)": best(lambda: play_chunk(random_spec, Task(0, {"deals": 100_000}))),
-    "climb slice (20,000 games)": best(lambda: climb_slice(climb_spec, Task(0, {"state": None, "games": 20_000}))),
+    "random chunk (100,000 deals)": best(lambda: play_chunk(random_spec, random_task)),
+    "climb slice (20,000 games)": best(lambda: climb_slice(climb_spec, climb_task)),
 }))
 """
 

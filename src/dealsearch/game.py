@@ -69,7 +69,10 @@ class Layout:
     ``unordered[i]`` says that the order inside segment ``i`` does not change the game (a
     Durak hand is a set): searches spend no moves inside it and canonicalise it (sorted).
     ``fixed[i]`` marks a segment whose multiset is fixed (Spite and Malice: deck 1 and deck 2
-    are separate packs): mutations keep cards of a fixed segment inside it.
+    are separate packs): mutations keep cards of a fixed segment inside it. With fixed
+    segments, ``deck`` lists each fixed segment's cards at that segment's place (the search
+    deals by shuffling the positions outside fixed segments among themselves, and each fixed
+    segment within itself); without them it is simply the sorted deck.
     """
 
     deck: Row

@@ -12,11 +12,11 @@ from functools import cached_property
 from typing import Any
 
 from ..game import Game, GameError, GameOptions, get_game
-from ..rules import Rules
+from ..rules import Rules, get_rules
 
 STRATEGIES = ("random", "climb", "exhaustive")
 ESCAPES = ("none", "anneal")
-OBJECTIVES = ("cards", "tricks")
+OBJECTIVES = ("cards", "tricks")  # BMN's measures (other games: Game.measures)
 
 _DURATION = re.compile(r"(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m)?(?:(\d+(?:\.\d+)?)s?)?")
 
@@ -130,7 +130,9 @@ class SearchSpec:
             object.__setattr__(self, "players", settled["players"])
             object.__setattr__(self, "max_cards", settled["max_cards"])
             object.__setattr__(self, "max_tricks", settled["max_tricks"])
-            if "deck" in values and values["deck"] is not None:
+            # The legacy field says what was asked: a deck other than the rules' own (v1 kept
+            # None for the full deck, and so does a spec read back from its JSON).
+            if self.deck is None and options.deck != get_rules(settled["rules"]).deck:
                 object.__setattr__(self, "deck", values["deck"])
         elif "players" in settled:
             object.__setattr__(self, "players", settled["players"])

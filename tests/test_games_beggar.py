@@ -139,3 +139,38 @@ def test_a_start_deal_is_checked_by_the_game(capsys, tmp_path):
     status, _, err = cli(capsys, "search", "climb", "--start", RECORD, "--players", "3",
                          "--deals", "100", "--db", str(tmp_path / "y.sqlite"))
     assert status == 2 and "--start" in err
+
+
+def test_every_cycle_a_bmn_search_reports_repeats_after_its_period(capsys, tmp_path):
+    """The states at entry and at entry + period tricks are the same state (reference)."""
+    from dealsearch.reference import trick_states
+
+    db = str(tmp_path / "log.sqlite")
+    cli(capsys, "search", "exhaustive", "--deck", "------JJQQK", "--workers", "1", "--db", db,
+        "--json", "--quiet")
+    options = BEGGAR.options(deck="------JJQQK")
+    cycles = [f for f in RecordLog(db).finds() if f["outcome"] == "cycle"]
+    assert len(cycles) == 42
+    for find in cycles:
+        deal = BEGGAR.deal(BEGGAR.parse(find["deal"], options), options)
+        states = trick_states(deal, options.game_rules)
+        entry, period = find["entry"]["tricks"], find["period"]["tricks"]
+        assert states[entry] == states[entry + period]
+        assert len(set(states[entry:entry + period])) == period
+
+
+def test_bench_prints_a_games_speed_table(capsys):
+    class Timed(GenericBeggar):
+        name = "timed-bmn"
+
+        def speed_table(self, deals: int, seed: int) -> list[dict[str, Any]]:
+            return [{"setting": "standard", "deals_per_s": 1234.5, "ratio": 2.5}]
+
+    GAMES["timed-bmn"] = Timed()
+    try:
+        status, out, _ = cli(capsys, "bench", "--game", "timed-bmn", "--deals", "10")
+        assert status == 0
+        assert out.split("\n")[0].split() == ["setting", "deals_per_s", "ratio"]
+        assert out.split("\n")[1].split() == ["standard", "1,234", "2.5"]
+    finally:
+        del GAMES["timed-bmn"]

@@ -153,3 +153,20 @@ def test_a_new_log_is_v2_and_a_failed_migration_leaves_v1_untouched(v1_log, monk
     db = sqlite3.connect(v1_log)
     assert db.execute("PRAGMA user_version").fetchone()[0] == 0
     assert "cards" in {row[1] for row in db.execute("PRAGMA table_info(finds)")}
+
+
+def test_migrated_finds_share_keys_with_new_runs(v1_log, capsys):
+    """A v1 find and the same deal found again by a new run are one row (same options key)."""
+    RecordLog(v1_log).close()
+    db = sqlite3.connect(v1_log)
+    assert db.execute("SELECT COUNT(*) FROM finds f JOIN runs r ON f.run_id = r.id"
+                      " WHERE f.options_key != r.options_key").fetchone()[0] == 0
+    best_of_run_1 = db.execute("SELECT deal FROM finds WHERE run_id = 1 ORDER BY measure_1 DESC"
+                               ).fetchone()[0]
+    db.close()
+    run_cli(capsys, v1_log, "search", "random", "--deals", "200000", "--seed", "1",
+            "--workers", "1", "--quiet", "--json")
+    db = sqlite3.connect(v1_log)
+    rows = db.execute("SELECT run_id FROM finds WHERE deal = ?", (best_of_run_1,)).fetchall()
+    assert rows == [(1,)]
+    assert db.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == 10

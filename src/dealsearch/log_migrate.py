@@ -16,12 +16,12 @@ from typing import Any
 from .game import GameError, get_game
 
 
-def _options(spec: dict[str, Any]) -> tuple[dict[str, Any], str]:
-    """A v1 run's BMN options as (full JSON, canonical key)."""
+def _options(spec: dict[str, Any], rules: str) -> tuple[dict[str, Any], str]:
+    """A v1 run's BMN options as (full JSON, canonical key); ``rules``: its rules column."""
     beggar = get_game("beggar")
     values = {name: spec.get(name) for name in ("rules", "players", "deck", "max_cards",
                                                 "max_tricks")}
-    values["rules"] = values["rules"] or "standard"
+    values["rules"] = values["rules"] or rules or "standard"
     try:
         options = beggar.options(**values)
     except GameError:  # a spec v1 accepted and v2 does not: keep what it said
@@ -37,8 +37,8 @@ def migrate_v1(db: sqlite3.Connection) -> None:
         if column not in run_columns:
             db.execute(f"ALTER TABLE runs ADD COLUMN {column} TEXT NOT NULL DEFAULT {default}")
     by_run: dict[int, tuple[dict[str, Any], str]] = {}
-    for run in db.execute("SELECT id, options FROM runs").fetchall():
-        by_run[run[0]] = _options(json.loads(run[1]))
+    for run in db.execute("SELECT id, options, rules FROM runs").fetchall():
+        by_run[run[0]] = _options(json.loads(run[1]), run[2])
         db.execute("UPDATE runs SET game = 'beggar', game_options = ?, options_key = ?"
                    " WHERE id = ?", (json.dumps(by_run[run[0]][0]), by_run[run[0]][1], run[0]))
     tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
@@ -77,7 +77,7 @@ def _copy_finds(db: sqlite3.Connection, by_run: dict[int, tuple[dict[str, Any], 
     names = [d[0] for d in cursor.description]
     for values in cursor.fetchall():
         find = dict(zip(names, values, strict=True))
-        options, key = by_run.get(find["run_id"], ({}, ""))
+        options, key = _find_options(find, by_run.get(find["run_id"], ({}, "")))
         cycle = find["outcome"] == "cycle"
         entry = period = None
         if cycle:
@@ -96,3 +96,26 @@ def _copy_finds(db: sqlite3.Connection, by_run: dict[int, tuple[dict[str, Any], 
              json.dumps({"cards": find["cards"], "tricks": find["tricks"]}), entry, period,
              json.dumps({"winner": find["winner"]}), find["strategy"], find["found"],
              cycle_id))
+
+
+def _find_options(find: dict[str, Any], run: tuple[dict[str, Any], str]
+                  ) -> tuple[dict[str, Any], str]:
+    """The options a v1 find was played under: its own rules and limit, and the players,
+    deck and hand sizes of its deal (v1 kept a deal once per rules and limit); the run's
+    options if the deal cannot be read."""
+    from .notation import DealError, parse_deal
+    from .rules import get_rules
+
+    limits = dict(part.split("=", 1) for part in (find.get("limits") or "").split(",") if part)
+    try:
+        deal = parse_deal(find["deal"], get_rules(find.get("rules") or "standard"), "any")
+        counts = deal.class_counts(len(get_rules(find.get("rules") or "standard").deck))
+        rules = get_rules(find.get("rules") or "standard")
+        deck = "".join(rules.symbols[c] * n for c, n in enumerate(counts))
+        options = get_game("beggar").options(
+            rules=rules.name, players=deal.players, deck=deck, hand_sizes=deal.hand_sizes,
+            max_cards=int(limits["max_cards"]) if "max_cards" in limits else None,
+            max_tricks=int(limits["max_tricks"]) if "max_tricks" in limits else None)
+    except (DealError, GameError, ValueError):
+        return run
+    return options.to_json(), options.key()

@@ -130,3 +130,12 @@ def test_entry_points_check_their_arguments():
         climber.climb(10, 10, 1.0, False, np.zeros(1, np.int64))
     with pytest.raises(ValueError):
         BeggarKernel((70, 1), STANDARD.payments)
+
+
+def test_a_kernel_not_built_by_a_game_is_refused():
+    from dealsearch._kernel import Kernel
+
+    with pytest.raises(ValueError, match="not built by a game"):
+        Sampler(Kernel(), np.zeros(0, np.uint8), (0,), (False,), (False,), 1, 0)
+    with pytest.raises(ValueError, match="not built by a game"):
+        Kernel().play(np.zeros(0, np.uint8))

@@ -123,7 +123,12 @@ cdef inline void store_result(int64_t* out, const KernelResult* res, int n_measu
         out[1 + 2 * n_measures + m] = res.period[m]
 
 
-def _check_common(Kernel kernel, deck, int objective, int win, int cycle):
+cdef object _check_common(Kernel kernel, deck, int objective, int win, int cycle):
+    if kernel.play_row == NULL or not 1 <= kernel.n_measures <= MAX_MEASURES:
+        raise ValueError("this Kernel was not built by a game")
+    if not 1 <= kernel.n_cards <= MAX_ROW:
+        raise ValueError(f"a row of {kernel.n_cards} cards: the generic search takes 1 to "
+                         f"{MAX_ROW}")
     row = np.ascontiguousarray(deck, dtype=np.uint8)
     if row.ndim != 1 or row.shape[0] != kernel.n_cards:
         raise ValueError(f"the deck must be one row of the kernel's {kernel.n_cards} cards")

@@ -9,6 +9,7 @@ C-level Kernel agrees with play_batch.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import numpy as np
@@ -108,11 +109,15 @@ def test_the_kernel_agrees_with_play_batch(name, index):
 
 
 @pytest.mark.parametrize("name", [game.name for game in iter_games()])
-def test_options_round_trip_through_json_and_reject_unknown_names(name):
+def test_options_have_a_stable_key_and_json_and_reject_unknown_names(name):
     game = get_game(name)
+    keys = set()
     for values in game.test_option_sets:
         options = game.options(**values)
-        assert game.options(**options.to_json()) == options
-        assert game.options(**options.to_json()).key() == options.key()
+        assert game.options(**values) == options
+        assert game.options(**values).key() == options.key()
+        json.dumps(options.to_json())   # the log stores it
+        keys.add(options.key())
+    assert len(keys) == len(game.test_option_sets)  # different options, different keys
     with pytest.raises(ValueError, match="no_such_option"):
         game.options(no_such_option=1)

@@ -272,7 +272,7 @@ def cmd_records(args: argparse.Namespace) -> int:
         return _print_cycles(log, args, game)
     rows = log.finds(args.run or (), game=game.name)
     if args.verify:
-        return _verify_records(rows)
+        return _verify_records(log, rows)
     measures = game.measures
     if args.json:
         for line in iter_lines(rows):
@@ -325,12 +325,29 @@ def _print_cycles(log: RecordLog, args: argparse.Namespace, game: Game) -> int:
     return EXIT_OK
 
 
-def _verify_records(rows: list[dict[str, Any]]) -> int:
+def _find_options(log: RecordLog, row: dict[str, Any], specs: dict[int, Any]) -> Any:
+    """The options a find was played under: its run's spec rebuilt (the values given), or,
+    for runs that are not searches (reverse), the find's own options."""
+    game = get_game(row["game"])
+    if row["run_id"] not in specs:
+        run = log.run(row["run_id"])
+        try:
+            specs[row["run_id"]] = SearchSpec.from_json(run["options"]).options if run else None
+        except (ValueError, TypeError):
+            specs[row["run_id"]] = None
+    options = specs[row["run_id"]]
+    if options is None or options.key() != row["options_key"]:
+        options = game.options(**row["game_options"])
+    return options
+
+
+def _verify_records(log: RecordLog, rows: list[dict[str, Any]]) -> int:
     bad = 0
+    specs: dict[int, Any] = {}
     for row in rows:
         try:
             game = get_game(row["game"])
-            options = game.options(**row["game_options"])
+            options = _find_options(log, row, specs)
             _, result = game.verify(row["deal"], options)
         except (GameError, ValueError) as error:
             print(f"MISMATCH {row['deal']}: {error}")

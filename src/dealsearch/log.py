@@ -172,28 +172,30 @@ class RecordLog:
         self.db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
         self.db.row_factory = sqlite3.Row
         try:
+            # Schema first, in one transaction (a v1 log is migrated inside it), then WAL: a
+            # new file appears on disk with its tables, so a reader never finds it empty.
+            with _transaction(self.db):
+                version = self.db.execute("PRAGMA user_version").fetchone()[0]
+                if version > VERSION:
+                    raise LogError(f"{self.path} is a version {version} log: this dealsearch "
+                                   f"reads version {VERSION} and older")
+                if version < VERSION:
+                    tables = {row[0] for row in self.db.execute(
+                        "SELECT name FROM sqlite_master WHERE type = 'table'")}
+                    if "runs" in tables:
+                        from .log_migrate import migrate_v1
+
+                        migrate_v1(self.db)
+                    self._create()
             self.db.execute("PRAGMA journal_mode=WAL")
-            version = self.db.execute("PRAGMA user_version").fetchone()[0]
-            tables = {row[0] for row in self.db.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table'")}
         except sqlite3.DatabaseError as error:
             self.db.close()
             raise LogError(f"{self.path} is not a dealsearch log ({error})") from None
+        except BaseException:
+            self.db.close()
+            raise
         # FULL: a commit survives a power cut, not only a crash of this process.
         self.db.execute("PRAGMA synchronous=FULL")
-        if version > VERSION:
-            self.db.close()
-            raise LogError(f"{self.path} is a version {version} log: this dealsearch reads "
-                           f"version {VERSION} and older")
-        if version < VERSION and "runs" in tables:
-            from .log_migrate import migrate_v1
-
-            with _transaction(self.db):
-                migrate_v1(self.db)
-                self._create()
-        elif version < VERSION:
-            with _transaction(self.db):
-                self._create()
 
     def _create(self) -> None:
         # Statement by statement: executescript would commit the open transaction.

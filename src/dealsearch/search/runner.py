@@ -124,11 +124,12 @@ class Runner:
         self.backend = backend
         self.game = spec.plugin
         self.widths = bin_widths(self.game)
+        self.full_options = spec.options.to_json()
         if run_id is None:
             self.run_id = log.start_run(spec.strategy, spec.to_json(),
                                         str(spec.game_options.get("rules", "")), spec.seed,
-                                        spec.worker_count, spec.game, spec.game_options,
-                                        spec.options.key())
+                                        spec.worker_count, spec.game,
+                                        spec.options.to_json(), spec.options.key())
             checkpoint: dict[str, Any] = {}
             self.state = RunState(self.game.outcomes)
         else:
@@ -176,7 +177,7 @@ class Runner:
         return Find(deal, result.outcome, dict(result.measures), self.spec.strategy,
                     self.run_id, dict(result.entry), dict(result.period),
                     dict(result.details), key, cycle, game.name, options.key(),
-                    self.spec.game_options)
+                    self.full_options)
 
     def _save(self, finds: list[Find], started: float, status: str = "running") -> None:
         progress = self._progress(started)
@@ -185,7 +186,7 @@ class Runner:
             self.last_sample = progress["seconds"]
         histograms = {m: (self.widths[m], self.state.histograms.get(m, {}))
                       for m in self.widths}
-        self.log.save(self.run_id, str(self.spec.game_options.get("rules", self.game.name)),
+        self.log.save(self.run_id, str(self.full_options.get("rules", self.game.name)),
                       finds, progress, status=status,
                       limits=self.spec.limits, histograms=histograms, sample=sample)
 

@@ -21,6 +21,11 @@ OBJECTIVES = ("cards", "tricks")  # BMN's measures (other games: Game.measures)
 _DURATION = re.compile(r"(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m)?(?:(\d+(?:\.\d+)?)s?)?")
 
 
+def _plain(value: Any) -> Any:
+    """An option value as JSON keeps it (tuples become lists)."""
+    return list(value) if isinstance(value, tuple) else value
+
+
 def parse_duration(text: str) -> float:
     """Seconds in ``8h``, ``30m``, ``90s``, ``1h30m`` or a plain number of seconds.
 
@@ -44,9 +49,9 @@ class SearchSpec:
     Without ``deals`` or ``time`` a random or climbing search runs until interrupted; an
     exhaustive search always ends when every deal of its deck has been played.
 
-    ``game`` names a registered game and ``game_options`` holds its option values (after
-    checking: every option, as the game's ``to_json`` gives them). The BMN fields ``rules``,
-    ``players``, ``deck``, ``max_cards`` and ``max_tricks`` are kept in step with
+    ``game`` names a registered game and ``game_options`` holds the option values given
+    (names of its ``option_specs``; those not given take the game's defaults). The BMN fields
+    ``rules``, ``players``, ``deck``, ``max_cards`` and ``max_tricks`` are kept in step with
     ``game_options`` for ``beggar`` (logs and campaign files written before games were
     plug-ins use them); other games take ``players`` from them if they have such an option.
     """
@@ -120,22 +125,24 @@ class SearchSpec:
                 raise ValueError(f"--{name.replace('_', '-')} is not an option of {self.game}")
             values.setdefault(name, value)
         try:
-            options = game.options(**values)
+            options: Any = game.options(**values)
         except GameError as error:
             raise ValueError(str(error)) from None
-        settled = options.to_json()
-        object.__setattr__(self, "game_options", settled)
+        # The values given (not options.to_json(), whose names are the game's own business):
+        # what the spec is rebuilt from on --resume.
+        object.__setattr__(self, "game_options", {k: _plain(v) for k, v in values.items()
+                                                  if v is not None})
         if self.game == "beggar":
-            object.__setattr__(self, "rules", settled["rules"])
-            object.__setattr__(self, "players", settled["players"])
-            object.__setattr__(self, "max_cards", settled["max_cards"])
-            object.__setattr__(self, "max_tricks", settled["max_tricks"])
+            object.__setattr__(self, "rules", options.rules)
+            object.__setattr__(self, "players", options.players)
+            object.__setattr__(self, "max_cards", options.max_cards)
+            object.__setattr__(self, "max_tricks", options.max_tricks)
             # The legacy field says what was asked: a deck other than the rules' own (v1 kept
             # None for the full deck, and so does a spec read back from its JSON).
-            if self.deck is None and options.deck != get_rules(settled["rules"]).deck:
+            if self.deck is None and options.deck != get_rules(options.rules).deck:
                 object.__setattr__(self, "deck", values["deck"])
-        elif "players" in settled:
-            object.__setattr__(self, "players", settled["players"])
+        elif isinstance(getattr(options, "players", None), int):
+            object.__setattr__(self, "players", options.players)
 
     @cached_property
     def plugin(self) -> Game:

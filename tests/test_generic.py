@@ -139,3 +139,22 @@ def test_a_kernel_not_built_by_a_game_is_refused():
         Sampler(Kernel(), np.zeros(0, np.uint8), (0,), (False,), (False,), 1, 0)
     with pytest.raises(ValueError, match="not built by a game"):
         Kernel().play(np.zeros(0, np.uint8))
+
+
+def test_the_sampler_keeps_bests_among_every_finished_outcome():
+    """``finished``: outcomes that may be a best (e.g. a win and a draw), not only one."""
+    options = BEGGAR.options(players=3, max_cards=300)
+    layout = BEGGAR.layout(options)
+
+    def finds(**kwargs):
+        sampler = Sampler(BEGGAR.kernel(options), layout.deck, layout.segments,
+                          layout.unordered, layout.fixed, 6, 0, **kwargs)
+        return sampler.play(5_000)[4]
+
+    only_wins = finds()
+    wins_and_limits = finds(finished=(0, 2))
+    assert set(only_wins[:, 0]) <= {0, 1} and 2 in set(wins_and_limits[:, 0])
+    best = wins_and_limits[wins_and_limits[:, 0] != 1, 1]
+    assert (np.diff(best) > 0).all()
+    with pytest.raises(ValueError, match="finished"):
+        finds(finished=(1,))

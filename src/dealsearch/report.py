@@ -160,7 +160,7 @@ def draw_best(log: RecordLog, runs: list[dict[str, Any]], path: Path, measure: s
     """Best game so far against time, one line per run."""
     fig, ax = _figure()
     for run in runs:
-        wins = sorted((f for f in log.finds([run["id"]]) if f["outcome"] == "win"),
+        wins = sorted((f for f in log.finds([run["id"]]) if f["outcome"] != "cycle"),
                       key=lambda f: f["found"])
         best, xs, ys = 0, [], []
         for find in wins:
@@ -213,7 +213,7 @@ def record_rows(log: RecordLog, runs: list[dict[str, Any]], game: str = "beggar"
     measures = get_game(game).measures
     ours = [(f"run {f['run_id']} ({f['strategy']})", *(f[m] for m in measures), f["deal"])
             for f in log.finds([run["id"] for run in runs], game=game)
-            if f["outcome"] == "win" and (game != "beggar" or f["options_key"] == standard_key())
+            if f["outcome"] != "cycle" and (game != "beggar" or f["options_key"] == standard_key())
             ][:5]
     return sorted(published + ours, key=lambda row: row[1])
 

@@ -27,6 +27,7 @@ class Sampler:
         cycle: int = 1,
         n_outcomes: int = 3,
         best: int = 0,
+        finished: Sequence[int] | None = None,
     ) -> None: ...
     def play(
         self, n: int, max_finds: int = 256, hists: Sequence[I64] = (),

@@ -143,7 +143,8 @@ cdef class Sampler:
     """Deals and plays uniformly random rows of a game, keeping new bests and every cycle.
 
     ``deck`` is the starting row (Layout.deck: with fixed segments, each holds its cards at its
-    place); ``win``/``cycle`` are the outcome codes that may be a best / are never-ending.
+    place); ``win`` is the outcome code that may be a best (or ``finished``: several codes, e.g.
+    a win and a draw) and ``cycle`` the never-ending one.
     One instance is one reproducible stream: the same ``(seed, stream)``, the same rows,
     however :meth:`play` calls split it.
     """
@@ -152,25 +153,31 @@ cdef class Sampler:
     cdef Segments seg
     cdef Rng rng
     cdef uint8_t row[MAX_ROW]
-    cdef int objective, win, cycle, n_outcomes
+    cdef int objective, cycle, n_outcomes
+    cdef uint64_t finished_mask     # bit c set: outcome c may be a new best
     cdef public int64_t best
     cdef public int64_t dealt
 
     def __cinit__(self, Kernel kernel not None, deck, segments, unordered, fixed,
                   uint64_t seed, uint64_t stream, int objective=0, int win=0, int cycle=1,
-                  int n_outcomes=3, int64_t best=0):
+                  int n_outcomes=3, int64_t best=0, finished=None):
         row = _check_common(kernel, deck, objective, win, cycle)
         fill_segments(&self.seg, segments, unordered, fixed)
         if self.seg.n_cards != kernel.n_cards:
             raise ValueError(f"segments {tuple(segments)} do not cut {kernel.n_cards} cards")
-        if n_outcomes < 1 or win >= n_outcomes or cycle >= n_outcomes:
-            raise ValueError("outcome codes must be below n_outcomes")
+        if not 1 <= n_outcomes <= 64 or win >= n_outcomes or cycle >= n_outcomes:
+            raise ValueError("outcome codes must be below n_outcomes (at most 64)")
+        codes = (win,) if finished is None else tuple(finished)
+        if any(not 0 <= code < n_outcomes or code == cycle for code in codes):
+            raise ValueError("finished outcomes must be codes below n_outcomes, not the cycle")
+        self.finished_mask = 0
+        for code in codes:
+            self.finished_mask |= (<uint64_t>1) << code
         self.kernel = kernel
         cdef const uint8_t[::1] view = row
         memcpy(self.row, &view[0], kernel.n_cards)
         rng_seed(&self.rng, seed, stream)
         self.objective = objective
-        self.win = win
         self.cycle = cycle
         self.n_outcomes = n_outcomes
         self.best = best
@@ -180,7 +187,7 @@ cdef class Sampler:
         """Play up to ``n`` more rows; stop early once ``max_finds`` finds are kept.
 
         Returns (played, counts per outcome, totals per measure, find_rows, find_results);
-        a find is a row whose ``win`` game beats (by the objective) every earlier one, or any
+        a find is a row whose finished game beats (by the objective) every earlier one, or any
         row that cycles; find_results rows hold outcome, the measures, entry, period. Each
         game's measures are counted into ``hists`` (one int64 array per measure, bins of
         ``widths``; the last bin takes everything longer) when given.
@@ -203,6 +210,7 @@ cdef class Sampler:
         cdef int status = 0, n_found = 0
         cdef KernelResult res
         cdef int64_t score
+        cdef bint finished
         with nogil:
             while played < n and n_found < max_finds:
                 shuffle(&self.rng, &self.seg, self.row)
@@ -214,8 +222,10 @@ cdef class Sampler:
                     counts_v[res.outcome] += 1
                 count_game(&res, n_hist, n_measures, hist, tops, bin_widths, &totals_v[0])
                 score = res.measure[self.objective]
-                if res.outcome == self.cycle or (res.outcome == self.win and score > self.best):
-                    if res.outcome == self.win:
+                finished = (0 <= res.outcome < 64
+                            and (self.finished_mask >> res.outcome) & 1 != 0)
+                if res.outcome == self.cycle or (finished and score > self.best):
+                    if finished:
                         self.best = score
                     memcpy(&rows_v[n_found, 0], self.row, n_cards)
                     store_result(&results_v[n_found, 0], &res, n_measures)

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from .._permutations import permutation_block
-from .base import NumberedSearch, Report, Task, add_batch, compact
+from .base import NumberedSearch, Report, Task, add_batch, compact, finished_outcomes
 from .spec import SearchSpec
 
 MAX_SHARD = 50_000
@@ -96,7 +96,7 @@ def play_shard(spec: SearchSpec, task: Task) -> Report:
     """Play every deal of one shard; report every cycle and the shard's longest game."""
     game, options = spec.plugin, spec.options
     report = Report.for_game(task.key, game)
-    win = 0
+    finished = [game.outcomes.index(o) for o in finished_outcomes(game)]
     cycle = game.outcomes.index("cycle") if "cycle" in game.outcomes else -1
     objective = game.measures.index(spec.objective or game.measures[0])
     first = np.array(unrank(task.payload["start"], deck_counts(spec)), dtype=np.uint8)
@@ -113,7 +113,7 @@ def play_shard(spec: SearchSpec, task: Task) -> Report:
         for i in np.flatnonzero(batch.outcome == cycle):
             report.finds.append((compact(block[i], spec),
                                  game.result(batch, int(i), block[i], options)))
-        wins = np.flatnonzero(batch.outcome == win)
+        wins = np.flatnonzero(np.isin(batch.outcome, finished))
         if len(wins):
             lengths = batch.measures[wins, objective]
             best = int(wins[np.argmax(lengths)])

@@ -12,7 +12,7 @@ import numpy as np
 
 from .._kernel import Kernel
 from ._generic import Sampler
-from .base import NumberedSearch, Report, Task, compact, results_of
+from .base import NumberedSearch, Report, Task, compact, finished_outcomes, results_of
 from .spec import SearchSpec
 
 CHUNK_DEALS = 100_000  # about a quarter of a second on one core (BMN)
@@ -57,7 +57,8 @@ def sampler(spec: SearchSpec, stream: int, best: int = 0) -> Any:
     return Sampler(kernel, layout.deck, layout.segments, layout.unordered, layout.fixed,
                    spec.seed, stream, game.measures.index(objective), 0,
                    game.outcomes.index("cycle") if "cycle" in game.outcomes else -1,
-                   len(game.outcomes), best)
+                   len(game.outcomes), best,
+                   [game.outcomes.index(o) for o in finished_outcomes(game)])
 
 
 def play_chunk(spec: SearchSpec, task: Task) -> Report:

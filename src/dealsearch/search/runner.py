@@ -21,7 +21,7 @@ from tqdm import tqdm
 from ..game import GameResult
 from ..log import Find, RecordLog
 from .backends import Backend, LocalBackend
-from .base import Report, Task, bin_widths, score
+from .base import Report, Task, bin_widths, finished_outcomes, score
 from .climb import ClimbSearch, climb_slice
 from .exhaustive import ExhaustiveSearch, play_shard
 from .random_search import RandomSearch, play_chunk
@@ -125,6 +125,7 @@ class Runner:
         self.game = spec.plugin
         self.widths = bin_widths(self.game)
         self.full_options = spec.options.to_json()
+        self.finished = finished_outcomes(self.game)
         if run_id is None:
             self.run_id = log.start_run(spec.strategy, spec.to_json(),
                                         str(spec.game_options.get("rules", "")), spec.seed,
@@ -146,12 +147,12 @@ class Runner:
     # ------------------------------------------------------------------ bookkeeping
 
     def _keep(self, deal: str, result: GameResult) -> bool:
-        """Whether a reported game is a find: any cycle, or a new best of the run (a game
-        that ends in the game's first outcome, e.g. ``win``). Stalemates and limits are
-        counted in the run's outcomes, never stored as finds."""
+        """Whether a reported game is a find: any cycle, or a new best of the run among games
+        that finished (:func:`~dealsearch.search.base.finished_outcomes`). Stalemates and
+        limits are counted in the run's outcomes, never stored as finds."""
         if result.outcome == "cycle":
             return True
-        if result.outcome != self.game.outcomes[0]:
+        if result.outcome not in self.finished:
             return False
         best = self.state.best
         if best is None or score(result, self.spec) > best[self.spec.objective or ""]:

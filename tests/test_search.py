@@ -195,3 +195,10 @@ def test_bad_search_options_give_one_line_and_exit_2(capsys, tmp_path, monkeypat
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and message in err, err
+
+
+def test_an_exhaustive_search_that_would_never_end_is_refused(capsys, tmp_path):
+    db = tmp_path / "never.sqlite"
+    assert main(["search", "exhaustive", "--deck", "-" * 17 + "JJJQQQKKKAAA", "--db",
+                 str(db)]) == 2
+    assert "would never end" in capsys.readouterr().err and not db.exists()

@@ -7,14 +7,17 @@ from __future__ import annotations
 
 import os
 import re
+from collections import Counter
 from dataclasses import asdict, dataclass, field, fields
 from functools import cached_property
+from math import factorial, prod
 from typing import Any
 
 from ..game import Game, GameError, GameOptions, get_game
 from ..rules import Rules, get_rules
 
 STRATEGIES = ("random", "climb", "exhaustive")
+MAX_EXHAUSTIVE = 10**13  # deals: about a month on 100 cores at BMN's speed
 ESCAPES = ("none", "anneal")
 OBJECTIVES = ("cards", "tricks")  # BMN's measures (other games: Game.measures)
 
@@ -99,6 +102,12 @@ class SearchSpec:
             raise ValueError("--reverse-every needs a 2-player climb of beggar")
         if self.strategy == "exhaustive" and self.game == "beggar" and self.deck is None:
             raise ValueError("an exhaustive search needs --deck, e.g. --deck --------AKQJJ")
+        if self.strategy == "exhaustive":
+            counts = Counter(self.layout.deck.tolist()).values()
+            deals = factorial(sum(counts)) // prod(factorial(c) for c in counts)
+            if deals > MAX_EXHAUSTIVE:
+                raise ValueError(f"an exhaustive search of {deals:.3g} deals would never end: "
+                                 f"search a smaller deck (at most {MAX_EXHAUSTIVE:.0e} deals)")
         if self.start is not None:
             try:
                 row = self.plugin.parse(self.start, self.options)

@@ -202,3 +202,15 @@ def test_an_exhaustive_search_that_would_never_end_is_refused(capsys, tmp_path):
     assert main(["search", "exhaustive", "--deck", "-" * 17 + "JJJQQQKKKAAA", "--db",
                  str(db)]) == 2
     assert "would never end" in capsys.readouterr().err and not db.exists()
+
+
+def test_a_climbs_histogram_counts_every_game_it_played(tmp_path):
+    from dealsearch.log import RecordLog
+
+    db = tmp_path / "climb.sqlite"
+    assert main(["search", "climb", "--deals", "12000", "--stall", "1000", "--seed", "2",
+                 "--workers", "1", "--db", str(db), "--json", "--quiet"]) == 0
+    log = RecordLog(db)
+    run = log.runs()[0]
+    for measure in ("cards", "tricks"):
+        assert sum(log.histogram([run["id"]], measure)[1].values()) == run["deals"] == 12000

@@ -119,6 +119,9 @@ def climb_slice(spec: SearchSpec, task: Task) -> Report:
         counts[outcome] += 1
         report.deals += 1
         report.cards += measures[count_index]
+        for measure, value in zip(game.measures, measures, strict=True):  # every game counted
+            width, bins = game.histogram(measure)
+            report.histograms[measure][min(value // width, bins - 1)] += 1
         if outcome == cycle:
             row = climber.current_row
             report.finds.append((compact(row, spec), results_of(spec, row[None, :])[0]))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -79,3 +80,43 @@ def test_records_cycles_lists_the_catalogue_of_an_exhaustive_run(tmp_path, capsy
     catalogue = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert {c["id"] for c in catalogue} == expected
     assert sum(c["deals"] for c in catalogue) == len(cycle_deals) == 42
+
+
+def test_each_strategy_and_setting_is_fitted_alone_and_only_random_standard_meets_205(
+        tmp_path, capsys):
+    db = str(tmp_path / "mixed.sqlite")
+    for argv in (["random", "--deals", "100000", "--seed", "1"],
+                 ["climb", "--deals", "20000", "--seed", "2"],
+                 ["random", "--deals", "100000", "--seed", "3", "--players", "3"],
+                 ["exhaustive", "--deck", "------JJQQK"]):
+        assert main(["search", *argv, "--workers", "1", "--db", db, "--json", "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["report", "--db", db, "--out", str(tmp_path / "r")]) == 0
+    page = (tmp_path / "r" / "index.html").read_text(encoding="utf-8")
+    fits = page.split("<h2>Game lengths</h2>")[1].split("<h2>")[0]
+    assert fits.count("<br>") == 3                  # four groups, one line each
+    assert fits.count("published simulations") == 1  # only random, standard, 2 players
+    random_line = next(line for line in fits.split("<br>") if "published" in line)
+    assert random_line.startswith('<img src="lengths.png" alt="length distribution"><p>random, '
+                                  "standard 2")
+    climb_line = next(line for line in fits.split("<br>") if line.startswith("climb"))
+    assert "published" not in climb_line
+    records = page.split("<h2>Records</h2>")[1].split("<h2>")[0]
+    ours = re.findall(r"<td>run (\d) \((\w+)\)</td>", records)
+    assert ours and {run for run, _ in ours} <= {"1", "2"}  # not the 3-player run or the deck
+
+
+def test_the_cycle_figure_and_table_follow_run(tmp_path, capsys):
+    db = str(tmp_path / "cycles.sqlite")
+    for deck in ("------JJQQK", "-----JJQQ"):
+        assert main(["search", "exhaustive", "--deck", deck, "--workers", "1", "--db", db,
+                     "--json", "--quiet"]) == 0
+    capsys.readouterr()
+    log = RecordLog(db)
+    every = {c["id"] for c in log.cycles()}
+    first = {c["id"] for c in log.cycles(run_ids=[1])}
+    assert first and first < every
+    assert main(["report", "--db", db, "--run", "1", "--out", str(tmp_path / "r")]) == 0
+    page = (tmp_path / "r" / "index.html").read_text(encoding="utf-8")
+    table = page.split("<h2>Cycles</h2>")[1]
+    assert set(re.findall(r"<td>([0-9a-f]{12})</td>", table)) == first

@@ -100,9 +100,10 @@ def test_climb_started_on_the_looping_deal_logs_it_as_a_cycle(capsys, tmp_path):
     assert cycles[0]["cycle"] == {"entry_cards": 34, "entry_tricks": 4,
                                   "period_cards": 440, "period_tricks": 62}
     assert summary["deals"] == 300
-    logged = sqlite3.connect(db).execute(
-        "SELECT outcome, cards, tricks FROM finds WHERE deal = ?", (CASELLA,)).fetchall()
-    assert logged == [("cycle", 474, 66)]
+    logged = sqlite3.connect(db).execute(  # schema v2: the game's measures, named in JSON
+        "SELECT outcome, measure_1, measure_2, measures FROM finds WHERE deal = ?",
+        (CASELLA,)).fetchall()
+    assert logged == [("cycle", 474, 66, '{"cards": 474, "tricks": 66}')]
 
 
 def test_random_search_is_reproducible_for_a_seed_whatever_the_workers(capsys, tmp_path):
@@ -380,6 +381,23 @@ def test_reverse_every_grows_a_climb_backwards_end_to_end(capsys, tmp_path):
     out = capsys.readouterr().out.splitlines()
     assert any("grown backwards to" in line and line.endswith("tricks") for line in out)
     logged = [row[0] for row in sqlite3.connect(db).execute(
-        "SELECT tricks FROM finds WHERE outcome = 'win' ORDER BY id")]
+        "SELECT measure_2 FROM finds WHERE outcome = 'win' ORDER BY id")]  # v2: tricks
     assert len(logged) >= 2 and logged == sorted(logged)  # each a new best in tricks
     assert main(["records", "--db", db, "--verify"]) == 0
+def test_an_exhaustive_search_that_would_never_end_is_refused(capsys, tmp_path):
+    db = tmp_path / "never.sqlite"
+    assert main(["search", "exhaustive", "--deck", "-" * 17 + "JJJQQQKKKAAA", "--db",
+                 str(db)]) == 2
+    assert "would never end" in capsys.readouterr().err and not db.exists()
+
+
+def test_a_climbs_histogram_counts_every_game_it_played(tmp_path):
+    from dealsearch.log import RecordLog
+
+    db = tmp_path / "climb.sqlite"
+    assert main(["search", "climb", "--deals", "12000", "--stall", "1000", "--seed", "2",
+                 "--workers", "1", "--db", str(db), "--json", "--quiet"]) == 0
+    log = RecordLog(db)
+    run = log.runs()[0]
+    for measure in ("cards", "tricks"):
+        assert sum(log.histogram([run["id"]], measure)[1].values()) == run["deals"] == 12000

@@ -13,6 +13,7 @@ import re
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import TextIO
 
 from . import __name__ as package_name
 from .cli_options import (
@@ -20,22 +21,23 @@ from .cli_options import (
     EXIT_MISMATCH,
     EXIT_OK,
     Parser,
+    add_game_choice,
     add_game_options,
+    chosen_game,
+    game_options,
+    option_values,
     positive_int,
     seed,
 )
 from .cli_report import add_report_parser, cmd_report
 from .cli_reverse import add_reverse_parser, cmd_reverse
 from .cli_search import add_records_parser, add_search_parser, cmd_records, cmd_search
-from .deal import Deal
 from .engine import play
-from .errors import BadOption, DealsearchError, NoSuchFile, NotAFile, NotATextFile
-from .game import GameError
+from .errors import BadInput, BadOption, DealsearchError, NoSuchFile, NotAFile, NotATextFile
+from .game import Game, GameError, get_game
 from .known import KnownDeal, load_known
-from .notation import DealError, format_deal, parse_deal
-from .reference import Trick, play_reference
+from .notation import DealError
 from .result import Result
-from .rules import Rules, get_rules
 
 # Compact deals start with '-', which argparse would take for an option: such arguments are
 # moved behind '--' (or glued to the option that takes them) before parsing. Option names hold
@@ -73,8 +75,9 @@ def _protect_deals(argv: Sequence[str], value_options: set[str]) -> list[str]:
     return kept
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of every subcommand."""
+def build_parser(game_name: str = "beggar") -> argparse.ArgumentParser:
+    """The argument parser of every subcommand, with ``game_name``'s options."""
+    game = get_game(game_name)
     parser = Parser(prog="dealsearch", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
                                      parser_class=Parser)
@@ -91,10 +94,9 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("--trace", action="store_true", help="print the game trick by trick")
     verify.add_argument("--known", action="store_true",
                         help="replay every published deal in data/ and compare")
-    verify.add_argument("--deck", choices=("exact", "any"), default="exact",
-                        help="'exact': the cards must be the rules' deck; 'any': any cards")
-    add_game_options(verify)
-    add_search_parser(commands)
+    add_game_choice(verify)
+    add_game_options(verify, game, exclude=game.deal_options)
+    add_search_parser(commands, game)
     add_records_parser(commands)
     add_reverse_parser(commands)
     add_report_parser(commands)
@@ -110,6 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="also time the engine on this many processes (scaling)")
     bench.add_argument("--seed", type=seed, default=1, help="seed of the deals (default: 1)")
     bench.add_argument("--json", action="store_true", help="the report as one JSON object")
+    add_game_choice(bench)
     return parser
 
 
@@ -120,9 +123,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     exit status: 2 for bad input, 1 for a failed run.
     """
     try:
-        parser = build_parser()
-        args = parser.parse_args(
-            _protect_deals(sys.argv[1:] if argv is None else argv, _value_options(parser)))
+        argv = list(sys.argv[1:] if argv is None else argv)
+        parser = build_parser(chosen_game(argv))
+        args = parser.parse_args(_protect_deals(argv, _value_options(parser)))
         handler = {"verify": cmd_verify, "search": cmd_search, "records": cmd_records,
                    "bench": cmd_bench, "reverse": cmd_reverse, "report": cmd_report}[
             args.command]
@@ -199,68 +202,40 @@ def _deal_texts(sources: Sequence[str]) -> Iterator[tuple[str, str]]:
                 yield f"{name}, line {number}: ", line
 
 
-def describe(result: Result) -> str:
-    """A result in words, e.g. 'hand 2 wins: 8344 cards, 1164 tricks'."""
-    counts = f"{result.cards} cards, {result.tricks} tricks"
-    out = f"; out in order: {', '.join(map(str, result.out))}" if len(result.out) > 1 else ""
-    if result.outcome == "win":
-        return f"hand {result.winner} wins: {counts}{out}"
-    if result.outcome == "limit":
-        leader = f"hand {result.winner} has most cards" if result.winner else "a draw"
-        return f"limit reached at {counts}: {leader}{out}"
-    cycle = result.cycle
-    assert cycle is not None
-    return (f"never ends: first repeat at {counts}; entry {cycle.entry_cards} cards, "
-            f"{cycle.entry_tricks} tricks; period {cycle.period_cards} cards, "
-            f"{cycle.period_tricks} tricks")
-
-
-def _print_trace(deal: Deal, rules: Rules, args: argparse.Namespace, result: Result) -> None:
-    number = 0
-    out = sys.stderr if args.json else sys.stdout  # --json: stdout holds JSON lines only
-
-    def show(trick: Trick) -> None:
-        nonlocal number
-        number += 1
-        plays = " ".join(f"{seat + 1}:{rules.symbols[card]}" for seat, card in trick.plays)
-        gone = "".join(f"; hand {seat + 1} is out" for seat in trick.went_out)
-        taken = (f" -> hand {trick.taker + 1} takes {len(trick.plays)}"
-                 if trick.taker is not None else " -> pile left in play")
-        sizes = "/".join(map(str, trick.hand_sizes))
-        print(f"  trick {number}: {plays}{taken}{gone}; hands {sizes}", file=out)
-
-    traced = play_reference(deal, rules, args.max_cards, args.max_tricks, on_trick=show)
-    if traced != result:  # the two engines are tested to agree; never show a wrong trace
-        raise RuntimeError(f"trace engine disagrees: {traced} != {result}")
-
-
 def cmd_verify(args: argparse.Namespace) -> int:
     """``dealsearch verify``: play deals and print their results."""
-    rules = get_rules(args.rules)
+    game = get_game(args.game)
+    options = game_options(game, option_values(args, game, game.deal_options))
     if args.known:
+        if game.name != "beggar":
+            raise BadInput(f"--known: there are no published deals of {game.name} yet")
         return _verify_known(args)
     if not args.deals:
         raise BadOption("verify needs a deal, '-' or a file of deals (or --known)")
     status = EXIT_OK
     for where, text in _deal_texts(args.deals):
         try:
-            deal = parse_deal(text, rules, args.deck)
-        except DealError as error:
+            canonical, result = game.verify(text, options)
+        except (DealError, GameError) as error:
             if not where and _looks_like_path(text):
                 raise NoSuchFile(f"no such file: {text}") from None
             print(f"{package_name}: error: {where}{error}", file=sys.stderr)
             status = EXIT_BAD_INPUT
             continue
-        result = play(deal, rules, args.max_cards, args.max_tricks)
-        compact = format_deal(deal, rules)
         if args.json:
-            print(json.dumps({"deal": compact, **result.to_json()}), flush=True)
+            print(json.dumps({"deal": canonical, **result.to_json()}), flush=True)
         else:
-            print(compact)
-            print(f"  {describe(result)}")
+            print(canonical)
+            print(f"  {game.describe(result)}")
         if args.trace:
-            _print_trace(deal, rules, args, result)
+            # --json: stdout holds JSON lines only, so the trace goes to stderr.
+            _print_trace(game, text, options, sys.stderr if args.json else sys.stdout)
     return status
+
+
+def _print_trace(game: Game, text: str, options: object, out: TextIO) -> None:
+    for line in game.trace(text, options):  # type: ignore[arg-type]
+        print(line, file=out)
 
 
 def _verify_known(args: argparse.Namespace) -> int:
@@ -285,7 +260,9 @@ def _verify_known(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    """``dealsearch bench``: the speed report."""
+    """``dealsearch bench``: the speed report (BMN), or another game's speed table."""
+    if args.game != "beggar":
+        return _bench_game(get_game(args.game), args)
     from .bench import format_bench, run_bench  # compiles the yardstick: only when asked
 
     report = run_bench(args.deals, args.workers, args.seed)
@@ -293,6 +270,30 @@ def cmd_bench(args: argparse.Namespace) -> int:
     checks = report["checks"]
     mismatches = sum(count for name, count in checks.items() if "mismatch" in name)
     return EXIT_MISMATCH if mismatches else EXIT_OK
+
+
+def _bench_game(game: Game, args: argparse.Namespace) -> int:
+    try:
+        rows = game.speed_table(args.deals, args.seed)
+    except NotImplementedError:
+        raise BadInput(f"bench measures beggar and games with a speed table; {game.name} has "
+                       "none") from None
+    if args.json:
+        print(json.dumps({"game": game.name, "rows": rows}))
+        return EXIT_OK
+    if rows:
+        keys = list(rows[0])
+        widths = {k: max(len(k), *(len(_cell(row[k])) for row in rows)) for k in keys}
+        print("  ".join(f"{k:>{widths[k]}}" for k in keys))
+        for row in rows:
+            print("  ".join(f"{_cell(row[k]):>{widths[k]}}" for k in keys))
+    return EXIT_OK
+
+
+def _cell(value: object) -> str:
+    if isinstance(value, float):
+        return f"{value:,.3g}" if value < 1000 else f"{value:,.0f}"
+    return str(value)
 
 
 if __name__ == "__main__":

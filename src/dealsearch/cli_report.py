@@ -6,7 +6,14 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from .cli_options import DEFAULT_DB, EXIT_OK, check_log_path, open_log, positive_int
+from .cli_options import (
+    DEFAULT_DB,
+    EXIT_OK,
+    add_game_choice,
+    check_log_path,
+    open_log,
+    positive_int,
+)
 from .errors import BadOption
 
 
@@ -20,6 +27,7 @@ def add_report_parser(commands: Any) -> None:
                         help="a run to draw (repeatable; default: every run)")
     report.add_argument("--out", type=Path, required=True, metavar="DIR",
                         help="directory for index.html and the PNGs")
+    add_game_choice(report)
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -34,7 +42,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 
     log = open_log(args.db, must_exist=True)
     try:
-        index = write_report(log, args.run or [], args.out)
+        index = write_report(log, args.run or [], args.out, args.game)
     except ValueError as error:
         raise BadOption(str(error)) from None
     except OSError as error:

@@ -13,12 +13,15 @@ from tqdm import tqdm
 from .cli_options import (
     DEFAULT_DB,
     EXIT_OK,
+    add_game_choice,
     add_game_options,
     check_log_path,
     open_log,
     positive_int,
 )
-from .errors import BadOption
+from .errors import BadInput, BadOption
+from .games.beggar import to_game_result
+from .games.beggar.options import make_options
 from .log import Find
 from .notation import parse_deal
 from .reverse import basin, longer_starts
@@ -44,12 +47,15 @@ def add_reverse_parser(commands: Any) -> None:
                          help=f"--along: the log (default: {DEFAULT_DB})")
     reverse.add_argument("--json", action="store_true", help="machine-readable output")
     reverse.add_argument("--quiet", action="store_true", help="no progress bar")
-    add_game_options(reverse)
+    add_game_choice(reverse)
+    add_game_options(reverse, exclude=("players", "deck", "hand_sizes"))
 
 
 def cmd_reverse(args: argparse.Namespace) -> int:
     """``dealsearch reverse``."""
-    rules = get_rules(args.rules)
+    if args.game != "beggar":
+        raise BadInput(f"reverse walks beggar games backwards; it cannot play {args.game}")
+    rules = get_rules(args.rules or "standard")
     deal = parse_deal(args.deal, rules, "any")  # a DealError is bad input: one line
     if deal.players != 2:
         raise BadOption(f"reverse plays 2-player deals only, this one has {deal.players} hands")
@@ -80,9 +86,15 @@ def _along(args: argparse.Namespace, deal: Any, rules: Any) -> int:
     longer = longer_starts(deal, rules, args.tricks, args.max_states or 100_000)
     log = open_log(args.db)
     options = {"deal": args.deal, "tricks": args.tricks, "max_states": args.max_states}
-    run_id = log.start_run("reverse", options, rules.name, None, 1)
-    finds = [Find(text, result.outcome, result.winner, result.cards, result.tricks, None,
-                  "reverse", run_id) for text, result in longer]
+    bmn = make_options(rules.name)
+    run_id = log.start_run("reverse", options, rules.name, None, 1, "beggar", bmn.to_json(),
+                           bmn.key())
+    finds = []
+    for text, result in longer:
+        found = to_game_result(result)
+        finds.append(Find(text, found.outcome, dict(found.measures), "reverse", run_id,
+                          details=dict(found.details), options_key=bmn.key(),
+                          game_options=bmn.to_json()))
     progress = {"seconds": time.time() - started, "deals": len(longer),
                 "cards": sum(f.cards for f in finds), "outcomes": {"win": len(finds)},
                 "checkpoint": {}}

@@ -18,22 +18,23 @@ from tqdm import tqdm
 
 from .cli_options import (
     DEFAULT_DB,
+    DEFAULT_GAME,
     EXIT_MISMATCH,
     EXIT_OK,
+    add_game_choice,
     add_game_options,
     check_log_path,
     open_log,
+    option_values,
     positive_int,
     seed,
 )
-from .engine import play
 from .errors import BadInput, BadLog, BadOption, RunFailed
+from .game import Game, GameError, get_game
 from .log import Find, RecordLog, iter_lines
-from .notation import DealError, parse_deal
-from .rules import get_rules
 from .search import STRATEGIES, Runner, SearchSpec, parse_duration
 from .search.backends import BACKENDS, DASK_EXTRA, Backend, BackendError, MissingDask, open_backend
-from .search.spec import ESCAPES, OBJECTIVES
+from .search.spec import ESCAPES
 
 
 def _duration(text: str) -> float:
@@ -50,8 +51,9 @@ def _workers(text: str) -> int:
     return value
 
 
-def add_search_parser(commands: Any) -> None:
-    """The ``search`` subcommand."""
+def add_search_parser(commands: Any, game: Game | None = None) -> None:
+    """The ``search`` subcommand, with the options of ``game`` (default: beggar)."""
+    game = game or get_game(DEFAULT_GAME)
     search = commands.add_parser(
         "search", help="search for long and never-ending deals, logging finds to SQLite",
         description="Search on every core and log each new best and every cycle to SQLite. "
@@ -68,20 +70,19 @@ def add_search_parser(commands: Any) -> None:
                         help="PRNG seed, 0 to 2**63-1 (default: chosen and logged)")
     search.add_argument("--deals", type=positive_int, help="budget: games to play")
     search.add_argument("--time", type=_duration, help="budget: 8h, 30m, 90s, 1h30m")
-    search.add_argument("--players", type=int, choices=(2, 3, 4), help="default 2")
-    search.add_argument("--deck", help="the deck in compact notation (exhaustive: required; "
-                                       "others: default the rules' full deck)")
-    search.add_argument("--objective", choices=OBJECTIVES, help="longer means more cards "
-                                                                "(default) or more tricks")
+    search.add_argument("--objective", choices=game.measures,
+                        help=f"longer means more {' or more '.join(game.measures)} (default: "
+                             f"{game.measures[0]})")
     search.add_argument("--start", help="climb: start every climber from this deal")
     search.add_argument("--escape", choices=ESCAPES,
                         help="climb: beyond pure ascent (default: anneal)")
     search.add_argument("--stall", type=positive_int,
                         help="climb: games without a new best before a restart "
                              "(default 5000)")
-    search.add_argument("--reverse-every", type=positive_int, metavar="K",
-                        help="climb (2 players): every K new bests of a climber, grow its deal "
-                             "backwards and continue from the longest result")
+    if game.name == "beggar":
+        search.add_argument("--reverse-every", type=positive_int, metavar="K",
+                            help="climb (2 players): every K new bests of a climber, grow its "
+                                 "deal backwards and continue from the longest result")
     search.add_argument("--backend", choices=BACKENDS,
                         help="where the work runs: local processes (default) or a Dask "
                              "cluster (pip install 'dealsearch[dask]')")
@@ -93,12 +94,21 @@ def add_search_parser(commands: Any) -> None:
     search.add_argument("--quiet", action="store_true", help="no progress bar")
     search.add_argument("--verbose", action="store_true",
                         help="climb: also print each climber's own new bests and growths")
-    add_game_options(search, default_rules=None)
+    add_game_choice(search, default=None)
+    add_game_options(search, game)
 
 
-_SPEC_OPTIONS = ("strategy", "rules", "players", "deck", "max_cards", "max_tricks", "seed",
-                 "workers", "deals", "time", "objective", "start", "escape",
+_SPEC_OPTIONS = ("strategy", "seed", "workers", "deals", "time", "objective", "start", "escape",
                  "stall", "reverse_every")
+
+
+def _given(args: argparse.Namespace) -> dict[str, Any]:
+    """The search and game options given on the command line."""
+    given = {k: getattr(args, k) for k in _SPEC_OPTIONS if getattr(args, k, None) is not None}
+    if args.game is not None:
+        given["game"] = args.game
+    given.update(option_values(args, get_game(args.game or DEFAULT_GAME)))
+    return given
 
 
 def _load_config(path: Path) -> dict[str, Any]:
@@ -119,7 +129,10 @@ def _load_config(path: Path) -> dict[str, Any]:
 
 def _spec(args: argparse.Namespace) -> SearchSpec:
     options: dict[str, Any] = _load_config(args.config) if args.config else {}
-    options.update({k: getattr(args, k) for k in _SPEC_OPTIONS if getattr(args, k) is not None})
+    if args.game is None and options.get("game", DEFAULT_GAME) != DEFAULT_GAME:
+        raise BadInput(f"{args.config} searches {options['game']}: add --game "
+                       f"{options['game']} so that its options are known")
+    options.update(_given(args))
     if "strategy" not in options:
         raise BadInput("search needs a strategy (random, climb, exhaustive), --config or "
                        "--resume")
@@ -160,7 +173,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     """``dealsearch search``: run (or resume) a search and print its finds and summary."""
     backend_name = _backend_name(args)
     if args.resume is not None:
-        given = [f"--{k.replace('_', '-')}" for k in _SPEC_OPTIONS if getattr(args, k) is not None]
+        given = [f"--{k.replace('_', '-')}" for k in _given(args)]
         if given or args.config:
             raise BadOption(f"--resume continues the run as it was started: drop "
                             f"{(given or ['--config'])[0]}")
@@ -202,9 +215,10 @@ def cmd_search(args: argparse.Namespace) -> int:
                         backend=backend)
         if not args.json:
             action = "resuming" if run_id else "starting"
-            print(f"{action} run {runner.run_id}: {spec.strategy} search, {spec.rules} rules, "
-                  f"{spec.players} players, {backend.describe()}, seed {spec.seed}; "
-                  f"log {args.db}", flush=True)
+            setting = (f"{spec.rules} rules, {spec.players} players" if spec.game == "beggar"
+                       else f"{spec.game}, {spec.options.key()}")
+            print(f"{action} run {runner.run_id}: {spec.strategy} search, {setting}, "
+                  f"{backend.describe()}, seed {spec.seed}; log {args.db}", flush=True)
         try:
             summary = runner.run()
         except sqlite3.DatabaseError as error:  # the log cannot be written: disk full, locked
@@ -214,8 +228,7 @@ def cmd_search(args: argparse.Namespace) -> int:
         print(json.dumps(summary.to_json()), flush=True)
     else:
         best = summary.best
-        best_text = f"{best['cards']} cards, {best['tricks']} tricks: {best['deal']}" if best \
-            else "none"
+        best_text = f"{_counts(best, spec.plugin.measures)}: {best['deal']}" if best else "none"
         rate = summary.deals / summary.seconds if summary.seconds else 0.0
         print(f"run {summary.run_id} {summary.status}: {summary.deals:,} deals, "
               f"{summary.cards:,} cards in {summary.seconds:.1f} s ({rate:,.0f} deals/s); "
@@ -231,12 +244,16 @@ def cmd_search(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _counts(values: dict[str, Any], measures: tuple[str, ...], sep: str = ", ") -> str:
+    """E.g. '8344 cards, 1164 tricks'."""
+    return sep.join(f"{values[m]} {m}" for m in measures)
+
+
 def _describe_find(find: Find) -> str:
     if find.cycle is not None:
-        return (f"CYCLE {find.deal}: entry {find.cycle.entry_cards} cards / "
-                f"{find.cycle.entry_tricks} tricks, period {find.cycle.period_cards} cards / "
-                f"{find.cycle.period_tricks} tricks")
-    return f"best {find.cards} cards, {find.tricks} tricks: {find.deal}"
+        return (f"CYCLE {find.deal}: entry {_counts(find.entry, tuple(find.entry), ' / ')},"
+                f" period {_counts(find.period, tuple(find.period), ' / ')}")
+    return f"best {_counts(find.measures, tuple(find.measures))}: {find.deal}"
 
 
 # ---------------------------------------------------------------- records
@@ -254,39 +271,38 @@ def add_records_parser(commands: Any) -> None:
                          help="replay every stored deal and confirm its stored counts")
     records.add_argument("--cycles", action="store_true",
                          help="the cycle catalogue: each distinct cycle and the deals reaching it")
-
-
-def _limits(text: str) -> dict[str, int]:
-    return {key: int(value) for key, value in
-            (part.split("=") for part in text.split(",") if part)}
+    add_game_choice(records)
 
 
 def cmd_records(args: argparse.Namespace) -> int:
     """``dealsearch records``: the finds of a log, best first, then the cycles."""
+    game = get_game(args.game)
     log = open_log(args.db, must_exist=True)
     if args.cycles:
-        return _print_cycles(log, args)
-    rows = log.finds(args.run or ())
+        return _print_cycles(log, args, game)
+    rows = log.finds(args.run or (), game=game.name)
     if args.verify:
-        return _verify_records(rows)
+        return _verify_records(log, rows)
+    measures = game.measures
     if args.json:
         for line in iter_lines(rows):
             print(json.dumps(line))
     elif args.csv:
-        fields = ["deal", "rules", "outcome", "winner", "cards", "tricks", "entry_cards",
-                  "entry_tricks", "period_cards", "period_tricks", "strategy", "run_id",
-                  "limits"]
+        fields = ["deal", "rules", "outcome", "winner", *measures,
+                  *(f"entry_{m}" for m in measures), *(f"period_{m}" for m in measures),
+                  "strategy", "run_id", "limits"]
         writer = csv.DictWriter(sys.stdout, fields, extrasaction="ignore", lineterminator="\n")
         writer.writeheader()
         writer.writerows(rows)
     else:
-        print(f"{'outcome':<7} {'cards':>6} {'tricks':>6} {'period':>12}  {'run':>4} "
-              f"{'strategy':<10} deal")
+        heads = "".join(f" {m:>6}" for m in measures)
+        print(f"{'outcome':<7}{heads} {'period':>12}  {'run':>4} {'strategy':<10} deal")
         for row in rows:
-            period = (f"{row['period_cards']}/{row['period_tricks']}"
+            period = ("/".join(str(row[f"period_{m}"]) for m in measures)
                       if row["outcome"] == "cycle" else "")
-            print(f"{row['outcome']:<7} {row['cards']:>6} {row['tricks']:>6} {period:>12}  "
-                  f"{row['run_id']:>4} {row['strategy']:<10} {row['deal']}")
+            values = "".join(f" {row[m]:>{max(6, len(m))}}" for m in measures)
+            print(f"{row['outcome']:<7}{values} {period:>12}  {row['run_id']:>4} "
+                  f"{row['strategy']:<10} {row['deal']}")
         print(f"{len(rows)} finds in {args.db}")
         _print_unfinished(log, args)
     return EXIT_OK
@@ -301,8 +317,14 @@ def _print_unfinished(log: RecordLog, args: argparse.Namespace) -> None:
               f"deals; continue with: dealsearch search --resume {run['id']} --db {args.db}")
 
 
-def _print_cycles(log: RecordLog, args: argparse.Namespace) -> int:
-    cycles = log.cycles()
+def _pair(values: list[Any]) -> str:
+    if len(values) == 2:
+        return f"{values[0]!s:>6}/{values[1]!s:<5}"
+    return f"{'/'.join(map(str, values)):>12}"
+
+
+def _print_cycles(log: RecordLog, args: argparse.Namespace, game: Game) -> int:
+    cycles = log.cycles(game.name)
     if args.json:
         for cycle in cycles:
             print(json.dumps(cycle))
@@ -312,32 +334,52 @@ def _print_cycles(log: RecordLog, args: argparse.Namespace) -> int:
         writer.writeheader()
         writer.writerows(cycles)
     else:
-        print(f"{'cycle':<12} {'rules':<9} {'period':>12} {'entry':>12} {'deals':>6}  "
-              "smallest state (player to move first)")
+        what = ("smallest state (player to move first)" if game.name == "beggar"
+                else "cycle key")
+        print(f"{'cycle':<12} {'rules':<9} {'period':>12} {'entry':>12} {'deals':>6}  {what}")
         for c in cycles:
-            print(f"{c['id']:<12} {c['rules']:<9} {c['period_cards']:>6}/{c['period_tricks']:<5} "
-                  f"{c['entry_cards']:>6}/{c['entry_tricks']:<5} {c['deals']:>6}  {c['key']}")
+            period = _pair([c[f"period_{m}"] for m in game.measures])
+            entry = _pair([c[f"entry_{m}"] for m in game.measures])
+            print(f"{c['id']:<12} {c['rules']:<9} {period} {entry} {c['deals']:>6}  {c['key']}")
         print(f"{len(cycles)} distinct cycles in {args.db}")
     return EXIT_OK
 
 
-def _verify_records(rows: list[dict[str, Any]]) -> int:
+def _find_options(log: RecordLog, row: dict[str, Any], specs: dict[int, Any]) -> Any:
+    """The options a find was played under: its run's spec rebuilt (the values given), or,
+    for runs that are not searches (reverse), the find's own options."""
+    game = get_game(row["game"])
+    if row["run_id"] not in specs:
+        run = log.run(row["run_id"])
+        try:
+            specs[row["run_id"]] = SearchSpec.from_json(run["options"]).options if run else None
+        except (ValueError, TypeError):
+            specs[row["run_id"]] = None
+    options = specs[row["run_id"]]
+    if options is None or options.key() != row["options_key"]:
+        options = game.options(**row["game_options"])
+    return options
+
+
+def _verify_records(log: RecordLog, rows: list[dict[str, Any]]) -> int:
     bad = 0
+    specs: dict[int, Any] = {}
     for row in rows:
         try:
-            rules = get_rules(row["rules"])
-            deal = parse_deal(row["deal"], rules, deck="any")
-        except (DealError, ValueError) as error:
+            game = get_game(row["game"])
+            options = _find_options(log, row, specs)
+            _, result = game.verify(row["deal"], options)
+        except (GameError, ValueError) as error:
             print(f"MISMATCH {row['deal']}: {error}")
             bad += 1
             continue
-        result = play(deal, rules, **_limits(row["limits"]))
-        stored = (row["outcome"], row["cards"], row["tricks"])
-        if (result.outcome, result.cards, result.tricks) != stored or (
-                result.cycle and (result.cycle.entry_cards, result.cycle.period_cards)
-                != (row["entry_cards"], row["period_cards"])):
-            print(f"MISMATCH {row['deal']}: stored {stored}, replayed "
-                  f"{(result.outcome, result.cards, result.tricks)}")
+        stored = (row["outcome"], *row["measures"].values())
+        replayed = (result.outcome, *result.measures.values())
+        first = game.measures[0]
+        if replayed != stored or (result.outcome == "cycle" and (
+                result.entry[first], result.period[first])
+                != (row["entry"].get(first), row["period"].get(first))):
+            print(f"MISMATCH {row['deal']}: stored {stored}, replayed {replayed}")
             bad += 1
     print(f"{len(rows)} finds replayed, {bad} mismatches")
     return EXIT_MISMATCH if bad else EXIT_OK

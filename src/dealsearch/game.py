@@ -69,7 +69,10 @@ class Layout:
     ``unordered[i]`` says that the order inside segment ``i`` does not change the game (a
     Durak hand is a set): searches spend no moves inside it and canonicalise it (sorted).
     ``fixed[i]`` marks a segment whose multiset is fixed (Spite and Malice: deck 1 and deck 2
-    are separate packs): mutations keep cards of a fixed segment inside it.
+    are separate packs): mutations keep cards of a fixed segment inside it. With fixed
+    segments, ``deck`` lists each fixed segment's cards at that segment's place (the search
+    deals by shuffling the positions outside fixed segments among themselves, and each fixed
+    segment within itself); without them it is simply the sorted deck.
     """
 
     deck: Row
@@ -153,6 +156,16 @@ class Game(ABC):
     measures: ClassVar[tuple[str, ...]]        # first is the default objective
     outcomes: ClassVar[tuple[str, ...]]        # index = the compiled outcome code
     option_specs: ClassVar[tuple[OptionSpec, ...]]
+    # Optional, with defaults (added with the BMN plug-in):
+    # options the deal text itself settles: ``verify`` takes them from the deal, not the CLI.
+    deal_options: ClassVar[tuple[str, ...]] = ()
+    # measure -> (bin width, bins) of the log's length histograms (the last bin takes the rest).
+    histogram_bins: ClassVar[dict[str, tuple[int, int]]] = {}
+    # weights of the generic climber's mutations: swap two unequal codes, move a card, swap
+    # between segments, rotate a segment.
+    mutation_weights: ClassVar[tuple[int, int, int, int]] = (1, 1, 1, 1)
+    # option values (as Game.options takes them) the contract tests play, e.g. ({}, {...}).
+    test_option_sets: ClassVar[tuple[dict[str, Any], ...]] = ({},)
 
     @abstractmethod
     def options(self, **values: Any) -> GameOptions:
@@ -218,6 +231,41 @@ class Game(ABC):
         the compiled engine and the reference on the same seeded deals in one run, with keys
         ``setting, deals_per_s, <measure>_per_s, reference_deals_per_s, ratio``."""
         raise NotImplementedError(f"{self.name} has no speed table")
+
+    def describe(self, result: GameResult) -> str:
+        """One line for ``verify``: the outcome, the measures and any cycle."""
+        counts = ", ".join(f"{value} {name}" for name, value in result.measures.items())
+        text = f"{result.outcome}: {counts}"
+        details = ", ".join(f"{k} {v}" for k, v in result.details.items() if v is not None)
+        if details:
+            text += f" ({details})"
+        if result.outcome == "cycle":
+            entry = ", ".join(f"{v} {k}" for k, v in result.entry.items())
+            period = ", ".join(f"{v} {k}" for k, v in result.period.items())
+            text += f"; entry {entry}; period {period}"
+        return text
+
+    def histogram(self, measure: str) -> tuple[int, int]:
+        """(bin width, bins) of a measure's length histogram (default: 1, 4096)."""
+        return self.histogram_bins.get(measure, (1, 4096))
+
+    def cycle_id(self, key: str, options: GameOptions) -> str:
+        """A short stable id of a cycle key (the catalogue's primary key)."""
+        import hashlib
+
+        text = f"{self.name}:{options.key()}:{key}"
+        return hashlib.sha1(text.encode()).hexdigest()[:12]
+
+    def random_player(self, options: GameOptions, seed: int, stream: int, objective: str,
+                      best: int = 0) -> Any | None:
+        """A specialised random sampler with the generic ``Sampler``'s methods, or None (the
+        search then deals and plays through :meth:`kernel`)."""
+        return None
+
+    def climber(self, options: GameOptions, seed: int, stream: int, objective: str
+                ) -> Any | None:
+        """A specialised climber with the generic ``Climber``'s methods, or None."""
+        return None
 
     def result(self, batch: BatchResults, i: int, row: Row, options: GameOptions) -> GameResult:
         """Entry ``i`` of a batch as a :class:`GameResult` (by default: replay the row)."""

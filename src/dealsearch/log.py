@@ -17,55 +17,61 @@ import platform
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .result import Cycle
+from .errors import BadLog
+
+VERSION = 2   # PRAGMA user_version; 0 (never set) is a v1 log, migrated on opening
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
-    id          INTEGER PRIMARY KEY,
-    strategy    TEXT NOT NULL,
-    options     TEXT NOT NULL,           -- JSON: everything needed to resume the run
-    rules       TEXT NOT NULL,
-    seed        INTEGER,
-    workers     INTEGER NOT NULL,
-    machine     TEXT NOT NULL,
-    started     REAL NOT NULL,           -- Unix time
-    ended       REAL,
-    status      TEXT NOT NULL,           -- running | done | interrupted | failed
-    seconds     REAL NOT NULL DEFAULT 0, -- time spent searching, over every session
-    deals       INTEGER NOT NULL DEFAULT 0,
-    cards       INTEGER NOT NULL DEFAULT 0,
-    outcomes    TEXT NOT NULL DEFAULT '{}',
-    checkpoint  TEXT NOT NULL DEFAULT '{}'
+    id            INTEGER PRIMARY KEY,
+    strategy      TEXT NOT NULL,
+    options       TEXT NOT NULL,           -- JSON: the search spec, all it takes to resume
+    rules         TEXT NOT NULL,           -- BMN's rules preset ('' for other games)
+    seed          INTEGER,
+    workers       INTEGER NOT NULL,
+    machine       TEXT NOT NULL,
+    started       REAL NOT NULL,           -- Unix time
+    ended         REAL,
+    status        TEXT NOT NULL,           -- running | done | interrupted | failed
+    seconds       REAL NOT NULL DEFAULT 0, -- time spent searching, over every session
+    deals         INTEGER NOT NULL DEFAULT 0,
+    cards         INTEGER NOT NULL DEFAULT 0,  -- total of the game's counted measure
+    outcomes      TEXT NOT NULL DEFAULT '{}',
+    checkpoint    TEXT NOT NULL DEFAULT '{}',
+    game          TEXT NOT NULL DEFAULT 'beggar',
+    game_options  TEXT NOT NULL DEFAULT '{}',  -- JSON: every option of the game
+    options_key   TEXT NOT NULL DEFAULT ''     -- the game's canonical options text
 );
 CREATE TABLE IF NOT EXISTS finds (
     id             INTEGER PRIMARY KEY,
     run_id         INTEGER NOT NULL REFERENCES runs(id),
-    deal           TEXT NOT NULL,        -- compact notation: the canonical form of a deal
-    rules          TEXT NOT NULL,
+    game           TEXT NOT NULL,
+    options_key    TEXT NOT NULL,        -- the options the deal was played under
+    game_options   TEXT NOT NULL,        -- JSON of the same
+    deal           TEXT NOT NULL,        -- the game's canonical text of the deal
     outcome        TEXT NOT NULL,
-    winner         INTEGER,
-    cards          INTEGER NOT NULL,
-    tricks         INTEGER NOT NULL,
-    entry_cards    INTEGER,
-    entry_tricks   INTEGER,
-    period_cards   INTEGER,
-    period_tricks  INTEGER,
+    measure_1      INTEGER NOT NULL,     -- the game's first measure (BMN: cards)
+    measure_2      INTEGER,              -- its second (BMN: tricks), if any
+    measures       TEXT NOT NULL,        -- JSON {measure: value}: at the first repeat if cycle
+    entry          TEXT,                 -- JSON {measure: value}, cycles only
+    period         TEXT,                 -- JSON {measure: value}, cycles only
+    details        TEXT NOT NULL DEFAULT '{}',  -- JSON: the rest of the result (winner, ...)
     strategy       TEXT NOT NULL,
     found          REAL NOT NULL,
-    limits         TEXT NOT NULL DEFAULT '',  -- the agreed limit the counts were made under
     cycle_id       TEXT REFERENCES cycles(id),
-    UNIQUE (deal, rules, limits)
+    UNIQUE (game, options_key, deal)
 );
-CREATE INDEX IF NOT EXISTS finds_by_length ON finds (outcome, cards DESC);
+CREATE INDEX IF NOT EXISTS finds_by_length ON finds (outcome, measure_1 DESC, measure_2 DESC);
+CREATE INDEX IF NOT EXISTS finds_by_run ON finds (run_id);
 CREATE TABLE IF NOT EXISTS histograms (  -- game lengths of every deal a run played
     run_id     INTEGER NOT NULL REFERENCES runs(id),
-    measure    TEXT NOT NULL,            -- cards | tricks
+    measure    TEXT NOT NULL,            -- a measure of the run's game (BMN: cards, tricks)
     bin_width  INTEGER NOT NULL,
-    counts     TEXT NOT NULL,            -- JSON {bin: count}; bin b holds [b*w, (b+1)*w)
+    counts     TEXT NOT NULL,            -- JSON {bin: count}, bin b holds [b*w, (b+1)*w)
     PRIMARY KEY (run_id, measure)
 );
 CREATE TABLE IF NOT EXISTS samples (     -- throughput over time
@@ -75,37 +81,79 @@ CREATE TABLE IF NOT EXISTS samples (     -- throughput over time
     cards    INTEGER NOT NULL
 );
 CREATE TABLE IF NOT EXISTS cycles (      -- the catalogue: one row per distinct cycle
-    id             TEXT PRIMARY KEY,     -- see dealsearch.catalogue
-    key            TEXT NOT NULL,
-    rules          TEXT NOT NULL,
-    period_cards   INTEGER NOT NULL,
-    period_tricks  INTEGER NOT NULL,
-    found          REAL NOT NULL
+    id           TEXT PRIMARY KEY,       -- Game.cycle_id of the key
+    game         TEXT NOT NULL,
+    options_key  TEXT NOT NULL,
+    key          TEXT NOT NULL,          -- Game.cycle_key: the same for every deal reaching it
+    label        TEXT NOT NULL,          -- a short name of the options (BMN: the rules)
+    period       TEXT NOT NULL,          -- JSON {measure: value}
+    found        REAL NOT NULL
 );
 """
 
 
 @dataclass(frozen=True)
 class Find:
-    """A deal worth keeping: a new best of its run, or a game that never ends."""
+    """A deal worth keeping: a new best of its run, or a game that never ends.
+
+    ``measures``, ``entry`` and ``period`` are named by the game's measures (``entry`` and
+    ``period`` empty unless the outcome is ``cycle``); ``details`` holds the rest of the
+    result (BMN: winner, order out).
+    """
 
     deal: str
     outcome: str
-    winner: int | None
-    cards: int
-    tricks: int
-    cycle: Cycle | None
+    measures: dict[str, int]
     strategy: str
     run_id: int
-    cycle_key: str | None = None   # the cycle's canonical form (dealsearch.catalogue)
+    entry: dict[str, int] = field(default_factory=dict)
+    period: dict[str, int] = field(default_factory=dict)
+    details: dict[str, Any] = field(default_factory=dict)
+    cycle_key: str | None = None   # the cycle's canonical form (Game.cycle_key)
     cycle_id: str | None = None
+    game: str = "beggar"
+    options_key: str = ""
+    game_options: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def cards(self) -> int:
+        """BMN: cards turned (or the game's first measure)."""
+        return self.measures.get("cards", next(iter(self.measures.values())))
+
+    @property
+    def tricks(self) -> int:
+        """BMN: tricks (piles taken)."""
+        return self.measures["tricks"]
+
+    @property
+    def winner(self) -> int | None:
+        """The winner, when the game names one."""
+        return self.details.get("winner")
+
+    @property
+    def cycle(self) -> dict[str, int] | None:
+        """``entry_<measure>`` and ``period_<measure>`` of a cycle, else None."""
+        return cycle_json(self.outcome, self.entry, self.period)
 
     def to_json(self) -> dict[str, Any]:
-        """The keys ``--json`` prints for a find."""
-        cycle = None if self.cycle is None else self.cycle.__dict__
-        return {"deal": self.deal, "outcome": self.outcome, "cards": self.cards,
-                "tricks": self.tricks, "cycle": cycle, "strategy": self.strategy,
-                "run_id": self.run_id}
+        """The keys ``--json`` prints for a find: the deal, outcome, measures, cycle, where it
+        was found, and the game and options it was played under."""
+        return {"deal": self.deal, "outcome": self.outcome, **self.measures,
+                "cycle": self.cycle, "strategy": self.strategy, "run_id": self.run_id,
+                "game": self.game, "options": self.game_options}
+
+
+def cycle_json(outcome: str, entry: dict[str, int], period: dict[str, int]
+               ) -> dict[str, int] | None:
+    """``{entry_<m>: .., period_<m>: ..}`` for a cycle (entries first), None otherwise."""
+    if outcome != "cycle":
+        return None
+    return {f"entry_{m}": v for m, v in entry.items()} | {
+        f"period_{m}": v for m, v in period.items()}
+
+
+class LogError(BadLog):
+    """A log that cannot be used (not SQLite, newer than this release): one line."""
 
 
 def machine() -> str:
@@ -114,32 +162,64 @@ def machine() -> str:
 
 
 class RecordLog:
-    """A SQLite record log. ``path`` is created if missing; ``:memory:`` for tests."""
+    """A SQLite record log. ``path`` is created if missing; ``:memory:`` for tests.
+
+    A v1 log (written before games were plug-ins) is migrated in place on opening, in one
+    transaction: see :mod:`dealsearch.log_migrate`.
+    """
 
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
         # A reader opened while a search writes waits briefly instead of failing.
         self.db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
         self.db.row_factory = sqlite3.Row
-        self.db.execute("PRAGMA journal_mode=WAL")
+        try:
+            # Schema first, in one transaction (a v1 log is migrated inside it), then WAL: a
+            # new file appears on disk with its tables, so a reader never finds it empty.
+            with _transaction(self.db):
+                version = self.db.execute("PRAGMA user_version").fetchone()[0]
+                if version > VERSION:
+                    raise LogError(f"{self.path} is a version {version} log: this dealsearch "
+                                   f"reads version {VERSION} and older")
+                if version < VERSION:
+                    tables = {row[0] for row in self.db.execute(
+                        "SELECT name FROM sqlite_master WHERE type = 'table'")}
+                    if "runs" in tables:
+                        from .log_migrate import migrate_v1
+
+                        migrate_v1(self.db)
+                    self._create()
+            self.db.execute("PRAGMA journal_mode=WAL")
+        except sqlite3.DatabaseError as error:
+            self.db.close()
+            raise LogError(f"{self.path} is not a dealsearch log ({error})") from None
+        except BaseException:
+            self.db.close()
+            raise
         # FULL: a commit survives a power cut, not only a crash of this process.
         self.db.execute("PRAGMA synchronous=FULL")
-        self.db.executescript(SCHEMA)
-        columns = {row["name"] for row in self.db.execute("PRAGMA table_info(finds)")}
-        if "cycle_id" not in columns:  # a log written before the cycle catalogue existed
-            self.db.execute("ALTER TABLE finds ADD COLUMN cycle_id TEXT REFERENCES cycles(id)")
+
+    def _create(self) -> None:
+        # Statement by statement: executescript would commit the open transaction.
+        for statement in SCHEMA.split(";"):
+            if statement.strip():
+                self.db.execute(statement)
+        self.db.execute(f"PRAGMA user_version = {VERSION}")
 
     def close(self) -> None:
         """Close the connection."""
         self.db.close()
 
     def start_run(self, strategy: str, options: dict[str, Any], rules: str, seed: int | None,
-                  workers: int) -> int:
+                  workers: int, game: str = "beggar", game_options: dict[str, Any] | None = None,
+                  options_key: str = "") -> int:
         """Record a new run; returns its id."""
         cursor = self.db.execute(
-            "INSERT INTO runs (strategy, options, rules, seed, workers, machine, started, status)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, 'running')",
-            (strategy, json.dumps(options), rules, seed, workers, machine(), time.time()),
+            "INSERT INTO runs (strategy, options, rules, seed, workers, machine, started, status,"
+            " game, game_options, options_key)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?)",
+            (strategy, json.dumps(options), rules, seed, workers, machine(), time.time(), game,
+             json.dumps(game_options or {}), options_key),
         )
         return int(cursor.lastrowid or 0)
 
@@ -158,7 +238,7 @@ class RecordLog:
              sample: bool = False) -> None:
         """Commit finds and the run's progress in one transaction.
 
-        A deal already in the log (under the same rules and limit) keeps its first entry.
+        A deal already in the log (same game and options) keeps its first entry.
         ``histograms`` maps a measure to (bin width, {bin: count}) for the whole run so far;
         ``sample`` also records the throughput point (seconds, deals, cards) of ``progress``.
         """
@@ -173,23 +253,7 @@ class RecordLog:
                                 (run_id, progress["seconds"], progress["deals"],
                                  progress["cards"]))
             for find in finds:
-                if find.cycle_id is not None and find.cycle is not None:
-                    self.db.execute(
-                        "INSERT OR IGNORE INTO cycles (id, key, rules, period_cards,"
-                        " period_tricks, found) VALUES (?, ?, ?, ?, ?, ?)",
-                        (find.cycle_id, find.cycle_key, rules, find.cycle.period_cards,
-                         find.cycle.period_tricks, time.time()))
-                cycle = find.cycle or Cycle(None, None, None, None)  # type: ignore[arg-type]
-                self.db.execute(
-                    "INSERT OR IGNORE INTO finds (run_id, deal, rules, outcome, winner, cards,"
-                    " tricks, entry_cards, entry_tricks, period_cards, period_tricks, strategy,"
-                    " found, limits, cycle_id)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (run_id, find.deal, rules, find.outcome, find.winner,
-                     find.cards, find.tricks, cycle.entry_cards, cycle.entry_tricks,
-                     cycle.period_cards, cycle.period_tricks, find.strategy, time.time(),
-                     limits, find.cycle_id),
-                )
+                self._insert_find(run_id, rules, find)
             self.db.execute(
                 "UPDATE runs SET seconds = ?, deals = ?, cards = ?, outcomes = ?,"
                 " checkpoint = ?, status = ?, ended = ? WHERE id = ?",
@@ -198,15 +262,45 @@ class RecordLog:
                  None if status == "running" else time.time(), run_id),
             )
 
-    def finds(self, run_ids: Iterable[int] = ()) -> list[dict[str, Any]]:
-        """Finds, best first (longest terminating games), then every cycle."""
-        ids = list(run_ids)
-        where = f"WHERE run_id IN ({', '.join('?' * len(ids))})" if ids else ""
-        rows = self.db.execute(
-            f"SELECT * FROM finds {where} "
-            "ORDER BY outcome = 'cycle', cards DESC, tricks DESC, id", ids)
-        return [dict(row) for row in rows]
+    def _insert_find(self, run_id: int, label: str, find: Find) -> None:
+        now = time.time()
+        options = json.dumps(find.game_options)
+        if find.cycle_id is not None and find.outcome == "cycle":
+            self.db.execute(
+                "INSERT OR IGNORE INTO cycles (id, game, options_key, key, label, period, found)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (find.cycle_id, find.game, find.options_key, find.cycle_key,
+                 find.game_options.get("rules", label), json.dumps(find.period), now))
+        values = list(find.measures.values())
+        cycle = find.outcome == "cycle"
+        self.db.execute(
+            "INSERT OR IGNORE INTO finds (run_id, game, options_key, game_options, deal, outcome,"
+            " measure_1, measure_2, measures, entry, period, details, strategy, found, cycle_id)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (run_id, find.game, find.options_key, options, find.deal, find.outcome, values[0],
+             values[1] if len(values) > 1 else None, json.dumps(find.measures),
+             json.dumps(find.entry) if cycle else None,
+             json.dumps(find.period) if cycle else None, json.dumps(find.details),
+             find.strategy, now, find.cycle_id))
 
+    def finds(self, run_ids: Iterable[int] = (), game: str | None = None
+              ) -> list[dict[str, Any]]:
+        """Finds, best first (longest terminating games), then every cycle, decoded: the
+        JSON columns as dicts, plus each measure (``cards``), ``entry_<m>``/``period_<m>``,
+        ``winner``, ``rules`` and ``limits`` as keys of their own."""
+        ids = list(run_ids)
+        where, args = [], []
+        if ids:
+            where.append(f"run_id IN ({', '.join('?' * len(ids))})")
+            args.extend(ids)
+        if game is not None:
+            where.append("game = ?")
+            args.append(game)
+        clause = f"WHERE {' AND '.join(where)}" if where else ""
+        rows = self.db.execute(
+            f"SELECT * FROM finds {clause} "
+            "ORDER BY outcome = 'cycle', measure_1 DESC, measure_2 DESC, id", args)
+        return [decode_find(row) for row in rows]
 
     def histogram(self, run_ids: Iterable[int], measure: str = "cards"
                   ) -> tuple[int, dict[int, int]]:
@@ -230,19 +324,60 @@ class RecordLog:
             "SELECT seconds, deals, cards FROM samples WHERE run_id = ? ORDER BY seconds",
             (run_id,))]
 
-    def cycles(self) -> list[dict[str, Any]]:
-        """The cycle catalogue: each distinct cycle, how many logged deals reach it and the
-        shortest entry among them."""
-        return [dict(row) for row in self.db.execute(
-            "SELECT c.id, c.key, c.rules, c.period_cards, c.period_tricks, COUNT(f.id) AS deals,"
-            " MIN(f.entry_cards) AS entry_cards, MIN(f.entry_tricks) AS entry_tricks"
-            " FROM cycles c LEFT JOIN finds f ON f.cycle_id = c.id"
-            " GROUP BY c.id ORDER BY deals DESC, c.period_tricks")]
+    def cycles(self, game: str | None = None, run_ids: Iterable[int] | None = None
+               ) -> list[dict[str, Any]]:
+        """The cycle catalogue: each distinct cycle (``id, key, rules, period_<m>...``), how
+        many logged deals reach it and the shortest entry among them (``entry_<m>``), most
+        reached first. With ``run_ids``, only cycles that those runs' finds reach, counted
+        over those runs."""
+        where = "" if game is None else "WHERE game = ?"
+        cycles = [dict(row) for row in self.db.execute(
+            f"SELECT * FROM cycles {where} ORDER BY rowid", () if game is None else (game,))]
+        ids = None if run_ids is None else list(run_ids)
+        runs = "" if ids is None else f" AND run_id IN ({', '.join('?' * len(ids))})"
+        reach: dict[str, list[dict[str, int]]] = {}
+        for row in self.db.execute(
+                f"SELECT cycle_id, entry FROM finds WHERE cycle_id IS NOT NULL{runs}",
+                ids or ()):
+            reach.setdefault(row["cycle_id"], []).append(json.loads(row["entry"] or "{}"))
+        table = []
+        for cycle in cycles:
+            period = json.loads(cycle["period"])
+            entries = reach.get(cycle["id"], [])
+            if ids is not None and not entries:
+                continue
+            entry = {f"entry_{m}": min((e[m] for e in entries if m in e), default=None)
+                     for m in period}
+            table.append({"id": cycle["id"], "key": cycle["key"], "rules": cycle["label"],
+                          **{f"period_{m}": v for m, v in period.items()},
+                          "deals": len(entries), **entry, "game": cycle["game"],
+                          "options_key": cycle["options_key"]})
+        # Most reached first; then the shorter period by the last measure (BMN: tricks).
+        table.sort(key=lambda c: (-c["deals"], *[c[k] for k in reversed(list(c))
+                                                 if k.startswith("period_")]))
+        return table
+
+
+def decode_find(row: sqlite3.Row) -> dict[str, Any]:
+    """A finds row with its JSON decoded and each measure, entry, period and detail as a key."""
+    find = dict(row)
+    for key in ("game_options", "measures", "entry", "period", "details"):
+        find[key] = json.loads(find[key]) if find[key] is not None else {}
+    find |= find["measures"]
+    for name in ("entry", "period"):
+        for m in find["measures"]:
+            find[f"{name}_{m}"] = find[name].get(m)
+    find.setdefault("winner", find["details"].get("winner"))
+    options = find["game_options"]
+    find["rules"] = options.get("rules", "")
+    find["limits"] = ",".join(f"{k}={v}" for k, v in options.items()
+                              if k.startswith("max_") and v)
+    return find
 
 
 def _decode_run(row: sqlite3.Row) -> dict[str, Any]:
     run = dict(row)
-    for key in ("options", "outcomes", "checkpoint"):
+    for key in ("options", "outcomes", "checkpoint", "game_options"):
         run[key] = json.loads(run[key])
     return run
 
@@ -263,10 +398,7 @@ class _transaction:
 def iter_lines(rows: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
     """Finds from :meth:`RecordLog.finds` in the ``--json`` shape of a find."""
     for row in rows:
-        cycle = None
-        if row["outcome"] == "cycle":
-            cycle = {k: row[k] for k in ("entry_cards", "entry_tricks", "period_cards",
-                                         "period_tricks")}
-        yield {"deal": row["deal"], "outcome": row["outcome"], "cards": row["cards"],
-               "tricks": row["tricks"], "cycle": cycle, "strategy": row["strategy"],
-               "run_id": row["run_id"]}
+        yield {"deal": row["deal"], "outcome": row["outcome"], **row["measures"],
+               "cycle": cycle_json(row["outcome"], row["entry"], row["period"]),
+               "strategy": row["strategy"], "run_id": row["run_id"], "game": row["game"],
+               "options": row["game_options"]}

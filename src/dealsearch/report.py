@@ -2,7 +2,9 @@
 
 Writes ``index.html`` and one PNG per figure (``FIGURE_SIZE`` pixels each): the length
 distribution with its exponential tail, best-so-far and throughput against time, the records
-next to the published ones, and the cycle catalogue.
+next to the published ones, and the cycle catalogue. One game at a time; runs are grouped by
+strategy and options (a climb's lengths say nothing about random deals, nor a 3-player run's
+about 2 players), each group drawn and fitted on its own.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import matplotlib
 matplotlib.use("Agg")  # files only: no screen is needed or wanted
 import matplotlib.pyplot as plt
 
+from .game import get_game
 from .known import load_known
 from .log import RecordLog
 
@@ -27,6 +30,43 @@ DPI = 100
 FIGURE_SIZE = (900, 500)  # pixels
 TAIL_QUANTILE = 0.75      # the tail fit starts at this quantile of the lengths
 MAX_CYCLE_BARS = 15       # cycles drawn; the HTML table lists them all
+PUBLISHED_SCALE = 205     # cards: the tail of random 2-player standard BMN deals (published)
+COLOURS = ("#4477aa", "#cc3311", "#228833", "#aa3377", "#ee7733", "#009988", "#bbbbbb")
+
+
+def standard_key() -> str:
+    """The options key of random-comparable BMN: standard rules, 2 players, full deck, no
+    limit (the setting of the published records and of the 205-card tail)."""
+    return get_game("beggar").options().key()
+
+
+@dataclass(frozen=True)
+class Group:
+    """Runs of one strategy under one game setting: drawn and fitted together."""
+
+    strategy: str
+    options_key: str
+    runs: tuple[dict[str, Any], ...]
+
+    @property
+    def label(self) -> str:
+        """E.g. 'random, standard 2p' (the key's first two options)."""
+        short = " ".join(part.split("=", 1)[1] for part in self.options_key.split(";")[:2])
+        return f"{self.strategy}, {short}" if short else self.strategy
+
+    @property
+    def comparable(self) -> bool:
+        """Random standard 2-player BMN: comparable with the published 205-card tail."""
+        return self.strategy == "random" and self.options_key == standard_key() and all(
+            run["game"] == "beggar" for run in self.runs)
+
+
+def groups(runs: list[dict[str, Any]]) -> list[Group]:
+    """The runs by (strategy, options), in order of their first run."""
+    by: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for run in runs:
+        by.setdefault((run["strategy"], run["options_key"]), []).append(run)
+    return [Group(strategy, key, tuple(members)) for (strategy, key), members in by.items()]
 
 
 @dataclass(frozen=True)
@@ -74,46 +114,58 @@ def _save(fig: Any, path: Path) -> None:
 
 
 def _label(run: dict[str, Any]) -> str:
-    return f"run {run['id']}: {run['strategy']}, {run['rules']}"
+    return f"run {run['id']}: {run['strategy']}, {run['rules'] or run['game']}"
 
 
-def draw_lengths(log: RecordLog, runs: list[dict[str, Any]], path: Path) -> TailFit | None:
-    """The distribution of game lengths (log scale) with its exponential tail fit."""
-    width, counts = log.histogram([run["id"] for run in runs], "cards")
+def draw_lengths(log: RecordLog, runs: list[dict[str, Any]], path: Path, measure: str = "cards"
+                 ) -> list[tuple[Group, TailFit | None, int]]:
+    """The distribution of game lengths (log scale), one line and one exponential tail fit
+    per group of runs; returns (group, fit, games) of each."""
     fig, ax = _figure()
-    fit = tail_fit(width, counts) if counts else None
-    if counts:
+    fits: list[tuple[Group, TailFit | None, int]] = []
+    width = 0
+    for colour, group in zip(itertools.cycle(COLOURS), groups(runs)):
+        width, counts = log.histogram([run["id"] for run in group.runs], measure)
+        fit = tail_fit(width, counts) if counts else None
+        games = sum(counts.values())
+        fits.append((group, fit, games))
+        if not counts:
+            continue
         bins = sorted(counts)
-        ax.bar([b * width for b in bins], [counts[b] for b in bins], width=width,
-               align="edge", color="#4477aa", label=f"{sum(counts.values()):,} games")
+        ax.stairs([counts.get(b, 0) for b in range(bins[0], bins[-1] + 1)],
+                  [b * width for b in range(bins[0], bins[-1] + 2)], color=colour,
+                  label=f"{group.label}: {games:,} games")
         if fit is not None:
             xs = [fit.start + i * (max(bins) * width - fit.start) / 100 for i in range(101)]
             first_bin = counts.get(fit.start // width, 1)
             ax.plot(xs, [first_bin * math.exp(-(x - fit.start) / fit.scale) for x in xs],
-                    color="#cc3311", lw=2,
-                    label=f"exponential tail: scale {fit.scale:.0f} cards")
+                    color=colour, lw=2, ls="--",
+                    label=f"{group.label}: tail scale {fit.scale:.0f} {measure}")
+    if any(games for _, _, games in fits):
         ax.set_yscale("log")
-        ax.legend()
+        ax.legend(fontsize="small")
     else:
         ax.text(0.5, 0.5, "no length histogram in these runs", ha="center",
                 transform=ax.transAxes)
-    ax.set_title("How long the games were")
-    ax.set_xlabel("game length (cards)")
-    ax.set_ylabel(f"games per {width or 1}-card bin (log scale)")
+    ax.set_title("How long the games were (each strategy and setting on its own)")
+    ax.set_xlabel(f"game length ({measure})")
+    ax.set_ylabel(f"games per {width or 1}-{measure[:-1] if measure.endswith('s') else measure}"
+                  " bin (log scale)")
     _save(fig, path)
-    return fit
+    return fits
 
 
-def draw_best(log: RecordLog, runs: list[dict[str, Any]], path: Path) -> None:
+def draw_best(log: RecordLog, runs: list[dict[str, Any]], path: Path, measure: str = "cards"
+              ) -> None:
     """Best game so far against time, one line per run."""
     fig, ax = _figure()
     for run in runs:
-        wins = sorted((f for f in log.finds([run["id"]]) if f["outcome"] == "win"),
+        wins = sorted((f for f in log.finds([run["id"]]) if f["outcome"] != "cycle"),
                       key=lambda f: f["found"])
         best, xs, ys = 0, [], []
         for find in wins:
-            if find["cards"] > best:
-                best = find["cards"]
+            if find[measure] > best:
+                best = find[measure]
                 xs.append((find["found"] - run["started"]) / 60)
                 ys.append(best)
         if xs:
@@ -121,7 +173,7 @@ def draw_best(log: RecordLog, runs: list[dict[str, Any]], path: Path) -> None:
             ax.step([*xs, max(end, xs[-1])], [*ys, ys[-1]], where="post", label=_label(run))
     ax.set_title("Longest game found so far")
     ax.set_xlabel("time since the run started (minutes)")
-    ax.set_ylabel("longest game (cards)")
+    ax.set_ylabel(f"longest game ({measure})")
     if ax.lines:
         ax.legend()
     _save(fig, path)
@@ -149,35 +201,49 @@ def draw_throughput(log: RecordLog, runs: list[dict[str, Any]], path: Path) -> N
     _save(fig, path)
 
 
-def record_rows(log: RecordLog, runs: list[dict[str, Any]]) -> list[tuple[str, int, int, str]]:
-    """(who, cards, tricks, deal): the published records and this log's five best games."""
-    published = [(f"{k.finder} {k.year}", k.cards, k.tricks, k.text) for k in load_known()
-                 if k.outcome == "win" and k.rules_name == "standard"]
-    ours = [(f"run {f['run_id']} ({f['strategy']})", f["cards"], f["tricks"], f["deal"])
-            for f in log.finds([run["id"] for run in runs]) if f["outcome"] == "win"][:5]
+def record_rows(log: RecordLog, runs: list[dict[str, Any]], game: str = "beggar"
+                ) -> list[tuple[Any, ...]]:
+    """(who, measures..., deal): the published records of the game (BMN: standard 2-player
+    deals) and this log's five best comparable games (BMN: only finds played as the records
+    were, standard 2-player full deck without a limit; other games: every setting)."""
+    published: list[tuple[Any, ...]] = []
+    if game == "beggar":
+        published = [(f"{k.finder} {k.year}", k.cards, k.tricks, k.text) for k in load_known()
+                     if k.outcome == "win" and k.rules_name == "standard"]
+    measures = get_game(game).measures
+    ours = [(f"run {f['run_id']} ({f['strategy']})", *(f[m] for m in measures), f["deal"])
+            for f in log.finds([run["id"] for run in runs], game=game)
+            if f["outcome"] != "cycle" and (game != "beggar" or f["options_key"] == standard_key())
+            ][:5]
     return sorted(published + ours, key=lambda row: row[1])
 
 
-def draw_records(rows: list[tuple[str, int, int, str]], path: Path) -> None:
+def draw_records(rows: list[tuple[Any, ...]], path: Path, measure: str = "cards") -> None:
     """The published records and ours, as bars."""
     fig, ax = _figure()
     colours = ["#bbbbbb" if not who.startswith("run ") else "#228833" for who, *_ in rows]
     # A label per bar: the same finder (or run) may hold several records.
-    labels = [f"{who}: {cards}" for who, cards, *_ in rows]
-    ax.barh(range(len(rows)), [cards for _, cards, *_ in rows], color=colours)
+    labels = [f"{who}: {value}" for who, value, *_ in rows]
+    ax.barh(range(len(rows)), [value for _, value, *_ in rows], color=colours)
     ax.set_yticks(range(len(rows)), labels)
-    ax.set_title("Our best games (green) next to the published records (grey)")
-    ax.set_xlabel("game length (cards)")
+    ax.set_title("Our best comparable games (green) next to the published records (grey)")
+    ax.set_xlabel(f"game length ({measure})")
     _save(fig, path)
 
 
-def draw_cycles(cycles: list[dict[str, Any]], path: Path) -> None:
+def _cycle_label(cycle: dict[str, Any], measures: tuple[str, ...]) -> str:
+    period = " / ".join(f"{cycle[f'period_{m}']} {m}" for m in measures)
+    last = measures[-1]
+    return f"{cycle['id'][:6]}: period {period}, shortest entry {cycle[f'entry_{last}']} {last}"
+
+
+def draw_cycles(cycles: list[dict[str, Any]], path: Path,
+                measures: tuple[str, ...] = ("cards", "tricks")) -> None:
     """The cycle catalogue: one bar per distinct cycle, as long as the deals that reach it."""
     fig, ax = _figure()
     shown = cycles[:MAX_CYCLE_BARS]
     if shown:
-        labels = [f"{c['id'][:6]}: period {c['period_cards']} cards / {c['period_tricks']} "
-                  f"tricks, shortest entry {c['entry_tricks']} tricks" for c in shown]
+        labels = [_cycle_label(c, measures) for c in shown]
         ax.barh(range(len(shown)), [c["deals"] for c in shown], color="#aa3377")
         ax.set_yticks(range(len(shown)), labels)
         ax.invert_yaxis()
@@ -196,43 +262,68 @@ def _table(headers: list[str], rows: list[list[Any]]) -> str:
     return f"<table><tr>{head}</tr>{body}</table>"
 
 
-def write_report(log: RecordLog, run_ids: list[int], out: Path) -> Path:
-    """Draw every figure of the given runs (all runs if none) into ``out``; returns index.html."""
+def _fit_text(fits: list[tuple[Group, TailFit | None, int]], measure: str) -> str:
+    lines = []
+    for group, fit, games in fits:
+        if fit is None:
+            lines.append(f"{html.escape(group.label)}: too few games for a tail fit "
+                         f"({games:,}).")
+            continue
+        text = (f"{html.escape(group.label)}: the tail beyond {fit.start} {measure} "
+                f"({fit.deals:,} games) falls by a factor e every <b>{fit.scale:.0f} "
+                f"{measure}</b>")
+        if group.comparable:
+            text += (f" (published simulations: about {PUBLISHED_SCALE} for random 2-player "
+                     "deals)")
+        lines.append(text + ".")
+    return "<br>".join(lines) or "Too few games for a tail fit."
+
+
+def write_report(log: RecordLog, run_ids: list[int], out: Path, game: str = "beggar") -> Path:
+    """Draw every figure of the given runs (all runs of ``game`` if none) into ``out``;
+    returns index.html."""
     runs = [log.run(i) for i in run_ids] if run_ids else log.runs()
     missing = [i for i, run in zip(run_ids, runs, strict=False) if run is None]
     if missing:
         raise ValueError(f"no run {missing[0]} in the log")
-    chosen: list[dict[str, Any]] = [run for run in runs if run is not None]
+    chosen: list[dict[str, Any]] = [run for run in runs if run is not None
+                                    and run.get("game", "beggar") == game]
+    other = [run["id"] for run in runs if run is not None and run not in chosen]
+    if other and run_ids:
+        raise ValueError(f"run {other[0]} is not a {game} run (add --game)")
+    measures = get_game(game).measures
+    measure = measures[0]
     out.mkdir(parents=True, exist_ok=True)
-    fit = draw_lengths(log, chosen, out / "lengths.png")
-    draw_best(log, chosen, out / "best.png")
+    fits = draw_lengths(log, chosen, out / "lengths.png", measure)
+    draw_best(log, chosen, out / "best.png", measure)
     draw_throughput(log, chosen, out / "throughput.png")
-    records = record_rows(log, chosen)
-    draw_records(records, out / "records.png")
-    cycles = log.cycles()
-    draw_cycles(cycles, out / "cycles.png")
-    fit_text = (f"The tail beyond {fit.start} cards ({fit.deals:,} games) falls by a factor "
-                f"e every <b>{fit.scale:.0f} cards</b> (published simulations: about 205 for "
-                "random 2-player deals)." if fit else "Too few games for a tail fit.")
+    records = record_rows(log, chosen, game)
+    draw_records(records, out / "records.png", measure)
+    cycles = log.cycles(game, [run["id"] for run in chosen] if run_ids else None)
+    draw_cycles(cycles, out / "cycles.png", measures)
+    fit_text = _fit_text(fits, measure)
     run_rows = [[r["id"], r["strategy"], r["rules"], r["status"], f"{r['deals']:,}",
-                 f"{r['seconds']:.0f}", (r["checkpoint"].get("best") or {}).get("cards", "")]
+                 f"{r['seconds']:.0f}", (r["checkpoint"].get("best") or {}).get(measure, ""),
+                 r["options_key"]]
                 for r in chosen]
+    last = measures[-1]
     page = f"""<!doctype html>
 <html><head><meta charset="utf-8"><title>dealsearch report</title>
 <style>body{{font-family:sans-serif;max-width:960px;margin:auto}}
 table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:2px 6px}}
 td{{font-family:monospace}}</style></head><body>
 <h1>dealsearch report</h1>
-<p>{len(chosen)} run(s) from {html.escape(log.path)}.</p>
-{_table(["run", "strategy", "rules", "status", "deals", "seconds", "best (cards)"], run_rows)}
+<p>{len(chosen)} {html.escape(game)} run(s) from {html.escape(log.path)}.</p>
+{_table(["run", "strategy", "rules", "status", "deals", "seconds", f"best ({measure})",
+         "options"], run_rows)}
 <h2>Game lengths</h2><img src="lengths.png" alt="length distribution"><p>{fit_text}</p>
 <h2>Best so far</h2><img src="best.png" alt="best so far against time">
 <h2>Speed</h2><img src="throughput.png" alt="deals per second against time">
 <h2>Records</h2><img src="records.png" alt="records">
-{_table(["who", "cards", "tricks", "deal"], [list(r) for r in reversed(records)])}
+{_table(["who", *measures, "deal"], [list(r) for r in reversed(records)])}
 <h2>Cycles</h2><img src="cycles.png" alt="cycle catalogue">
-{_table(["cycle", "period cards", "period tricks", "shortest entry (tricks)", "deals"],
-        [[c["id"], c["period_cards"], c["period_tricks"], c["entry_tricks"], c["deals"]]
+{_table(["cycle", *(f"period {m}" for m in measures), f"shortest entry ({last})", "deals"],
+        [[c["id"], *(c[f"period_{m}"] for m in measures), c[f"entry_{last}"], c["deals"]]
          for c in cycles])}
 </body></html>
 """

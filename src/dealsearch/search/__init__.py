@@ -1,7 +1,9 @@
 """Search strategies (random, climb, exhaustive) and the local runner that drives them.
 
 The strategies only produce deals and read results; they know nothing of the log's schema or
-the command line, so another game's engine or another backend can plug in beside them.
+the command line, and a game only through :class:`dealsearch.game.Game`: its layout, its
+kernel (played by the generic compiled loops in ``_generic``) or its own fast loops
+(``Game.random_player``, ``Game.climber``), its text and its results.
 """
 
 from .runner import Runner, Summary

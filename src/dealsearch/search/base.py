@@ -8,6 +8,7 @@ touches the strategy object and the log.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,9 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..deal import Deal
-from ..engine import BatchResult
-from ..notation import format_deal
-from ..result import Result
+from ..game import BatchResults, Game, GameResult, Layout
 from .spec import SearchSpec
 
 
@@ -29,30 +28,71 @@ class Task:
     payload: dict[str, Any] = field(default_factory=dict)
 
 
+# BMN's bins (kept for callers of the v1 API); every game's come from Game.histogram.
 CARD_BIN = 10        # cards per bin of the length histogram
 CARD_BINS = 2048     # the last bin takes every longer game
 TRICK_BINS = 4096    # one trick per bin, the last takes every longer game
 BIN_WIDTHS = {"cards": CARD_BIN, "tricks": 1}
 
 
-def new_histograms() -> dict[str, npt.NDArray[np.int64]]:
-    """Empty length histograms (cards, tricks) with the log's fixed bins."""
-    return {"cards": np.zeros(CARD_BINS, dtype=np.int64),
-            "tricks": np.zeros(TRICK_BINS, dtype=np.int64)}
+def new_histograms(game: Game | None = None) -> dict[str, npt.NDArray[np.int64]]:
+    """Empty length histograms, one per measure of the game (BMN by default)."""
+    if game is None:
+        return {"cards": np.zeros(CARD_BINS, dtype=np.int64),
+                "tricks": np.zeros(TRICK_BINS, dtype=np.int64)}
+    return {m: np.zeros(game.histogram(m)[1], dtype=np.int64) for m in game.measures}
+
+
+def bin_widths(game: Game) -> dict[str, int]:
+    """Bin width of each measure's histogram."""
+    return {m: game.histogram(m)[0] for m in game.measures}
+
+
+NOT_FINISHED = ("cycle", "limit", "stalemate")  # outcomes that never make a new best
+
+
+def finished_outcomes(game: Game) -> tuple[str, ...]:
+    """The outcomes of a game that ended properly (BMN: win; Durak: win, draw), whose length
+    may be a record; cycles are finds of their own, limits and stalemates only counted."""
+    return tuple(o for o in game.outcomes if o not in NOT_FINISHED)
+
+
+def counted_measure(game: Game) -> str:
+    """The measure a run totals (the runs table's ``cards``): cards if the game counts them."""
+    return "cards" if "cards" in game.measures else game.measures[0]
 
 
 @dataclass
 class Report:
-    """What a worker sends back for a task."""
+    """What a worker sends back for a task.
+
+    ``cards`` totals the game's :func:`counted_measure`; ``outcomes`` counts per outcome code.
+    """
 
     key: int
     deals: int = 0
     cards: int = 0
     outcomes: list[int] = field(default_factory=lambda: [0, 0, 0])
     histograms: dict[str, npt.NDArray[np.int64]] = field(default_factory=new_histograms)
-    finds: list[tuple[str, Result]] = field(default_factory=list)  # (compact deal, result)
+    finds: list[tuple[str, GameResult]] = field(default_factory=list)  # (canonical text, result)
     state: dict[str, Any] | None = None     # a climber's state, to continue from
     notes: list[str] = field(default_factory=list)  # progress worth telling the user
+
+    @classmethod
+    def for_game(cls, key: int, game: Game) -> Report:
+        """An empty report with the game's outcomes and histograms."""
+        return cls(key, outcomes=[0] * len(game.outcomes), histograms=new_histograms(game))
+
+    def count(self, game: Game, counts: Sequence[int], totals: Sequence[int]) -> None:
+        """Add per-outcome counts and per-measure totals (in the game's order)."""
+        for code, n in enumerate(counts):
+            self.outcomes[code] += int(n)
+        self.cards += int(totals[game.measures.index(counted_measure(game))])
+
+    def hist_args(self, game: Game) -> tuple[list[npt.NDArray[np.int64]], list[int]]:
+        """The histograms and widths as the compiled loops take them."""
+        return ([self.histograms[m] for m in game.measures],
+                [game.histogram(m)[0] for m in game.measures])
 
 
 class ChunkSet:
@@ -117,7 +157,7 @@ class NumberedSearch:
 
 
 def row_deal(row: npt.NDArray[np.uint8], sizes: tuple[int, ...]) -> Deal:
-    """The deal of a row (hands concatenated, hand 1 first)."""
+    """BMN: the deal of a row (hands concatenated, hand 1 first)."""
     cards = row.tolist()
     hands, start = [], 0
     for size in sizes:
@@ -126,24 +166,45 @@ def row_deal(row: npt.NDArray[np.uint8], sizes: tuple[int, ...]) -> Deal:
     return Deal(tuple(hands))
 
 
-def add_batch(report: Report, batch: BatchResult) -> None:
-    """Count a batch of played deals into ``report``."""
+def random_row(layout: Layout, rng: np.random.Generator) -> npt.NDArray[np.uint8]:
+    """A uniformly random row: the deck shuffled, each fixed segment keeping its cards."""
+    row = np.array(layout.deck, dtype=np.uint8)
+    if not any(layout.fixed):
+        return rng.permutation(row)
+    free = np.concatenate([np.arange(a, b) for (a, b), fixed in
+                           zip(layout.bounds(), layout.fixed, strict=True) if not fixed]
+                          or [np.zeros(0, dtype=np.int64)])
+    row[free] = rng.permutation(row[free])
+    for (a, b), fixed in zip(layout.bounds(), layout.fixed, strict=True):
+        if fixed:
+            row[a:b] = rng.permutation(row[a:b])
+    return row
+
+
+def results_of(spec: SearchSpec, rows: npt.NDArray[np.uint8]) -> list[GameResult]:
+    """Full results (details included) of a few rows, played again by the game's batch."""
+    if not len(rows):
+        return []
+    batch = spec.plugin.play_batch(rows, spec.options)
+    return [spec.plugin.result(batch, i, rows[i], spec.options) for i in range(len(rows))]
+
+
+def add_batch(report: Report, game: Game, batch: BatchResults) -> None:
+    """Count a batch of played rows into ``report``."""
     report.deals += len(batch)
-    report.cards += int(batch.cards.sum())
-    counts = np.bincount(batch.outcome, minlength=3)
-    for code in range(3):
-        report.outcomes[code] += int(counts[code])
-    report.histograms["cards"] += np.bincount(
-        np.minimum(batch.cards // CARD_BIN, CARD_BINS - 1), minlength=CARD_BINS)
-    report.histograms["tricks"] += np.bincount(
-        np.minimum(batch.tricks, TRICK_BINS - 1), minlength=TRICK_BINS)
+    counts = np.bincount(batch.outcome, minlength=len(game.outcomes))
+    report.count(game, counts, batch.measures.sum(axis=0))
+    for m, measure in enumerate(game.measures):
+        width, bins = game.histogram(measure)
+        report.histograms[measure] += np.bincount(
+            np.minimum(batch.measures[:, m] // width, bins - 1), minlength=bins)
 
 
 def compact(row: npt.NDArray[np.uint8], spec: SearchSpec) -> str:
-    """A row in compact notation under the spec's rules."""
-    return format_deal(row_deal(row, spec.hand_sizes), spec.game_rules)
+    """A row in the game's canonical text under the spec's options."""
+    return spec.plugin.format(row, spec.options)
 
 
-def score(result: Result, spec: SearchSpec) -> int:
+def score(result: GameResult, spec: SearchSpec) -> int:
     """How long a game is, by the spec's objective."""
-    return result.tricks if spec.by_tricks else result.cards
+    return int(result.measures[spec.objective or ""])

@@ -1,7 +1,9 @@
 """Hill climbing with restarts: mutate the deal, keep what plays longer.
 
-The inner loop is compiled (:class:`dealsearch._climb.Climber`): one mutant per step (swap two
-cards of different classes, move a court card, swap cards between hands, rotate a hand),
+The inner loop is compiled: the game's own climber if it has one (BMN:
+:class:`dealsearch._climb.Climber`), else :class:`dealsearch.search._generic.Climber` on the
+game's kernel. One mutant per step (swap two cards of different codes, move a card, swap cards
+between segments, rotate a segment),
 accepted if it plays at least as long (plateaus are crossed) or, with ``escape=anneal``, with
 the simulated-annealing probability exp(delta / T), T halving every ``HALF_LIFE`` games. After
 ``stall`` games without a new best the climber restarts from a fresh random deal (or near the
@@ -15,12 +17,10 @@ from typing import Any
 
 import numpy as np
 
-from .._climb import Climber
-from ..engine import play_batch
 from ..notation import parse_deal
-from ..result import OUTCOMES, Cycle, Result
 from ..reverse import longer_starts
-from .base import CARD_BIN, Report, Task, compact, row_deal, score
+from ._generic import Climber
+from .base import Report, Task, compact, random_row, results_of, row_deal, score
 from .spec import SearchSpec
 
 SLICE_GAMES = 50_000      # games per task: a fraction of a second
@@ -100,37 +100,50 @@ def _shares(games: int, climbers: int) -> list[int]:
     return [games // climbers + (c < games % climbers) for c in range(climbers)]
 
 
-def _result(values: tuple[int, ...] | list[int], outcome: int) -> Result:
-    cards, tricks, *cycle = values
-    name = OUTCOMES[outcome]
-    return Result(name, None, cards, tricks, (), Cycle(*cycle) if name == "cycle" else None)
+def climber_for(spec: SearchSpec, stream: int) -> Any:
+    """The game's own fast climber if it has one, else the generic compiled climber."""
+    game, options = spec.plugin, spec.options
+    objective = spec.objective or game.measures[0]
+    fast = game.climber(options, spec.seed, stream, objective)
+    if fast is not None:
+        return fast
+    layout = spec.layout
+    return Climber(game.kernel(options), layout.deck, layout.segments, layout.unordered,
+                   layout.fixed, spec.seed, stream, game.measures.index(objective),
+                   game.outcomes.index("cycle") if "cycle" in game.outcomes else -1,
+                   len(game.outcomes), game.mutation_weights)
 
 
 def climb_slice(spec: SearchSpec, task: Task) -> Report:
     """Run one climber for a slice of games and report its finds and new state."""
     state = task.payload["state"]
-    report = Report(task.key)
-    rules = spec.game_rules
-    climber = Climber(spec.hand_sizes, rules.payments, spec.seed, task.key, spec.max_cards,
-                      spec.max_tricks, spec.by_tricks)
-    counts = np.zeros(3, dtype=np.int64)
+    game, options = spec.plugin, spec.options
+    report = Report.for_game(task.key, game)
+    hists, widths = report.hist_args(game)
+    climber = climber_for(spec, task.key)
+    counts = np.zeros(len(game.outcomes), dtype=np.int64)
+    count_index = game.measures.index("cards" if "cards" in game.measures else game.measures[0])
+    cycle = game.outcomes.index("cycle") if "cycle" in game.outcomes else -1
 
     def restart(first: bool) -> None:
         if spec.start is not None:
-            row = np.array(parse_deal(spec.start, rules, "any").cards, dtype=np.uint8)
+            row = game.parse(spec.start, options)
         else:
             shuffler = np.random.default_rng([spec.seed, task.key, state["restarts"]])
-            row = shuffler.permutation(np.repeat(np.arange(len(rules.deck), dtype=np.uint8),
-                                                 rules.deck))
+            row = random_row(spec.layout, shuffler)
         climber.reset(row, 0, spec.temperature)
         if spec.start is not None and not first:
             climber.perturb(RESTART_MUTATIONS)
-        outcome, *values = climber.play_current()
+        outcome, measures, *_ = climber.play_current()
         counts[outcome] += 1
         report.deals += 1
-        report.cards += values[0]
-        if OUTCOMES[outcome] == "cycle":
-            report.finds.append((compact(climber.current_row, spec), _result(values, outcome)))
+        report.cards += measures[count_index]
+        for measure, value in zip(game.measures, measures, strict=True):  # every game counted
+            width, bins = game.histogram(measure)
+            report.histograms[measure][min(value // width, bins - 1)] += 1
+        if outcome == cycle:
+            row = climber.current_row
+            report.finds.append((compact(row, spec), results_of(spec, row[None, :])[0]))
 
     if state is None:
         state = {"restarts": 0, "record": 0, "improvements": 0}
@@ -147,19 +160,18 @@ def climb_slice(spec: SearchSpec, task: Task) -> Report:
             state["restarts"] += 1
             restart(first=False)
             continue
-        played, cards, cycle_rows, cycle_results = climber.climb(
+        played, totals, cycle_rows, _ = climber.climb(
             task.payload["games"] - report.deals, spec.stall, COOLING, spec.escape == "anneal",
-            counts, report.histograms["cards"], report.histograms["tricks"], CARD_BIN)
+            counts, hists, widths)
         report.deals += played
-        report.cards += cards
-        for row, values in zip(cycle_rows, cycle_results.tolist(), strict=True):
-            report.finds.append((compact(row, spec), _result(values[:6], values[6])))
+        report.cards += int(totals[count_index])
+        cycle_rows = np.asarray(cycle_rows)
+        for row, found in zip(cycle_rows, results_of(spec, cycle_rows), strict=True):
+            report.finds.append((compact(row, spec), found))
         if climber.best_score > state["record"]:   # the climber's best ever
             state["record"] = climber.best_score
             best = climber.best_row
-            batch = play_batch(best[None, :], rules, spec.players, spec.hand_sizes,
-                               spec.max_cards, spec.max_tricks)
-            report.finds.append((compact(best, spec), batch.result(0)))
+            report.finds.append((compact(best, spec), results_of(spec, best[None, :])[0]))
             report.notes.append(f"climber {task.key + 1}: best {climber.best_score} "
                                 f"{spec.objective}")
             state["improvements"] += 1
@@ -173,16 +185,19 @@ def climb_slice(spec: SearchSpec, task: Task) -> Report:
     return report
 
 
-def _grow_backwards(spec: SearchSpec, climber: Climber, state: dict[str, Any],
+def _grow_backwards(spec: SearchSpec, climber: Any, state: dict[str, Any],
                     report: Report) -> None:
-    """Try to extend the climber's best deal backwards; continue from the longest result by
-    the objective, if it is at least as long as the climber's best."""
+    """BMN: try to extend the climber's best deal backwards; continue from the longest result
+    by the objective, if it is at least as long as the climber's best."""
+    from ..games.beggar import to_game_result
+
     deal = row_deal(climber.best_row, spec.hand_sizes)
     longer = longer_starts(deal, spec.game_rules, REVERSE_TRICKS, REVERSE_STATES)
     if not longer:
         return
     # longer_starts finds deals longer in cards; the longest by the objective is the pick.
-    text, result = max(longer, key=lambda item: score(item[1], spec))
+    text, result = max(((text, to_game_result(found)) for text, found in longer),
+                       key=lambda item: score(item[1], spec))
     gained = score(result, spec)
     if gained < climber.best_score:  # more cards but fewer tricks: never restart below
         return

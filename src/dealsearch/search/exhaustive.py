@@ -19,8 +19,7 @@ from typing import Any
 import numpy as np
 
 from .._permutations import permutation_block
-from ..engine import play_batch
-from .base import NumberedSearch, Report, Task, add_batch, compact, score
+from .base import NumberedSearch, Report, Task, add_batch, compact, finished_outcomes
 from .spec import SearchSpec
 
 MAX_SHARD = 50_000
@@ -71,7 +70,7 @@ class ExhaustiveSearch(NumberedSearch):
 
     def __init__(self, spec: SearchSpec, checkpoint: dict[str, Any]) -> None:
         self.spec = spec
-        self.counts = spec.game_rules.deck
+        self.counts = deck_counts(spec)
         self.total_deals = count_deals(self.counts)
         # Enough shards to keep every worker busy, none so big that a find waits long.
         shards = max(spec.worker_count * 8, -(-self.total_deals // MAX_SHARD))
@@ -88,10 +87,19 @@ class ExhaustiveSearch(NumberedSearch):
         return Task(shard, {"start": start, "deals": size})
 
 
+def deck_counts(spec: SearchSpec) -> tuple[int, ...]:
+    """How many cards of each code the searched deck holds (codes 0 to the largest)."""
+    return tuple(int(n) for n in np.bincount(spec.layout.deck))
+
+
 def play_shard(spec: SearchSpec, task: Task) -> Report:
     """Play every deal of one shard; report every cycle and the shard's longest game."""
-    report = Report(task.key)
-    first = np.array(unrank(task.payload["start"], spec.game_rules.deck), dtype=np.uint8)
+    game, options = spec.plugin, spec.options
+    report = Report.for_game(task.key, game)
+    finished = [game.outcomes.index(o) for o in finished_outcomes(game)]
+    cycle = game.outcomes.index("cycle") if "cycle" in game.outcomes else -1
+    objective = game.measures.index(spec.objective or game.measures[0])
+    first = np.array(unrank(task.payload["start"], deck_counts(spec)), dtype=np.uint8)
     remaining = task.payload["deals"]
     longest = None
     while remaining:
@@ -99,20 +107,20 @@ def play_shard(spec: SearchSpec, task: Task) -> Report:
         rows = permutation_block(first, take + 1)  # one more: the next block's first deal
         block = rows[:take]
         first = rows[-1]
-        batch = play_batch(block, spec.game_rules, spec.players, spec.hand_sizes,
-                           spec.max_cards, spec.max_tricks)
-        add_batch(report, batch)
+        batch = game.play_batch(block, options)
+        add_batch(report, game, batch)
         remaining -= len(block)
-        for i in np.flatnonzero(batch.outcome == 1):
-            report.finds.append((compact(block[i], spec), batch.result(int(i))))
-        wins = np.flatnonzero(batch.outcome == 0)
+        for i in np.flatnonzero(batch.outcome == cycle):
+            report.finds.append((compact(block[i], spec),
+                                 game.result(batch, int(i), block[i], options)))
+        wins = np.flatnonzero(np.isin(batch.outcome, finished))
         if len(wins):
-            lengths = (batch.tricks if spec.by_tricks else batch.cards)[wins]
+            lengths = batch.measures[wins, objective]
             best = int(wins[np.argmax(lengths)])
-            result = batch.result(best)
-            if longest is None or score(result, spec) > score(longest[1], spec):
-                longest = (compact(block[best], spec), result)
+            if longest is None or lengths.max() > longest[0]:
+                longest = (int(lengths.max()), compact(block[best], spec),
+                           game.result(batch, best, block[best], options))
     if longest is not None:
-        report.finds.append(longest)
+        report.finds.append((longest[1], longest[2]))
     return report
 

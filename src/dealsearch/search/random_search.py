@@ -8,12 +8,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import _engine
-from ..result import OUTCOMES, Cycle, Result
-from .base import CARD_BIN, NumberedSearch, Report, Task, compact
+import numpy as np
+
+from .._kernel import Kernel
+from ._generic import Sampler
+from .base import NumberedSearch, Report, Task, compact, finished_outcomes, results_of
 from .spec import SearchSpec
 
-CHUNK_DEALS = 100_000  # about a quarter of a second on one core
+CHUNK_DEALS = 100_000  # about a quarter of a second on one core (BMN)
+MAX_FINDS = 256        # finds kept per call of the sampler
 
 
 class RandomSearch(NumberedSearch):
@@ -42,24 +45,35 @@ class RandomSearch(NumberedSearch):
         return Task(chunk, {"deals": size})
 
 
+def sampler(spec: SearchSpec, stream: int, best: int = 0) -> Any:
+    """The game's own fast random player if it has one, else the generic compiled sampler."""
+    game, options = spec.plugin, spec.options
+    objective = spec.objective or game.measures[0]
+    fast = game.random_player(options, spec.seed, stream, objective, best)
+    if fast is not None:
+        return fast
+    layout = spec.layout
+    kernel: Kernel = game.kernel(options)
+    return Sampler(kernel, layout.deck, layout.segments, layout.unordered, layout.fixed,
+                   spec.seed, stream, game.measures.index(objective), 0,
+                   game.outcomes.index("cycle") if "cycle" in game.outcomes else -1,
+                   len(game.outcomes), best,
+                   [game.outcomes.index(o) for o in finished_outcomes(game)])
+
+
 def play_chunk(spec: SearchSpec, task: Task) -> Report:
     """Play one chunk of random deals; keep each deal longer than all before it, and cycles."""
-    rules = spec.game_rules
-    player = _engine.RandomPlayer(rules.deck, spec.hand_sizes, rules.payments, spec.seed,
-                                  task.key, spec.max_cards, spec.max_tricks, 0, spec.by_tricks)
-    report = Report(task.key)
+    game = spec.plugin
+    player = sampler(spec, task.key)
+    report = Report.for_game(task.key, game)
+    hists, widths = report.hist_args(game)
     remaining = task.payload["deals"]
     while remaining:
-        played, counts, cards, _, rows, results = player.play(
-            remaining, 256, report.histograms["cards"], report.histograms["tricks"], CARD_BIN)
+        played, counts, totals, rows, _ = player.play(remaining, MAX_FINDS, hists, widths)
         remaining -= played
         report.deals += played
-        report.cards += int(cards)
-        for code in range(3):
-            report.outcomes[code] += int(counts[code])
-        for row, values in zip(rows, results.tolist(), strict=True):
-            outcome, winner, n_cards, tricks, *cycle = values
-            found = Result(OUTCOMES[outcome], None if winner < 0 else winner + 1, n_cards, tricks,
-                           (), Cycle(*cycle) if OUTCOMES[outcome] == "cycle" else None)
+        report.count(game, counts, totals)
+        rows = np.asarray(rows)
+        for row, found in zip(rows, results_of(spec, rows), strict=True):
             report.finds.append((compact(row, spec), found))
     return report

@@ -19,12 +19,10 @@ from typing import Any, Protocol
 import numpy as np
 from tqdm import tqdm
 
-from ..catalogue import cycle_key, key_id
+from ..game import GameResult
 from ..log import Find, RecordLog
-from ..notation import parse_deal
-from ..result import OUTCOMES, Result
 from .backends import Backend, LocalBackend
-from .base import BIN_WIDTHS, Report, Task, score
+from .base import Report, Task, bin_widths, finished_outcomes, score
 from .climb import ClimbSearch, climb_slice
 from .exhaustive import ExhaustiveSearch, play_shard
 from .random_search import RandomSearch, play_chunk
@@ -85,22 +83,25 @@ def _report(future: Future[Report]) -> Report:
 class RunState:
     """The counters of a run, as stored with its checkpoint."""
 
+    outcome_names: tuple[str, ...]
     deals: int = 0
     cards: int = 0
-    outcomes: dict[str, int] = field(default_factory=lambda: dict.fromkeys(OUTCOMES, 0))
-    best: dict[str, Any] | None = None   # deal, cards, tricks of the longest finished game
+    outcomes: dict[str, int] = field(default_factory=dict)
+    best: dict[str, Any] | None = None   # deal and measures of the longest finished game
     seconds: float = 0.0
-    histograms: dict[str, dict[int, int]] = field(
-        default_factory=lambda: {"cards": {}, "tricks": {}})
+    histograms: dict[str, dict[int, int]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.outcomes = {name: int(self.outcomes.get(name, 0)) for name in self.outcome_names}
 
     def add(self, report: Report) -> None:
         """Count a report's games."""
         self.deals += report.deals
         self.cards += report.cards
-        for code, name in enumerate(OUTCOMES):
+        for code, name in enumerate(self.outcome_names):
             self.outcomes[name] += report.outcomes[code]
         for measure, counts in report.histograms.items():
-            merged = self.histograms[measure]
+            merged = self.histograms.setdefault(measure, {})
             for b in np.flatnonzero(counts).tolist():
                 merged[b] = merged.get(b, 0) + int(counts[b])
 
@@ -147,37 +148,45 @@ class Runner:
         self.on_note = on_note
         self.show_progress = progress
         self.backend = backend
+        self.game = spec.plugin
+        self.widths = bin_widths(self.game)
+        self.full_options = spec.options.to_json()
+        self.finished = finished_outcomes(self.game)
         if run_id is None:
             checkpoint: dict[str, Any] = {}
-            self.state = RunState()
+            self.state = RunState(self.game.outcomes)
         else:
             run = log.run(run_id)
             assert run is not None
             self.run_id = run_id
             checkpoint = run["checkpoint"]
-            self.state = RunState(run["deals"], run["cards"], run["outcomes"],
-                                  checkpoint.get("best"), run["seconds"],
-                                  {m: log.histogram([run_id], m)[1] for m in BIN_WIDTHS})
+            self.state = RunState(self.game.outcomes, run["deals"], run["cards"],
+                                  run["outcomes"], checkpoint.get("best"), run["seconds"],
+                                  {m: log.histogram([run_id], m)[1] for m in self.widths})
         self.strategy: Strategy = STRATEGIES[spec.strategy][0](spec, checkpoint.get("strategy", {}))
         if run_id is None:  # logged once the strategy is ready: no run left 'running' unused
-            self.run_id = log.start_run(spec.strategy, spec.to_json(), spec.rules, spec.seed,
-                                        spec.worker_count)
+            self.run_id = log.start_run(spec.strategy, spec.to_json(),
+                                        str(spec.game_options.get("rules", "")), spec.seed,
+                                        spec.worker_count, spec.game,
+                                        spec.options.to_json(), spec.options.key())
         self.last_sample = -SAMPLE_SECONDS   # search seconds at the last throughput sample
 
     # ------------------------------------------------------------------ bookkeeping
 
-    def _keep(self, deal: str, result: Result) -> bool:
-        """Whether a reported game is a find: any cycle, or a new best of the run."""
+    def _keep(self, deal: str, result: GameResult) -> bool:
+        """Whether a reported game is a find: any cycle, or a new best of the run among games
+        that finished (:func:`~dealsearch.search.base.finished_outcomes`). Stalemates and
+        limits are counted in the run's outcomes, never stored as finds."""
         if result.outcome == "cycle":
             return True
-        if result.outcome != "win":
+        if result.outcome not in self.finished:
             return False
         best = self.state.best
         new = score(result, self.spec)
-        old = None if best is None else best["tricks"] if self.spec.by_tricks else best["cards"]
+        old = None if best is None else best[self.spec.objective or ""]
         # Ties go to the smaller deal, so the best does not depend on which worker was first.
         if old is None or new > old or (new == old and deal < best["deal"]):
-            self.state.best = {"deal": deal, "cards": result.cards, "tricks": result.tricks}
+            self.state.best = {"deal": deal, **result.measures}
             return True
         return False
 
@@ -187,22 +196,29 @@ class Runner:
                 "outcomes": self.state.outcomes,
                 "checkpoint": {"strategy": self.strategy.checkpoint(), "best": self.state.best}}
 
-    def _find(self, deal: str, result: Result) -> Find:
+    def _find(self, deal: str, result: GameResult) -> Find:
+        game, options = self.game, self.spec.options
         key = cycle = None
-        if result.cycle is not None:  # name the cycle, so the catalogue can group its deals
-            rules = self.spec.game_rules
-            key = cycle_key(parse_deal(deal, rules, "any"), rules)
-            cycle = key_id(key, rules)
-        return Find(deal, result.outcome, result.winner, result.cards, result.tricks,
-                    result.cycle, self.spec.strategy, self.run_id, key, cycle)
+        if result.outcome == "cycle":  # name the cycle, so the catalogue can group its deals
+            try:
+                key = game.cycle_key(game.parse(deal, options), options)
+                cycle = game.cycle_id(key, options)
+            except NotImplementedError:
+                pass
+        return Find(deal, result.outcome, dict(result.measures), self.spec.strategy,
+                    self.run_id, dict(result.entry), dict(result.period),
+                    dict(result.details), key, cycle, game.name, options.key(),
+                    self.full_options)
 
     def _save(self, finds: list[Find], started: float, status: str = "running") -> None:
         progress = self._progress(started)
         sample = status != "running" or progress["seconds"] - self.last_sample >= SAMPLE_SECONDS
         if sample:
             self.last_sample = progress["seconds"]
-        histograms = {m: (BIN_WIDTHS[m], self.state.histograms[m]) for m in BIN_WIDTHS}
-        self.log.save(self.run_id, self.spec.rules, finds, progress, status=status,
+        histograms = {m: (self.widths[m], self.state.histograms.get(m, {}))
+                      for m in self.widths}
+        self.log.save(self.run_id, str(self.full_options.get("rules", self.game.name)),
+                      finds, progress, status=status,
                       limits=self.spec.limits, histograms=histograms, sample=sample)
 
     def _absorb(self, task: Task, report: Report, started: float) -> None:
@@ -287,7 +303,7 @@ class Runner:
         best = self.state.best
         postfix = {
             "cards/s": f"{self.state.cards / (self.state.seconds + elapsed):.3g}",
-            "best": best["cards"] if best else "-",
+            "best": best[self.spec.objective or ""] if best else "-",
             "cycles": self.state.outcomes["cycle"],
         }
         if self.spec.time is not None:

@@ -7,21 +7,30 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import asdict, dataclass, fields
+from collections import Counter
+from dataclasses import asdict, dataclass, field, fields
 from functools import cached_property
+from math import factorial, prod
 from typing import Any
 
-from ..notation import parse_deal, parse_deck
-from ..rules import MAX_PLAYERS, MIN_PLAYERS, Rules, get_rules
+from ..game import Game, GameError, GameOptions, get_game
+from ..notation import parse_deal
+from ..rules import Rules, get_rules
 
 STRATEGIES = ("random", "climb", "exhaustive")
+MAX_EXHAUSTIVE = 10**13  # deals: about a month on 100 cores at BMN's speed
 ESCAPES = ("none", "anneal")
-OBJECTIVES = ("cards", "tricks")
+OBJECTIVES = ("cards", "tricks")  # BMN's measures (other games: Game.measures)
 # The PRNG is seeded with a uint64 (dealsearch._random) and the log stores the seed as a SQLite
 # INTEGER (signed 64 bits): the seeds both accept.
 MAX_SEED = 2**63 - 1
 
 _DURATION = re.compile(r"(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m)?(?:(\d+(?:\.\d+)?)s?)?")
+
+
+def _plain(value: Any) -> Any:
+    """An option value as JSON keeps it (tuples become lists)."""
+    return list(value) if isinstance(value, tuple) else value
 
 
 def parse_duration(text: str) -> float:
@@ -42,10 +51,16 @@ def parse_duration(text: str) -> float:
 
 @dataclass(frozen=True)
 class SearchSpec:
-    """A search: what to look for, under which rules, with which budget.
+    """A search: what to look for, in which game under which options, with which budget.
 
     Without ``deals`` or ``time`` a random or climbing search runs until interrupted; an
     exhaustive search always ends when every deal of its deck has been played.
+
+    ``game`` names a registered game and ``game_options`` holds the option values given
+    (names of its ``option_specs``; those not given take the game's defaults). The BMN fields
+    ``rules``, ``players``, ``deck``, ``max_cards`` and ``max_tricks`` are kept in step with
+    ``game_options`` for ``beggar`` (logs and campaign files written before games were
+    plug-ins use them); other games take ``players`` from them if they have such an option.
     """
 
     strategy: str
@@ -58,74 +73,141 @@ class SearchSpec:
     workers: int = 0                 # 0: every core
     deals: int | None = None         # budget in games played
     time: float | None = None        # budget in seconds
-    objective: str = "cards"
+    objective: str | None = None     # a measure of the game (default: its first)
     # Climbing only.
     start: str | None = None         # start every climber from this deal
     escape: str = "anneal"           # none | anneal (simulated annealing)
     stall: int = 5_000               # games without a new best before a restart
     temperature: float = 40.0        # annealing start temperature, in objective units
     reverse_every: int | None = None  # grow the best deal backwards every K new bests
+    game: str = "beggar"
+    game_options: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.strategy not in STRATEGIES:
             raise ValueError(f"unknown strategy {self.strategy!r}: choose from "
                              f"{', '.join(STRATEGIES)}")
-        if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
-            raise ValueError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not "
-                             f"{self.players}")
         if not isinstance(self.seed, int) or not 0 <= self.seed <= MAX_SEED:
             raise ValueError(f"seed {self.seed}: a seed is a whole number from 0 to {MAX_SEED}")
+        self._settle_options()
         if self.workers < 0:
             raise ValueError("workers must be at least 1 (0 means every core)")
-        if self.objective not in OBJECTIVES:
-            raise ValueError(f"unknown objective {self.objective!r}: cards or tricks")
+        if self.objective is None:
+            object.__setattr__(self, "objective", self.plugin.measures[0])
+        if self.objective not in self.plugin.measures:
+            raise ValueError(f"unknown objective {self.objective!r}: "
+                             f"{' or '.join(self.plugin.measures)}")
         if self.escape not in ESCAPES:
             raise ValueError(f"unknown escape {self.escape!r}: choose from {', '.join(ESCAPES)}")
         for name in ("deals", "max_cards", "max_tricks", "stall", "reverse_every"):
             value = getattr(self, name)
             if value is not None and value < 1:
                 raise ValueError(f"{name.replace('_', '-')} must be at least 1")
-        if self.reverse_every is not None and (self.strategy != "climb" or self.players != 2):
-            raise ValueError("--reverse-every needs a 2-player climb")
-        if self.strategy == "exhaustive" and self.deck is None:
+        if self.reverse_every is not None and (self.strategy != "climb" or self.players != 2
+                                               or self.game != "beggar"):
+            raise ValueError("--reverse-every needs a 2-player climb of beggar")
+        if self.strategy == "exhaustive" and self.game == "beggar" and self.deck is None:
             raise ValueError("an exhaustive search needs --deck, e.g. --deck --------AKQJJ")
-        if self.deck_counts is not None and sum(self.deck_counts) < self.players:
-            raise ValueError(f"a deck of {sum(self.deck_counts)} cards cannot be dealt to "
-                             f"{self.players} players")
+        if self.strategy == "exhaustive":
+            counts = Counter(self.layout.deck.tolist()).values()
+            deals = factorial(sum(counts)) // prod(factorial(c) for c in counts)
+            if deals > MAX_EXHAUSTIVE:
+                raise ValueError(f"an exhaustive search of {deals:.3g} deals would never end: "
+                                 f"search a smaller deck (at most {MAX_EXHAUSTIVE:.0e} deals)")
         if self.start is not None:
             self._check_start()
 
     def _check_start(self) -> None:
-        """The start is climbed as given: the run's deck, players and hand sizes, or refused."""
+        """The start is climbed as given: the run's deck and segments (BMN: its players and
+        hand sizes), or refused; never re-dealt."""
         if self.strategy != "climb":
             raise ValueError("--start is for climb searches")
-        deal = parse_deal(self.start or "", self.game_rules, "any")
-        if deal.class_counts(len(self.game_rules.deck)) != self.game_rules.deck:
+        if self.game == "beggar":
+            deal = parse_deal(self.start or "", self.game_rules, "any")
+            if deal.class_counts(len(self.game_rules.deck)) != self.game_rules.deck:
+                raise ValueError("--start must hold exactly the searched deck's cards")
+            if deal.players != self.players:
+                raise ValueError(f"--start has {deal.players} hands but the search is for "
+                                 f"{self.players} players: give --players {deal.players}")
+            if deal.hand_sizes != self.hand_sizes:
+                given, even = ("/".join(map(str, sizes)) for sizes in (deal.hand_sizes,
+                                                                       self.hand_sizes))
+                raise ValueError(f"--start deals {given} cards, a climb deals {even} (as "
+                                 "evenly as possible, hand 1 first): give a start dealt "
+                                 "that way")
+        try:
+            row = self.plugin.parse(self.start or "", self.options)
+        except GameError as error:
+            raise ValueError(f"--start: {error}") from None
+        if sorted(row.tolist()) != sorted(self.layout.deck.tolist()):
             raise ValueError("--start must hold exactly the searched deck's cards")
-        if deal.players != self.players:
-            raise ValueError(f"--start has {deal.players} hands but the search is for "
-                             f"{self.players} players: give --players {deal.players}")
-        if deal.hand_sizes != self.hand_sizes:
-            given, even = ("/".join(map(str, sizes)) for sizes in (deal.hand_sizes,
-                                                                   self.hand_sizes))
-            raise ValueError(f"--start deals {given} cards, a climb deals {even} (as evenly "
-                             "as possible, hand 1 first): give a start dealt that way")
+
+    def _settle_options(self) -> None:
+        """Check the game's options once; keep ``game_options`` and the BMN fields in step."""
+        try:
+            game = get_game(self.game)
+        except GameError as error:
+            raise ValueError(str(error)) from None
+        values = dict(self.game_options)
+        names = {spec.name for spec in game.option_specs}
+        legacy = {"rules": (self.rules, "standard"), "players": (self.players, 2),
+                  "deck": (self.deck, None), "max_cards": (self.max_cards, None),
+                  "max_tricks": (self.max_tricks, None)}
+        for name, (value, default) in legacy.items():
+            if value == default:
+                continue
+            if name not in names:
+                raise ValueError(f"--{name.replace('_', '-')} is not an option of {self.game}")
+            values.setdefault(name, value)
+        try:
+            options: Any = game.options(**values)
+        except GameError as error:
+            raise ValueError(str(error)) from None
+        # The values given (not options.to_json(), whose names are the game's own business):
+        # what the spec is rebuilt from on --resume.
+        object.__setattr__(self, "game_options", {k: _plain(v) for k, v in values.items()
+                                                  if v is not None})
+        if self.game == "beggar":
+            object.__setattr__(self, "rules", options.rules)
+            object.__setattr__(self, "players", options.players)
+            object.__setattr__(self, "max_cards", options.max_cards)
+            object.__setattr__(self, "max_tricks", options.max_tricks)
+            # The legacy field says what was asked: a deck other than the rules' own (v1 kept
+            # None for the full deck, and so does a spec read back from its JSON).
+            if self.deck is None and options.deck != get_rules(options.rules).deck:
+                object.__setattr__(self, "deck", values["deck"])
+        elif isinstance(getattr(options, "players", None), int):
+            object.__setattr__(self, "players", options.players)
 
     @cached_property
+    def plugin(self) -> Game:
+        """The game searched."""
+        return get_game(self.game)
+
+    @cached_property
+    def options(self) -> GameOptions:
+        """The game's options."""
+        return self.plugin.options(**self.game_options)
+
+    @cached_property
+    def layout(self) -> Any:
+        """The game's :class:`~dealsearch.game.Layout` under the options."""
+        return self.plugin.layout(self.options)
+
+    @property
     def deck_counts(self) -> tuple[int, ...] | None:
-        """The ``deck`` option as a count per class (None: the rules' deck)."""
-        return None if self.deck is None else parse_deck(self.deck, get_rules(self.rules))
+        """BMN: the ``deck`` option as a count per class (None: the rules' deck)."""
+        return None if self.deck is None else self.game_rules.deck
 
-    @cached_property
+    @property
     def game_rules(self) -> Rules:
-        """The rules, with the searched deck."""
-        rules = get_rules(self.rules)
-        return rules if self.deck_counts is None else rules.with_deck(self.deck_counts)
+        """BMN: the rules, with the searched deck."""
+        return self.options.game_rules  # type: ignore[attr-defined,no-any-return]
 
     @property
     def hand_sizes(self) -> tuple[int, ...]:
-        """How the deck is dealt: as evenly as possible, hand 1 first."""
-        return Rules.deal_sizes(self.game_rules.deck_size, self.players)
+        """BMN: how the deck is dealt (as evenly as possible, hand 1 first, by default)."""
+        return self.options.sizes  # type: ignore[attr-defined,no-any-return]
 
     @property
     def worker_count(self) -> int:
@@ -134,18 +216,14 @@ class SearchSpec:
 
     @property
     def by_tricks(self) -> bool:
-        """Whether longer means more tricks (else more cards)."""
+        """BMN: whether longer means more tricks (else more cards)."""
         return self.objective == "tricks"
 
     @property
     def limits(self) -> str:
-        """The agreed limit in words, '' for none (finds are kept per limit)."""
-        parts = []
-        if self.max_cards:
-            parts.append(f"max_cards={self.max_cards}")
-        if self.max_tricks:
-            parts.append(f"max_tricks={self.max_tricks}")
-        return ",".join(parts)
+        """The agreed limit in words, '' for none: every ``max_*`` option that is set."""
+        return ",".join(f"{name}={value}" for name, value in self.game_options.items()
+                        if name.startswith("max_") and value)
 
     def to_json(self) -> dict[str, Any]:
         """The spec as plain data (for the runs table)."""
@@ -153,9 +231,22 @@ class SearchSpec:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> SearchSpec:
-        """Rebuild a spec from :meth:`to_json` or a campaign file; unknown keys are errors."""
+        """Rebuild a spec from :meth:`to_json` or a campaign file; unknown keys are errors.
+
+        A key that names an option of the spec's game goes into ``game_options`` (campaign
+        files write ``game = "durak"`` and the game's options side by side).
+        """
         known = {f.name for f in fields(cls)}
+        data = dict(data)
+        try:
+            game = get_game(data.get("game", "beggar"))
+        except GameError as error:
+            raise ValueError(str(error)) from None
+        options = dict(data.pop("game_options", None) or {})
+        for spec in game.option_specs:
+            if spec.name in data and (spec.name not in known or game.name != "beggar"):
+                options[spec.name] = data.pop(spec.name)
         unknown = sorted(set(data) - known)
         if unknown:
             raise ValueError(f"unknown search option {unknown[0]!r}")
-        return cls(**data)
+        return cls(**data, game_options=options)

@@ -1,0 +1,13 @@
+# The BMN engine behind the generic Kernel interface (see dealsearch/_kernel.pxd).
+from dealsearch._engine cimport MAX_SEATS, Detector, Table
+from dealsearch._kernel cimport Kernel
+
+
+cdef struct BeggarContext:
+    Table table
+    Detector det
+    int sizes[MAX_SEATS]
+
+
+cdef class BeggarKernel(Kernel):
+    cdef BeggarContext ctx

@@ -1,0 +1,78 @@
+# cython: language_level=3
+"""BMN as a :class:`~dealsearch._kernel.Kernel`: the bit-plane engine behind one C pointer.
+
+The generic compiled search loops (``dealsearch.search._generic``) play BMN through this; the
+BMN strategies themselves keep their specialised loops (``_engine.RandomPlayer``,
+``_climb.Climber``), which call the engine directly.
+"""
+
+from libc.stdint cimport INT64_MAX, uint8_t
+from libc.string cimport memset
+
+from dealsearch._engine cimport (
+    MAX_SEATS,
+    Hand,
+    Outcome,
+    deal_hands,
+    detector_free,
+    detector_init,
+    play_game,
+)
+from dealsearch._kernel cimport KernelResult
+
+DEF_MAX_CARDS = 64
+
+
+cdef int play_beggar_row(void* context, const uint8_t* row,
+                         KernelResult* result) noexcept nogil:
+    cdef BeggarContext* ctx = <BeggarContext*>context
+    cdef Hand hands[MAX_SEATS]
+    cdef Outcome res
+    deal_hands(row, ctx.sizes, ctx.table.seats, hands)
+    if play_game(&ctx.table, hands, &ctx.det, &res) != 0:
+        return -1
+    result.outcome = res.outcome
+    result.measure[0] = res.cards
+    result.measure[1] = res.tricks
+    result.entry[0] = res.entry_cards
+    result.entry[1] = res.entry_tricks
+    result.period[0] = res.period_cards
+    result.period[1] = res.period_tricks
+    return 0
+
+
+cdef class BeggarKernel(Kernel):
+    """BMN under fixed rules, hand sizes and limit: measures (cards, tricks), outcomes
+    (win, cycle, limit) as in ``dealsearch.result.OUTCOMES``."""
+
+    def __cinit__(self, sizes, payments, max_cards=None, max_tricks=None):
+        sizes = tuple(int(size) for size in sizes)
+        payments = tuple(int(p) for p in payments)
+        if not 2 <= len(sizes) <= MAX_SEATS or min(sizes) < 1:
+            raise ValueError(f"hand sizes {sizes}: 2 to {MAX_SEATS} hands of at least 1 card")
+        if sum(sizes) > DEF_MAX_CARDS:
+            raise ValueError(f"{sum(sizes)} cards: a deal holds at most {DEF_MAX_CARDS}")
+        if not 2 <= len(payments) <= 8 or payments[0] != 0 or min(payments) < 0:
+            raise ValueError(f"payments {payments}: 2 to 8 classes, class 0 pays nothing")
+        for name, value in (("max_cards", max_cards), ("max_tricks", max_tricks)):
+            if value is not None and value < 1:
+                raise ValueError(f"{name} must be at least 1, not {value}")
+        memset(&self.ctx.table, 0, sizeof(self.ctx.table))
+        for i, p in enumerate(payments):
+            self.ctx.table.payment[i] = p
+        self.ctx.table.seats = len(sizes)
+        self.ctx.table.total = sum(sizes)
+        self.ctx.table.max_cards = INT64_MAX if max_cards is None else max_cards
+        self.ctx.table.max_tricks = INT64_MAX if max_tricks is None else max_tricks
+        for seat, size in enumerate(sizes):
+            self.ctx.sizes[seat] = size
+        if detector_init(&self.ctx.det) != 0:
+            raise MemoryError("no memory for the cycle detector")
+        self.play_row = play_beggar_row
+        self.context = &self.ctx
+        self.n_cards = sum(sizes)
+        self.n_measures = 2
+        self.owner = None
+
+    def __dealloc__(self):
+        detector_free(&self.ctx.det)

@@ -1,0 +1,249 @@
+"""Beggar-My-Neighbour as a :class:`~dealsearch.game.Game`: an adapter over the BMN modules.
+
+The rules, notation, engines and catalogue stay where they were (``dealsearch.rules``,
+``notation``, ``engine``, ``reference``, ``catalogue``); this module only translates between
+them and the game interface. Rows are card classes (0 = a plain card), hand 1 first.
+
+>>> from dealsearch.game import get_game
+>>> beggar = get_game("beggar")
+>>> options = beggar.options()
+>>> text, result = beggar.verify("---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---", options)
+>>> result.outcome, dict(result.measures)
+('win', {'cards': 8344, 'tricks': 1164})
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+import numpy.typing as npt
+
+from ... import catalogue
+from ...deal import Deal
+from ...engine import BatchResult
+from ...engine import play_batch as bmn_play_batch
+from ...game import BatchResults, Game, GameError, GameResult, Layout, OptionSpec, Row
+from ...notation import DealError, format_deal, parse_deal
+from ...reference import Trick
+from ...reference import play_reference as bmn_reference
+from ...result import OUTCOMES, Cycle, Result
+from .options import OPTION_SPECS, BeggarOptions, make_options
+
+MEASURES = ("cards", "tricks")
+
+
+class BeggarResult(GameResult):
+    """A BMN result; ``to_json`` keeps the key order ``verify --json`` always printed."""
+
+    def to_json(self) -> dict[str, Any]:
+        """``outcome, winner, cards, tricks, out, cycle``: as :meth:`Result.to_json`."""
+        return to_bmn_result(self).to_json()
+
+
+def to_game_result(result: Result) -> BeggarResult:
+    """A BMN :class:`Result` in the game interface's terms."""
+    entry: dict[str, int] = {}
+    period: dict[str, int] = {}
+    if result.cycle is not None:
+        entry = {"cards": result.cycle.entry_cards, "tricks": result.cycle.entry_tricks}
+        period = {"cards": result.cycle.period_cards, "tricks": result.cycle.period_tricks}
+    return BeggarResult(result.outcome, {"cards": result.cards, "tricks": result.tricks},
+                        entry, period, {"winner": result.winner, "out": list(result.out)})
+
+
+def to_bmn_result(result: GameResult) -> Result:
+    """The inverse of :func:`to_game_result`."""
+    cycle = None
+    if result.outcome == "cycle":
+        cycle = Cycle(result.entry["cards"], result.entry["tricks"], result.period["cards"],
+                      result.period["tricks"])
+    return Result(result.outcome, result.details.get("winner"),  # type: ignore[arg-type]
+                  result.measures["cards"], result.measures["tricks"],
+                  tuple(result.details.get("out", ())), cycle)
+
+
+@dataclass(frozen=True)
+class BeggarBatch(BatchResults):
+    """:class:`BatchResults` that keep the engine's own batch (winners, order out)."""
+
+    raw: BatchResult | None = None
+
+
+def describe(result: Result) -> str:
+    """A result in words, e.g. 'hand 2 wins: 8344 cards, 1164 tricks'."""
+    counts = f"{result.cards} cards, {result.tricks} tricks"
+    out = f"; out in order: {', '.join(map(str, result.out))}" if len(result.out) > 1 else ""
+    if result.outcome == "win":
+        return f"hand {result.winner} wins: {counts}{out}"
+    if result.outcome == "limit":
+        leader = f"hand {result.winner} has most cards" if result.winner else "a draw"
+        return f"limit reached at {counts}: {leader}{out}"
+    cycle = result.cycle
+    assert cycle is not None
+    return (f"never ends: first repeat at {counts}; entry {cycle.entry_cards} cards, "
+            f"{cycle.entry_tricks} tricks; period {cycle.period_cards} cards, "
+            f"{cycle.period_tricks} tricks")
+
+
+def _options(options: Any) -> BeggarOptions:
+    if not isinstance(options, BeggarOptions):
+        raise GameError(f"not BMN options: {options!r}")
+    return options
+
+
+class Beggar(Game):
+    """Beggar-My-Neighbour (RULES.md): measures cards and tricks; outcomes win, cycle, limit."""
+
+    name = "beggar"
+    title = "Beggar-My-Neighbour"
+    measures = MEASURES
+    outcomes = OUTCOMES
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = OPTION_SPECS
+    deal_options = ("players", "hand_sizes")
+    histogram_bins: ClassVar[dict[str, tuple[int, int]]] = {"cards": (10, 2048),
+                                                            "tricks": (1, 4096)}
+    mutation_weights = (1, 1, 1, 1)
+    test_option_sets: ClassVar[tuple[dict[str, Any], ...]] = (
+        {}, {"rules": "italian"}, {"players": 3}, {"players": 4, "max_cards": 600},
+        {"deck": "------JJQQK"}, {"deck": "-----JJQQ", "players": 3},
+        {"hand_sizes": "27/25"}, {"max_tricks": 40},
+    )
+
+    def options(self, **values: Any) -> BeggarOptions:
+        """Checked BMN options (see :func:`~dealsearch.games.beggar.options.make_options`)."""
+        unknown = sorted(set(values) - {spec.name for spec in OPTION_SPECS})
+        if unknown:
+            raise GameError(f"beggar has no option {unknown[0]!r}")
+        return make_options(**values)
+
+    def layout(self, options: Any) -> Layout:
+        """The deck (card classes, sorted) and one segment per hand."""
+        options = _options(options)
+        if options.deck is None:
+            raise GameError("a layout needs a deck (not 'any')")
+        deck = np.repeat(np.arange(len(options.deck), dtype=np.uint8), options.deck)
+        return Layout(deck, options.sizes,
+                      names=tuple(f"hand {seat + 1}" for seat in range(options.players)))
+
+    def deal(self, row: Row, options: Any) -> Deal:
+        """The :class:`Deal` of a row."""
+        cards = [int(card) for card in row]
+        hands, start = [], 0
+        for size in _options(options).sizes:
+            hands.append(tuple(cards[start:start + size]))
+            start += size
+        return Deal(tuple(hands))
+
+    def _parse(self, text: str, options: BeggarOptions) -> Deal:
+        try:
+            return parse_deal(text, options.game_rules, "any" if options.deck is None
+                              else "exact")
+        except DealError as error:
+            raise GameError(str(error)) from None
+
+    def parse(self, text: str, options: Any) -> Row:
+        """A deal in any notation as a row; it must have the options' hands and deck."""
+        options = _options(options)
+        deal = self._parse(text, options)
+        if options.sizes and deal.hand_sizes != options.sizes:
+            raise GameError(f"the deal has hands of {'/'.join(map(str, deal.hand_sizes))} "
+                            f"cards, the options {'/'.join(map(str, options.sizes))}")
+        return np.array(deal.cards, dtype=np.uint8)
+
+    def format(self, row: Row, options: Any) -> str:
+        """Compact notation, hands separated by ``/``."""
+        options = _options(options)
+        return format_deal(self.deal(row, options), options.game_rules)
+
+    def play_batch(self, rows: npt.ArrayLike, options: Any) -> BeggarBatch:
+        """The compiled engine (:func:`dealsearch.engine.play_batch`) on many rows."""
+        options = _options(options)
+        raw = bmn_play_batch(rows, options.game_rules, options.players, options.sizes or None,
+                             options.max_cards, options.max_tricks)
+        return BeggarBatch(raw.outcome, np.column_stack((raw.cards, raw.tricks)),
+                           raw.cycle[:, 0:2].copy(), raw.cycle[:, 2:4].copy(), raw)
+
+    def result(self, batch: BatchResults, i: int, row: Row, options: Any) -> GameResult:
+        """Entry ``i`` of a batch, winner and order out included."""
+        if isinstance(batch, BeggarBatch) and batch.raw is not None:
+            return to_game_result(batch.raw.result(i))
+        return super().result(batch, i, row, options)
+
+    def play_deal(self, deal: Deal, options: BeggarOptions) -> Result:
+        """One deal (its own hand sizes) through the compiled engine."""
+        batch = bmn_play_batch(np.array([deal.cards], dtype=np.uint8), options.game_rules,
+                               deal.players, deal.hand_sizes, options.max_cards,
+                               options.max_tricks)
+        return batch.result(0)
+
+    def verify(self, text: str, options: Any) -> tuple[str, GameResult]:
+        """Play a deal as given (its own players and hand sizes): (compact text, result)."""
+        options = _options(options)
+        deal = self._parse(text, options)
+        return format_deal(deal, options.game_rules), to_game_result(
+            self.play_deal(deal, options))
+
+    def play_reference(self, row: Row, options: Any) -> GameResult:
+        """The pure-Python engine (:func:`dealsearch.reference.play_reference`)."""
+        options = _options(options)
+        return to_game_result(bmn_reference(self.deal(row, options), options.game_rules,
+                                            options.max_cards, options.max_tricks))
+
+    def describe(self, result: GameResult) -> str:
+        """``verify``'s line: e.g. 'hand 2 wins: 8344 cards, 1164 tricks'."""
+        return describe(to_bmn_result(result))
+
+    def trace(self, text: str, options: Any) -> Iterator[str]:
+        """Trick by trick, as ``verify --trace`` prints it (checked against the engine)."""
+        options = _options(options)
+        deal = self._parse(text, options)
+        rules = options.game_rules
+        lines: list[str] = []
+
+        def show(trick: Trick) -> None:
+            plays = " ".join(f"{seat + 1}:{rules.symbols[card]}" for seat, card in trick.plays)
+            gone = "".join(f"; hand {seat + 1} is out" for seat in trick.went_out)
+            taken = (f" -> hand {trick.taker + 1} takes {len(trick.plays)}"
+                     if trick.taker is not None else " -> pile left in play")
+            sizes = "/".join(map(str, trick.hand_sizes))
+            lines.append(f"  trick {len(lines) + 1}: {plays}{taken}{gone}; hands {sizes}")
+
+        traced = bmn_reference(deal, rules, options.max_cards, options.max_tricks,
+                               on_trick=show)
+        compiled = self.play_deal(deal, options)
+        if traced != compiled:  # the two engines are tested to agree; never show a wrong trace
+            raise RuntimeError(f"trace engine disagrees: {traced} != {compiled}")
+        yield from lines
+
+    def kernel(self, options: Any) -> Any:
+        """A :class:`~dealsearch.games.beggar._kernel.BeggarKernel`."""
+        from ._kernel import BeggarKernel
+
+        options = _options(options)
+        return BeggarKernel(options.sizes, options.game_rules.payments, options.max_cards,
+                            options.max_tricks)
+
+    def cycle_key(self, row: Row, options: Any) -> str:
+        """The catalogue's key (:func:`dealsearch.catalogue.cycle_key`)."""
+        options = _options(options)
+        return catalogue.cycle_key(self.deal(row, options), options.game_rules)
+
+    def cycle_id(self, key: str, options: Any) -> str:
+        """The v1 catalogue id (rules name and key), so old and new logs agree."""
+        return catalogue.key_id(key, _options(options).game_rules)
+
+    def random_player(self, options: Any, seed: int, stream: int, objective: str,
+                      best: int = 0) -> Any:
+        """The specialised random dealer and player (``_engine.RandomPlayer``)."""
+        from .search import FastSampler
+
+        return FastSampler(_options(options), seed, stream, objective, best)
+
+    def climber(self, options: Any, seed: int, stream: int, objective: str) -> Any:
+        """The specialised climber (``_climb.Climber``)."""
+        from .search import FastClimber
+
+        return FastClimber(_options(options), seed, stream, objective)

@@ -1,0 +1,175 @@
+"""The record log: schema v2, and v1 logs (tests/data/v1.sqlite) migrated in place.
+
+``tests/data/v1_expected`` holds what the v1 release printed for the fixture (made by
+``tests/data/make_v1.py``); a migrated log must print the same.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from dealsearch.cli import main
+from dealsearch.log import VERSION, LogError, RecordLog
+
+DATA = Path(__file__).parent / "data"
+EXPECTED = DATA / "v1_expected"
+
+
+@pytest.fixture
+def v1_log(tmp_path: Path) -> str:
+    """A fresh copy of the v1 fixture (migration rewrites it in place)."""
+    db = tmp_path / "v1.sqlite"
+    shutil.copy(DATA / "v1.sqlite", db)
+    return str(db)
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], db: str, *argv: str) -> str:
+    capsys.readouterr()
+    assert main([*argv, "--db", db]) in (0, 1)
+    return capsys.readouterr().out.replace(db, "DB")
+
+
+def expected(name: str) -> str:
+    return (EXPECTED / name).read_text(encoding="utf-8")
+
+
+def test_the_fixture_is_a_v1_log():
+    db = sqlite3.connect(DATA / "v1.sqlite")
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 0
+    columns = {row[1] for row in db.execute("PRAGMA table_info(finds)")}
+    assert {"cards", "tricks", "rules", "limits"} <= columns and "game" not in columns
+
+
+def test_opening_a_v1_log_migrates_it_losing_nothing(v1_log):
+    before = sqlite3.connect(v1_log)
+    old_finds = before.execute("SELECT id, run_id, deal, outcome, cards, tricks, entry_cards,"
+                               " period_tricks, strategy, found, cycle_id, winner FROM finds"
+                               " ORDER BY id").fetchall()
+    old_runs = before.execute("SELECT * FROM runs ORDER BY id").fetchall()
+    old_other = {t: before.execute(f"SELECT * FROM {t}").fetchall()
+                 for t in ("histograms", "samples")}
+    old_cycles = before.execute("SELECT id, key, period_cards FROM cycles").fetchall()
+    before.close()
+    RecordLog(v1_log).close()
+    after = sqlite3.connect(v1_log)
+    assert after.execute("PRAGMA user_version").fetchone()[0] == VERSION
+    new_finds = after.execute(
+        "SELECT id, run_id, deal, outcome, measure_1, measure_2,"
+        " json_extract(entry, '$.cards'), json_extract(period, '$.tricks'), strategy, found,"
+        " cycle_id, json_extract(details, '$.winner') FROM finds ORDER BY id").fetchall()
+    assert new_finds == old_finds
+    runs = after.execute("SELECT * FROM runs ORDER BY id").fetchall()
+    assert [run[:len(old_runs[0])] for run in runs] == old_runs
+    assert {row[0] for row in after.execute("SELECT game FROM runs")} == {"beggar"}
+    for table, rows in old_other.items():
+        assert after.execute(f"SELECT * FROM {table}").fetchall() == rows
+    assert after.execute("SELECT id, key, json_extract(period, '$.cards') FROM cycles"
+                         ).fetchall() == old_cycles
+
+
+def test_a_migrated_log_prints_what_v1_printed(v1_log, capsys):
+    # Since v1, `records` also ends with a line per unfinished run (how to resume it).
+    table, unfinished = run_cli(capsys, v1_log, "records").split("\nrun 9 interrupted:")
+    assert table + "\n" == expected("records.txt")
+    assert unfinished.endswith("continue with: dealsearch search --resume 9 --db DB\n")
+    assert run_cli(capsys, v1_log, "records", "--csv") == expected("records.csv")
+    assert run_cli(capsys, v1_log, "records", "--cycles") == expected("cycles.txt")
+    assert run_cli(capsys, v1_log, "records", "--verify") == expected("verify.txt")
+    v1_cycles = [json.loads(line) for line in expected("cycles.json").splitlines()]
+    cycles = [json.loads(line) for line in
+              run_cli(capsys, v1_log, "records", "--cycles", "--json").splitlines()]
+    assert [{k: c[k] for k in old} for c, old in zip(cycles, v1_cycles, strict=True)
+            ] == v1_cycles
+
+
+def test_records_json_keeps_the_v1_keys_and_adds_the_game_and_options(v1_log, capsys):
+    v1_rows = [json.loads(line) for line in expected("records.json").splitlines()]
+    rows = [json.loads(line) for line in run_cli(capsys, v1_log, "records", "--json")
+            .splitlines()]
+    assert [{k: row[k] for k in old} for row, old in zip(rows, v1_rows, strict=True)] == v1_rows
+    runs = {run["id"]: run for run in RecordLog(v1_log).runs()}
+    for row in rows:
+        spec = runs[row["run_id"]]["options"]
+        assert row["game"] == "beggar"
+        assert row["options"]["rules"] == spec["rules"]
+        assert row["options"]["players"] == spec["players"]
+        assert (row["options"]["max_cards"], row["options"]["max_tricks"]) == (
+            spec["max_cards"], spec["max_tricks"])
+    assert {row["options"]["players"] for row in rows} == {2, 3, 4}
+
+
+def test_a_migrated_log_reports_the_same_runs(v1_log, tmp_path, capsys):
+    run_cli(capsys, v1_log, "report", "--out", str(tmp_path / "r"))
+    page = (tmp_path / "r" / "index.html").read_text(encoding="utf-8")
+
+    def run_table(html: str) -> list[list[str]]:
+        table = re.search(r"<table>.*?</table>", html).group(0)
+        rows = re.findall(r"<tr>(.*?)</tr>", table)[1:]
+        return [re.findall(r"<td>(.*?)</td>", row)[:7] for row in rows]
+
+    assert run_table(page) == run_table(expected("report.html"))
+    cycles = re.findall(r"<td>([0-9a-f]{12})</td>", page)
+    assert cycles == re.findall(r"<td>([0-9a-f]{12})</td>", expected("report.html"))
+
+
+def test_a_v1_run_resumes_after_migration_as_it_did_before(v1_log, capsys):
+    run_id = expected("interrupted").strip()
+    summary = json.loads(run_cli(capsys, v1_log, "search", "--resume", run_id, "--quiet",
+                                 "--json").splitlines()[-1])
+    before = json.loads(expected("resume.json").splitlines()[-1])
+    for key in ("run_id", "strategy", "deals", "cards", "outcomes", "best"):
+        assert summary[key] == before[key]
+    finds = [json.loads(line) for line in
+             run_cli(capsys, v1_log, "records", "--json", "--run", run_id).splitlines()]
+    v1_finds = [json.loads(line) for line in expected("resumed-records.json").splitlines()]
+    assert [{k: f[k] for k in old} for f, old in zip(finds, v1_finds, strict=True)] == v1_finds
+
+
+def test_a_log_from_a_newer_release_or_not_sqlite_is_one_line(tmp_path, capsys):
+    newer = tmp_path / "newer.sqlite"
+    sqlite3.connect(newer).execute(f"PRAGMA user_version = {VERSION + 1}")
+    with pytest.raises(LogError, match="version"):
+        RecordLog(newer)
+    junk = tmp_path / "junk.sqlite"
+    junk.write_bytes(b"not a database at all" * 100)
+    assert main(["records", "--db", str(junk)]) == 2
+    assert "not a dealsearch log" in capsys.readouterr().err
+
+
+def test_a_new_log_is_v2_and_a_failed_migration_leaves_v1_untouched(v1_log, monkeypatch):
+    assert RecordLog(":memory:").db.execute("PRAGMA user_version").fetchone()[0] == VERSION
+    import dealsearch.log_migrate as migrate
+
+    def broken(db: sqlite3.Connection) -> None:
+        db.execute("ALTER TABLE finds RENAME TO finds_v1")
+        raise RuntimeError("power cut")
+
+    monkeypatch.setattr(migrate, "migrate_v1", broken)
+    with pytest.raises(RuntimeError):
+        RecordLog(v1_log)
+    db = sqlite3.connect(v1_log)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 0
+    assert "cards" in {row[1] for row in db.execute("PRAGMA table_info(finds)")}
+
+
+def test_migrated_finds_share_keys_with_new_runs(v1_log, capsys):
+    """A v1 find and the same deal found again by a new run are one row (same options key)."""
+    RecordLog(v1_log).close()
+    db = sqlite3.connect(v1_log)
+    assert db.execute("SELECT COUNT(*) FROM finds f JOIN runs r ON f.run_id = r.id"
+                      " WHERE f.options_key != r.options_key").fetchone()[0] == 0
+    best_of_run_1 = db.execute("SELECT deal FROM finds WHERE run_id = 1 ORDER BY measure_1 DESC"
+                               ).fetchone()[0]
+    db.close()
+    run_cli(capsys, v1_log, "search", "random", "--deals", "200000", "--seed", "1",
+            "--workers", "1", "--quiet", "--json")
+    db = sqlite3.connect(v1_log)
+    rows = db.execute("SELECT run_id FROM finds WHERE deal = ?", (best_of_run_1,)).fetchall()
+    assert rows == [(1,)]
+    assert db.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == 10

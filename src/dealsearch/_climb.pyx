@@ -10,7 +10,7 @@ exp(delta / T).
 
 cimport cython
 from libc.math cimport exp
-from libc.stdint cimport UINT64_MAX, int64_t, uint8_t, uint64_t
+from libc.stdint cimport UINT64_MAX, int64_t, uint8_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy
 
@@ -81,10 +81,20 @@ cdef class Climber:
     cdef public int64_t stall
     cdef public double temperature
 
-    def __cinit__(self, sizes, payments, seed, stream, max_cards=None, max_tricks=None,
-                  by_tricks=False):
+    def __cinit__(self, *args, **kwargs):
         self.has_scratch = self.has_row = False
         self.current = NULL
+
+    def __init__(self, sizes, payments, seed, stream, max_cards=None, max_tricks=None,
+                 by_tricks=False):
+        # In __init__ (not __cinit__) so that Python sees the signature; a second call frees
+        # the first call's memory.
+        if self.has_scratch:
+            scratch_free(&self.scratch)
+            self.has_scratch = False
+        free(self.current)
+        self.current = NULL
+        self.has_row = False
         paid = _check_payments(payments)
         self.n_classes = len(paid)
         hands = _whole_list("sizes", sizes, 1, MAX_CARDS, 2, MAX_SEATS)
@@ -102,7 +112,7 @@ cdef class Climber:
         self.best = self.current + self.n_cards
         self.trial = self.best + self.n_cards
         self.spare = self.trial + self.n_cards
-        if scratch_init(&self.scratch, self.n_cards) != 0:
+        if scratch_init(&self.scratch, self.n_cards, False) != 0:
             raise MemoryError("no memory for the cycle detector")
         self.has_scratch = True
 
@@ -246,18 +256,18 @@ cdef class Climber:
         return played, total_cards, cycle_rows[:n_cycles], cycle_results[:n_cycles]
 
     cdef void mutate(self, uint8_t* row) noexcept nogil:
-        cdef int n = self.n_cards, kind = rng_below(&self.rng, 4), i, j, tries, a, b, k
+        cdef int n = self.n_cards, kind = rng_below(&self.rng, 4), i, j, _try, a, b, k
         cdef uint8_t card
         cdef uint8_t* rotated = self.spare
         if self.table.seats < 2 or kind == 0:          # swap two cards of different classes
             i = rng_below(&self.rng, n)
-            for tries in range(TRIES):
+            for _try in range(TRIES):
                 j = rng_below(&self.rng, n)
                 if row[j] != row[i]:
                     row[i], row[j] = row[j], row[i]
                     return
         elif kind == 1:                                 # move a court card elsewhere
-            for tries in range(TRIES):
+            for _try in range(TRIES):
                 i = rng_below(&self.rng, n)
                 if row[i]:
                     break

@@ -63,8 +63,9 @@ cdef struct Detector:
 
 cdef struct Scratch:
     # A thread's memory for playing deals of one size: the bit-plane engine's cycle detector
-    # and, for deals of more than PLANE_CARDS cards, the ring engine's (a _ring.Ring, opaque
-    # here so that this file and _ring.pxd need not cimport each other).
+    # and, for deals of more than PLANE_CARDS cards (or if asked), the ring engine's: a
+    # _ring.Ring, NULL when deals play on bit-planes, opaque here so that this file and
+    # _ring.pxd need not cimport each other.
     Detector det
     void* ring
 
@@ -75,7 +76,7 @@ cdef int play_game(const Table* table, const Hand* start, Detector* det,
                    Outcome* result) noexcept nogil
 cdef void deal_hands(const uint8_t* cards, const int* sizes, int seats,
                      Hand* hands) noexcept nogil
-cdef int scratch_init(Scratch* scratch, int total) noexcept nogil
+cdef int scratch_init(Scratch* scratch, int total, bint rings) noexcept nogil
 cdef void scratch_free(Scratch* scratch) noexcept nogil
 cdef int play_cards(const Table* table, const uint8_t* row, const int* sizes, Scratch* scratch,
                     Outcome* result) noexcept nogil

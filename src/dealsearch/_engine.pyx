@@ -514,7 +514,7 @@ cdef int play_pass(const Table* t, const Hand* start, Detector* det,
     cdef int succ[MAX_SEATS]         # the next seat still in after each seat still in
     cdef int order[MAX_SEATS]
     cdef int seats = t.seats, n_alive = t.seats
-    cdef int to_move = 0, seat, r, m, c, step, best, e_r, e_c, e, cls, owner, owed, payer
+    cdef int to_move = 0, seat, r, _r, m, c, step, best, e_r, e_c, e, cls, owner, owed, payer
     cdef int64_t cards = 0, tricks = 0
     cdef int winner = NOT_OVER, found
     cdef Hand* h
@@ -554,7 +554,7 @@ cdef int play_pass(const Table* t, const Hand* start, Detector* det,
             while True:
                 m = 0
                 seat = to_move
-                for r in range(n_alive):
+                for _r in range(n_alive):
                     order[m] = seat
                     m += 1
                     seat = succ[seat]
@@ -630,7 +630,7 @@ cdef int play_pass(const Table* t, const Hand* start, Detector* det,
         to_move = owner
         if hand[owner].length == t.total:   # holds every card: over, no further lead
             seat = owner
-            for r in range(n_alive - 1):
+            for _r in range(n_alive - 1):
                 seat = succ[seat]
                 res.out[res.n_out] = <int8_t>seat
                 res.n_out += 1
@@ -698,12 +698,13 @@ cdef int play_game(const Table* table, const Hand* start, Detector* det,
 
 # ---------------------------------------------------------------- any size: bit-planes or rings
 
-cdef int scratch_init(Scratch* scratch, int total) noexcept nogil:
-    """Memory to play deals of ``total`` cards; 0, or OUT_OF_MEMORY."""
+cdef int scratch_init(Scratch* scratch, int total, bint rings) noexcept nogil:
+    """Memory to play deals of ``total`` cards (on rings if ``rings`` or if they do not fit
+    the bit-planes); 0, or OUT_OF_MEMORY."""
     scratch.ring = NULL
     if detector_init(&scratch.det) != 0:
         return OUT_OF_MEMORY
-    if total > PLANE_CARDS:
+    if rings or total > PLANE_CARDS:
         scratch.ring = ring_new(total)
         if scratch.ring == NULL:
             detector_free(&scratch.det)
@@ -721,7 +722,7 @@ cdef int play_cards(const Table* table, const uint8_t* row, const int* sizes, Sc
                     Outcome* result) noexcept nogil:
     """Play one deal of ``table.total`` cards given as a row, on whichever engine fits it."""
     cdef Hand start[MAX_SEATS]
-    if table.total > PLANE_CARDS:
+    if scratch.ring != NULL:
         return ring_play(table, row, sizes, <Ring*>scratch.ring, result)
     deal_hands(row, sizes, table.seats, start)
     return play_game(table, start, &scratch.det, result)
@@ -815,14 +816,15 @@ cdef int fill_table(Table* t, int* size_of, sizes, payments, Py_ssize_t total, m
 
 @cython.boundscheck(False)
 @cython.wraparound(False)
-def play_rows(deals, sizes, payments, max_cards=None, max_tricks=None):
+def play_rows(deals, sizes, payments, max_cards=None, max_tricks=None, rings=False):
     """Play every row of ``deals`` (hands concatenated, hand 1 first; ``sizes`` per hand).
 
     Returns (outcome, winner, cards, tricks, out, cycle) arrays; winner and out are 0-based
     with -1 for none; cycle has columns entry_cards, entry_tricks, period_cards,
     period_tricks. Deals of up to 64 cards play on bit-planes, larger ones on ring buffers
-    (``_ring``), with the same results. The loop runs without the GIL; the arguments are
-    checked first (ValueError).
+    (``_ring``), with the same results; ``rings=True`` plays every deal on rings (to check
+    one engine against the other). The loop runs without the GIL; the arguments are checked
+    first (ValueError).
     """
     if not isinstance(deals, np.ndarray) or deals.dtype != np.uint8 or deals.ndim != 2:
         raise ValueError("deals must be a 2-D uint8 numpy array, one deal a row")
@@ -837,6 +839,7 @@ def play_rows(deals, sizes, payments, max_cards=None, max_tricks=None):
     fill_table(&table, size_of, sizes, paid, rows.shape[1], max_cards, max_tricks)
     _check_codes("deals", deals, len(paid))
     seats = table.seats
+    cdef bint on_rings = bool(rings) or table.total > PLANE_CARDS
 
     outcome = np.zeros(n, dtype=np.uint8)
     winner = np.full(n, -1, dtype=np.int8)
@@ -850,7 +853,7 @@ def play_rows(deals, sizes, payments, max_cards=None, max_tricks=None):
     cdef int8_t[:, ::1] out_v = out
     cdef int64_t[:, ::1] cycle_v = cycle
 
-    if scratch_init(&scratch, table.total) != 0:
+    if scratch_init(&scratch, table.total, on_rings) != 0:
         raise MemoryError("no memory for the cycle detector")
     with nogil:
         for row in range(n):
@@ -873,7 +876,7 @@ def play_rows(deals, sizes, payments, max_cards=None, max_tricks=None):
     return outcome, winner, cards, tricks, out, cycle
 
 
-cdef class Dealer:
+cdef class _Dealer:
     """A deck dealt at random in compiled code: bit-planes up to 64 cards, a row above."""
 
     cdef uint8_t[::1] courts        # bit-planes: the court cards' classes, ascending
@@ -907,7 +910,7 @@ def random_rows(deck, n, seed, stream=0):
     The same ``(seed, stream)`` always gives the same rows, and the same deals as
     ``RandomPlayer(deck, ..., seed, stream)`` deals, in the same order.
     """
-    cdef Dealer dealer = Dealer(deck)
+    cdef _Dealer dealer = _Dealer(deck)
     cdef Py_ssize_t count = _whole("n", n, 0), row
     cdef Rng rng
     cdef uint64_t planes[PLANES]
@@ -935,18 +938,25 @@ cdef class RandomPlayer:
     cdef Scratch scratch
     cdef bint has_scratch
     cdef int sizes[MAX_SEATS]
-    cdef Dealer dealer
+    cdef _Dealer dealer
     cdef uint8_t[::1] row
     cdef int n_cards
     cdef bint by_tricks
     cdef public int64_t best
     cdef public int64_t dealt
 
-    def __cinit__(self, deck, sizes, payments, seed, stream, max_cards=None, max_tricks=None,
-                  best=0, by_tricks=False):
+    def __cinit__(self, *args, **kwargs):
         self.has_scratch = False
+
+    def __init__(self, deck, sizes, payments, seed, stream, max_cards=None, max_tricks=None,
+                 best=0, by_tricks=False):
+        # In __init__ (not __cinit__) so that Python sees the signature; a second call frees
+        # the first call's memory.
+        if self.has_scratch:
+            scratch_free(&self.scratch)
+            self.has_scratch = False
         paid = _check_payments(payments)
-        self.dealer = Dealer(_whole_list("deck", deck, 0, MAX_CARDS, len(paid), len(paid)))
+        self.dealer = _Dealer(_whole_list("deck", deck, 0, MAX_CARDS, len(paid), len(paid)))
         self.n_cards = self.dealer.n_cards
         fill_table(&self.table, self.sizes, sizes, paid, self.n_cards, max_cards, max_tricks)
         rng_seed(&self.rng, _whole("seed", seed, 0, UINT64_MAX),
@@ -955,7 +965,7 @@ cdef class RandomPlayer:
         self.by_tricks = bool(by_tricks)
         self.dealt = 0
         self.row = np.zeros(self.n_cards, dtype=np.uint8)
-        if scratch_init(&self.scratch, self.n_cards) != 0:
+        if scratch_init(&self.scratch, self.n_cards, False) != 0:
             raise MemoryError("no memory for the cycle detector")
         self.has_scratch = True
 
@@ -1050,6 +1060,7 @@ def _histogram(name, values):
             or not values.flags.writeable):
         raise ValueError(f"{name} must be a non-empty, writable, contiguous 1-D int64 array")
     return values
+
 
 # ---------------------------------------------------------------- playing backwards
 

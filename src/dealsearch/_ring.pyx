@@ -128,7 +128,7 @@ cdef int ring_pass(const Table* t, const uint8_t* row, const int* sizes, Ring* r
     cdef int succ[MAX_SEATS]         # the next seat still in after each seat still in
     cdef int seats = t.seats, size = r.mask + 1, n_alive = t.seats
     cdef int to_move = 0, owner = 0, owed = 0, pile_len = 0, seat, offset = 0, card, pay
-    cdef int winner = -1, found
+    cdef int winner = -1, found, _seat
     cdef int64_t cards = 0, tricks = 0, power = 1, lam = 0
     cdef int64_t marks[2]
     cdef bint written
@@ -186,7 +186,7 @@ cdef int ring_pass(const Table* t, const uint8_t* row, const int* sizes, Ring* r
         # Trick boundary.
         if r.length[owner] == t.total:  # holds every card: over, no further lead
             seat = owner
-            for found in range(n_alive - 1):
+            for _seat in range(n_alive - 1):
                 seat = succ[seat]
                 res.out[res.n_out] = <int8_t>seat
                 res.n_out += 1

@@ -21,8 +21,6 @@ from dealsearch._engine cimport (
     MAX_SEATS,
     OUTCOME_CYCLE,
     Outcome,
-    Scratch,
-    Table,
     fill_table,
     play_cards,
     scratch_free,
@@ -61,25 +59,6 @@ def _counts_array(name, values, Py_ssize_t least):
 
 cdef class Climber:
     """One climber: its current deal, its best, its temperature and its random stream."""
-
-    cdef Rng rng
-    cdef Table table
-    cdef Scratch scratch
-    cdef bint has_scratch
-    cdef bint has_row
-    cdef int n_classes
-    cdef int sizes[MAX_SEATS]
-    cdef int starts[MAX_SEATS + 1]
-    cdef int n_cards
-    cdef bint by_tricks
-    cdef uint8_t* current           # four rows of n_cards: current, best, a mutant, scratch
-    cdef uint8_t* best
-    cdef uint8_t* trial
-    cdef uint8_t* spare
-    cdef public int64_t score
-    cdef public int64_t best_score
-    cdef public int64_t stall
-    cdef public double temperature
 
     def __cinit__(self, *args, **kwargs):
         self.has_scratch = self.has_row = False

@@ -29,6 +29,10 @@ cdef enum:
     HEADER = 1 + 4 * MAX_SEATS
 
 
+if RING_SEATS != MAX_SEATS:
+    raise ImportError("_ring.pxd's RING_SEATS must equal _engine.pxd's MAX_SEATS")
+
+
 cdef Ring* ring_new(int total) noexcept nogil:
     """A Ring for deals of ``total`` cards, or NULL when there is no memory."""
     cdef Ring* ring = <Ring*>malloc(sizeof(Ring))

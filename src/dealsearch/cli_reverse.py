@@ -13,7 +13,7 @@ from tqdm import tqdm
 from .cli_options import DEFAULT_DB, EXIT_OK, BadInput, add_game_options, positive_int
 from .log import Find, RecordLog
 from .notation import DealError, parse_deal
-from .reverse import basin, longer_starts
+from .reverse import MAX_CARDS, basin, longer_starts
 from .rules import get_rules
 
 
@@ -48,6 +48,9 @@ def cmd_reverse(args: argparse.Namespace) -> int:
         raise BadInput(str(error)) from None
     if deal.players != 2:
         raise BadInput(f"reverse plays 2-player deals only, this one has {deal.players} hands")
+    if len(deal.cards) > MAX_CARDS:
+        raise BadInput(f"reverse plays deals of at most {MAX_CARDS} cards, this one has "
+                       f"{len(deal.cards)}")
     if args.max_cards or args.max_tricks:
         raise BadInput("reverse walks the unlimited game: --max-cards/--max-tricks do not apply")
     if args.along:

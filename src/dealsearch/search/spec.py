@@ -12,6 +12,7 @@ from functools import cached_property
 from typing import Any
 
 from ..notation import parse_deal, parse_deck
+from ..reverse import MAX_CARDS as REVERSE_CARDS
 from ..rules import MAX_PLAYERS, MIN_PLAYERS, Rules, get_rules
 
 STRATEGIES = ("random", "climb", "exhaustive")
@@ -82,6 +83,9 @@ class SearchSpec:
                 raise ValueError(f"{name.replace('_', '-')} must be at least 1")
         if self.reverse_every is not None and (self.strategy != "climb" or self.players != 2):
             raise ValueError("--reverse-every needs a 2-player climb")
+        if self.reverse_every is not None and self.game_rules.deck_size > REVERSE_CARDS:
+            raise ValueError(f"--reverse-every needs a deck of at most {REVERSE_CARDS} cards "
+                             f"(playing backwards works on 64-bit hands)")
         if self.strategy == "exhaustive" and self.deck is None:
             raise ValueError("an exhaustive search needs --deck, e.g. --deck --------AKQJJ")
         if self.deck_counts is not None and sum(self.deck_counts) < self.players:

@@ -4,23 +4,16 @@ from libc.stdint cimport int64_t, uint8_t
 from dealsearch._cycle cimport StateStore
 from dealsearch._engine cimport Outcome, Table
 
-cdef enum:
-    # _engine's MAX_SEATS, repeated: _engine cimports this file, so a constant of its own
-    # here cannot size this struct in _engine's generated C (it would be declared later).
-    RING_SEATS = 4
 
-
-# A game in play: each hand a ring buffer of card classes (top card at ``head``), the pile a
-# plain array, and the scratch memory of the cycle detector. One Ring serves one thread, game
-# after game of one deck size.
+# The memory of the game in play: each hand a ring buffer of card classes, the pile a plain
+# array, and the scratch memory of the cycle detector (where each hand starts and how long it
+# is live on ring_pass's stack). One Ring serves one thread, game after game of one deck size.
 cdef struct Ring:
-    uint8_t* cards          # RING_SEATS rings of ``mask + 1`` cards each
+    uint8_t* cards          # MAX_SEATS rings of ``mask + 1`` cards each
     uint8_t* pile
     int mask                # ring size - 1 (a power of two at least the deck size)
-    int head[RING_SEATS]
-    int length[RING_SEATS]
     int total
-    int width               # bytes of one trick-boundary state (see write_state)
+    int width               # bytes of one trick-boundary state (see HEADER in _ring.pyx)
     uint8_t* state          # the current state, written out
     uint8_t* saved          # Brent's saved state
     StateStore store        # phase 2: every state, exactly

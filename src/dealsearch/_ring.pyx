@@ -18,7 +18,13 @@ from libc.string cimport memcmp, memcpy, memset
 
 from dealsearch._cycle cimport store_clear, store_find_or_add, store_free, store_init
 from dealsearch._cycle cimport store_marks
-from dealsearch._engine cimport MAX_SEATS, OUTCOME_CYCLE, OUTCOME_LIMIT, OUTCOME_WIN
+from dealsearch._engine cimport (
+    MAX_CLASSES,
+    MAX_SEATS,
+    OUTCOME_CYCLE,
+    OUTCOME_LIMIT,
+    OUTCOME_WIN,
+)
 
 cdef enum:
     NEEDS_REPLAY = 1        # ring_pass: phase 1 cannot settle the game exactly
@@ -29,8 +35,16 @@ cdef enum:
     HEADER = 1 + 4 * MAX_SEATS
 
 
-if RING_SEATS != MAX_SEATS:
-    raise ImportError("_ring.pxd's RING_SEATS must equal _engine.pxd's MAX_SEATS")
+cdef struct Hands:
+    # The hands of the game in play, on the stack of ring_pass: the pile is written a byte at
+    # a time, and a byte store may alias anything the compiler cannot prove apart, so the
+    # heads and lengths live here rather than behind the Ring pointer.
+    uint8_t* cards
+    uint8_t* pile
+    int mask
+    int head[MAX_SEATS]
+    int length[MAX_SEATS]
+    uint8_t pay[MAX_CLASSES]
 
 
 cdef Ring* ring_new(int total) noexcept nogil:
@@ -67,38 +81,38 @@ cdef void ring_free(Ring* ring) noexcept nogil:
     free(ring)
 
 
-cdef inline void take_pile(Ring* r, int seat, int pile_len) noexcept nogil:
+cdef inline void take_pile(Hands* h, int seat, int pile_len) noexcept nogil:
     """Put the pile under ``seat``'s hand in the order it was played."""
-    cdef int size = r.mask + 1
-    cdef int tail = (r.head[seat] + r.length[seat]) & r.mask
+    cdef int size = h.mask + 1
+    cdef int tail = (h.head[seat] + h.length[seat]) & h.mask
     cdef int first = pile_len if pile_len < size - tail else size - tail
-    cdef uint8_t* hand = r.cards + seat * size
-    memcpy(hand + tail, r.pile, first)
-    memcpy(hand, r.pile + first, pile_len - first)
-    r.length[seat] += pile_len
+    cdef uint8_t* hand = h.cards + seat * size
+    memcpy(hand + tail, h.pile, first)
+    memcpy(hand, h.pile + first, pile_len - first)
+    h.length[seat] += pile_len
 
 
-cdef inline void write_header(const Ring* r, int seats, int to_move, uint8_t* out) noexcept nogil:
+cdef inline void write_header(const Hands* h, int seats, int to_move, uint8_t* out) noexcept nogil:
     cdef int seat
     cdef int32_t length
     memset(out, 0, HEADER)
     out[0] = <uint8_t>to_move
     for seat in range(seats):
-        length = r.length[seat]
+        length = h.length[seat]
         memcpy(out + 1 + 4 * seat, &length, 4)
 
 
-cdef inline void write_cards(const Ring* r, int seats, uint8_t* out) noexcept nogil:
+cdef inline void write_cards(const Hands* h, int seats, uint8_t* out) noexcept nogil:
     """Every hand's cards, top first, hand 1 first (after the header)."""
-    cdef int seat, first, size = r.mask + 1
+    cdef int seat, first, size = h.mask + 1
     cdef const uint8_t* hand
     out += HEADER
     for seat in range(seats):
-        hand = r.cards + seat * size
-        first = r.length[seat] if r.length[seat] < size - r.head[seat] else size - r.head[seat]
-        memcpy(out, hand + r.head[seat], first)
-        memcpy(out + first, hand, r.length[seat] - first)
-        out += r.length[seat]
+        hand = h.cards + seat * size
+        first = h.length[seat] if h.length[seat] < size - h.head[seat] else size - h.head[seat]
+        memcpy(out, hand + h.head[seat], first)
+        memcpy(out + first, hand, h.length[seat] - first)
+        out += h.length[seat]
 
 
 cdef inline void leave(uint8_t* alive, int* succ, int seat, int seats) noexcept nogil:
@@ -110,16 +124,16 @@ cdef inline void leave(uint8_t* alive, int* succ, int seat, int seats) noexcept 
             succ[s] = succ[seat]
 
 
-cdef inline void stop_at_limit(const Ring* r, int seats, int64_t cards, int64_t tricks,
+cdef inline void stop_at_limit(const Hands* h, int seats, int64_t cards, int64_t tricks,
                                Outcome* res) noexcept nogil:
     """The agreed limit: the player holding most cards wins, none on a tie."""
     cdef int seat, best = -1
     res.outcome = OUTCOME_LIMIT
     res.winner = -1
     for seat in range(seats):
-        if r.length[seat] > best:
-            best, res.winner = r.length[seat], seat
-        elif r.length[seat] == best:
+        if h.length[seat] > best:
+            best, res.winner = h.length[seat], seat
+        elif h.length[seat] == best:
             res.winner = -1
     res.cards, res.tricks = cards, tricks
 
@@ -128,6 +142,7 @@ cdef int ring_pass(const Table* t, const uint8_t* row, const int* sizes, Ring* r
                    Outcome* res) noexcept nogil:
     """Play one game card by card. Phase 1 (``exact`` false) may return NEEDS_REPLAY; phase 2
     stores every state and finds the first repeat. 0 when ``res`` holds the result."""
+    cdef Hands h
     cdef uint8_t alive[MAX_SEATS]
     cdef int succ[MAX_SEATS]         # the next seat still in after each seat still in
     cdef int seats = t.seats, size = r.mask + 1, n_alive = t.seats
@@ -135,17 +150,22 @@ cdef int ring_pass(const Table* t, const uint8_t* row, const int* sizes, Ring* r
     cdef int winner = -1, found, _seat
     cdef int64_t cards = 0, tricks = 0, power = 1, lam = 0
     cdef int64_t marks[2]
-    cdef bint written
+    cdef int saved_length[MAX_SEATS]    # phase 1: the saved state's lengths and seat to move
+    cdef int saved_to_move = 0
+    cdef bint same
+    h.cards, h.pile, h.mask = r.cards, r.pile, r.mask
+    memcpy(h.pay, t.payment, sizeof(h.pay))
     for seat in range(seats):
-        memcpy(r.cards + seat * size, row + offset, sizes[seat])
+        memcpy(h.cards + seat * size, row + offset, sizes[seat])
         offset += sizes[seat]
-        r.head[seat] = 0
-        r.length[seat] = sizes[seat]
+        h.head[seat] = 0
+        h.length[seat] = sizes[seat]
+        saved_length[seat] = sizes[seat]
         alive[seat] = 1
         succ[seat] = seat + 1 if seat + 1 < seats else 0
     res.n_out = 0
-    write_header(r, seats, 0, r.state)
-    write_cards(r, seats, r.state)
+    write_header(&h, seats, 0, r.state)
+    write_cards(&h, seats, r.state)
     if exact:
         store_clear(&r.store)
         marks[0] = marks[1] = 0
@@ -155,7 +175,7 @@ cdef int ring_pass(const Table* t, const uint8_t* row, const int* sizes, Ring* r
         memcpy(r.saved, r.state, r.width)
 
     while True:
-        if r.length[to_move] == 0:  # must turn a card and has none: out, the duty passes on
+        if h.length[to_move] == 0:  # must turn a card and has none: out, the duty passes on
             leave(alive, succ, to_move, seats)
             res.out[res.n_out] = <int8_t>to_move
             res.n_out += 1
@@ -165,13 +185,13 @@ cdef int ring_pass(const Table* t, const uint8_t* row, const int* sizes, Ring* r
                 winner = to_move
                 break
             continue
-        card = r.cards[to_move * size + r.head[to_move]]
-        r.head[to_move] = (r.head[to_move] + 1) & r.mask
-        r.length[to_move] -= 1
-        r.pile[pile_len] = <uint8_t>card
+        card = h.cards[to_move * size + h.head[to_move]]
+        h.head[to_move] = (h.head[to_move] + 1) & h.mask
+        h.length[to_move] -= 1
+        h.pile[pile_len] = <uint8_t>card
         pile_len += 1
         cards += 1
-        pay = t.payment[card]
+        pay = h.pay[card]
         if pay:                     # a court card: the next player owes for it
             owner, owed = to_move, pay
             to_move = succ[to_move]
@@ -182,13 +202,13 @@ cdef int ring_pass(const Table* t, const uint8_t* row, const int* sizes, Ring* r
         owed -= 1                   # paying
         if owed:
             continue
-        take_pile(r, owner, pile_len)   # paid in full: the owner takes the pile and leads
+        take_pile(&h, owner, pile_len)   # paid in full: the owner takes the pile and leads
         pile_len = 0
         tricks += 1
         to_move = owner
 
         # Trick boundary.
-        if r.length[owner] == t.total:  # holds every card: over, no further lead
+        if h.length[owner] == t.total:  # holds every card: over, no further lead
             seat = owner
             for _seat in range(n_alive - 1):
                 seat = succ[seat]
@@ -199,11 +219,11 @@ cdef int ring_pass(const Table* t, const uint8_t* row, const int* sizes, Ring* r
         if cards >= t.max_cards or tricks >= t.max_tricks:
             if not exact:
                 return NEEDS_REPLAY     # a repeat may have come first: phase 2 decides
-            stop_at_limit(r, seats, cards, tricks, res)
+            stop_at_limit(&h, seats, cards, tricks, res)
             return 0
-        write_header(r, seats, to_move, r.state)
         if exact:
-            write_cards(r, seats, r.state)
+            write_header(&h, seats, to_move, r.state)
+            write_cards(&h, seats, r.state)
             marks[0], marks[1] = cards, tricks
             found = store_find_or_add(&r.store, r.state, marks)
             if found == -2:
@@ -218,19 +238,23 @@ cdef int ring_pass(const Table* t, const uint8_t* row, const int* sizes, Ring* r
                 res.period_tricks = tricks - res.entry_tricks
                 return 0
             continue
-        # Phase 1, Brent: the hand lengths almost always rule a match out before the cards
-        # are written out and compared.
-        written = False
-        if memcmp(r.state, r.saved, HEADER) == 0:
-            write_cards(r, seats, r.state)
-            written = True
+        # Phase 1, Brent: who is to move and the hand lengths (kept beside the saved state)
+        # almost always rule a match out before the cards are written out and compared.
+        same = to_move == saved_to_move
+        for seat in range(seats):
+            same = same and h.length[seat] == saved_length[seat]
+        if same:
+            write_header(&h, seats, to_move, r.state)
+            write_cards(&h, seats, r.state)
             if memcmp(r.state, r.saved, r.width) == 0:
                 return NEEDS_REPLAY
         lam += 1
         if lam == power:
-            if not written:
-                write_cards(r, seats, r.state)
-            memcpy(r.saved, r.state, r.width)
+            write_header(&h, seats, to_move, r.saved)
+            write_cards(&h, seats, r.saved)
+            saved_to_move = to_move
+            for seat in range(seats):
+                saved_length[seat] = h.length[seat]
             power *= 2
             lam = 0
 
@@ -238,7 +262,7 @@ cdef int ring_pass(const Table* t, const uint8_t* row, const int* sizes, Ring* r
     # reached first makes it a limited game, never a win by exhaustion (RULES.md §1).
     res.outcome = OUTCOME_LIMIT if cards >= t.max_cards or tricks >= t.max_tricks else OUTCOME_WIN
     if pile_len:
-        take_pile(r, winner, pile_len)
+        take_pile(&h, winner, pile_len)
         tricks += 1
     res.winner = winner
     res.cards, res.tricks = cards, tricks

@@ -138,21 +138,83 @@ cdef inline void stop_at_limit(const Hands* h, int seats, int64_t cards, int64_t
     res.cards, res.tricks = cards, tricks
 
 
+cdef struct Saved:
+    # Phase 1's Brent bookkeeping: the saved state's seat to move and hand lengths (its cards
+    # are in Ring.saved), and when it moves next.
+    int to_move
+    int length[MAX_SEATS]
+    int64_t power
+    int64_t lam
+
+
+cdef inline void save_state(Ring* r, const Hands* h, int seats, int to_move,
+                            Saved* saved) noexcept nogil:
+    cdef int seat
+    write_header(h, seats, to_move, r.saved)
+    write_cards(h, seats, r.saved)
+    saved.to_move = to_move
+    for seat in range(seats):
+        saved.length[seat] = h.length[seat]
+
+
+cdef inline bint repeats(Ring* r, const Hands* h, int seats, int to_move,
+                        Saved* saved) noexcept nogil:
+    """Phase 1 at a trick boundary: true once the state equals the saved one (Brent)."""
+    # Who is to move and the hand lengths almost always rule a match out before the cards
+    # are written out and compared.
+    cdef bint same = to_move == saved.to_move
+    cdef int seat
+    for seat in range(seats):
+        same = same and h.length[seat] == saved.length[seat]
+    if same:
+        write_header(h, seats, to_move, r.state)
+        write_cards(h, seats, r.state)
+        if memcmp(r.state, r.saved, r.width) == 0:
+            return True
+    saved.lam += 1
+    if saved.lam == saved.power:
+        save_state(r, h, seats, to_move, saved)
+        saved.power *= 2
+        saved.lam = 0
+    return False
+
+
+cdef inline int first_repeat(Ring* r, const Hands* h, int seats, int to_move, int64_t cards,
+                             int64_t tricks, Outcome* res) noexcept nogil:
+    """Phase 2 at a trick boundary: store the state; at its first repeat fill ``res`` with the
+    cycle and return 1; 0 for a new state, OUT_OF_MEMORY if the store cannot grow."""
+    cdef int64_t marks[2]
+    cdef int found
+    write_header(h, seats, to_move, r.state)
+    write_cards(h, seats, r.state)
+    marks[0], marks[1] = cards, tricks
+    found = store_find_or_add(&r.store, r.state, marks)
+    if found == -2:
+        return OUT_OF_MEMORY
+    if found < 0:
+        return 0
+    res.outcome = OUTCOME_CYCLE
+    res.winner = -1
+    res.cards, res.tricks = cards, tricks
+    res.entry_cards = store_marks(&r.store, found)[0]
+    res.entry_tricks = store_marks(&r.store, found)[1]
+    res.period_cards = cards - res.entry_cards
+    res.period_tricks = tricks - res.entry_tricks
+    return 1
+
+
 cdef int ring_pass(const Table* t, const uint8_t* row, const int* sizes, Ring* r, bint exact,
                    Outcome* res) noexcept nogil:
     """Play one game card by card. Phase 1 (``exact`` false) may return NEEDS_REPLAY; phase 2
     stores every state and finds the first repeat. 0 when ``res`` holds the result."""
     cdef Hands h
+    cdef Saved saved
     cdef uint8_t alive[MAX_SEATS]
     cdef int succ[MAX_SEATS]         # the next seat still in after each seat still in
     cdef int seats = t.seats, size = r.mask + 1, n_alive = t.seats
     cdef int to_move = 0, owner = 0, owed = 0, pile_len = 0, seat, offset = 0, card, pay
-    cdef int winner = -1, found, _seat
-    cdef int64_t cards = 0, tricks = 0, power = 1, lam = 0
-    cdef int64_t marks[2]
-    cdef int saved_length[MAX_SEATS]    # phase 1: the saved state's lengths and seat to move
-    cdef int saved_to_move = 0
-    cdef bint same
+    cdef int winner = -1, status, _seat
+    cdef int64_t cards = 0, tricks = 0
     h.cards, h.pile, h.mask = r.cards, r.pile, r.mask
     memcpy(h.pay, t.payment, sizeof(h.pay))
     for seat in range(seats):
@@ -160,19 +222,16 @@ cdef int ring_pass(const Table* t, const uint8_t* row, const int* sizes, Ring* r
         offset += sizes[seat]
         h.head[seat] = 0
         h.length[seat] = sizes[seat]
-        saved_length[seat] = sizes[seat]
         alive[seat] = 1
         succ[seat] = seat + 1 if seat + 1 < seats else 0
     res.n_out = 0
-    write_header(&h, seats, 0, r.state)
-    write_cards(&h, seats, r.state)
     if exact:
         store_clear(&r.store)
-        marks[0] = marks[1] = 0
-        if store_find_or_add(&r.store, r.state, marks) == -2:
-            return OUT_OF_MEMORY
+        if first_repeat(r, &h, seats, 0, 0, 0, res) != 0:
+            return OUT_OF_MEMORY    # the first state cannot repeat: only memory fails here
     else:
-        memcpy(r.saved, r.state, r.width)
+        save_state(r, &h, seats, 0, &saved)
+        saved.power, saved.lam = 1, 0
 
     while True:
         if h.length[to_move] == 0:  # must turn a card and has none: out, the duty passes on
@@ -222,41 +281,11 @@ cdef int ring_pass(const Table* t, const uint8_t* row, const int* sizes, Ring* r
             stop_at_limit(&h, seats, cards, tricks, res)
             return 0
         if exact:
-            write_header(&h, seats, to_move, r.state)
-            write_cards(&h, seats, r.state)
-            marks[0], marks[1] = cards, tricks
-            found = store_find_or_add(&r.store, r.state, marks)
-            if found == -2:
-                return OUT_OF_MEMORY
-            if found >= 0:
-                res.outcome = OUTCOME_CYCLE
-                res.winner = -1
-                res.cards, res.tricks = cards, tricks
-                res.entry_cards = store_marks(&r.store, found)[0]
-                res.entry_tricks = store_marks(&r.store, found)[1]
-                res.period_cards = cards - res.entry_cards
-                res.period_tricks = tricks - res.entry_tricks
-                return 0
-            continue
-        # Phase 1, Brent: who is to move and the hand lengths (kept beside the saved state)
-        # almost always rule a match out before the cards are written out and compared.
-        same = to_move == saved_to_move
-        for seat in range(seats):
-            same = same and h.length[seat] == saved_length[seat]
-        if same:
-            write_header(&h, seats, to_move, r.state)
-            write_cards(&h, seats, r.state)
-            if memcmp(r.state, r.saved, r.width) == 0:
-                return NEEDS_REPLAY
-        lam += 1
-        if lam == power:
-            write_header(&h, seats, to_move, r.saved)
-            write_cards(&h, seats, r.saved)
-            saved_to_move = to_move
-            for seat in range(seats):
-                saved_length[seat] = h.length[seat]
-            power *= 2
-            lam = 0
+            status = first_repeat(r, &h, seats, to_move, cards, tricks, res)
+            if status != 0:
+                return 0 if status == 1 else status
+        elif repeats(r, &h, seats, to_move, &saved):
+            return NEEDS_REPLAY
 
     # Over: one player left (they take what is on the pile) or one holds every card; a limit
     # reached first makes it a limited game, never a win by exhaustion (RULES.md §1).

@@ -158,7 +158,7 @@ cdef inline void save_state(Ring* r, const Hands* h, int seats, int to_move,
 
 
 cdef inline bint repeats(Ring* r, const Hands* h, int seats, int to_move,
-                        Saved* saved) noexcept nogil:
+                         Saved* saved) noexcept nogil:
     """Phase 1 at a trick boundary: true once the state equals the saved one (Brent)."""
     # Who is to move and the hand lengths almost always rule a match out before the cards
     # are written out and compared.

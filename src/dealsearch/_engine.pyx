@@ -16,6 +16,10 @@ Cycle detection has two phases so that it costs almost nothing on terminating ga
    gone unseen), replay from the deal with the state-hash detector: every trick-boundary state
    is hashed and stored, and every hash hit is confirmed by comparing the states exactly, so
    the first repeated state, its entry and its period are exact.
+
+Bit-planes hold at most 64 cards; larger deals play on ``_ring`` (hands as ring buffers), and
+``play_cards`` chooses by size, so every entry point below takes deals of any size. Each entry
+point checks its arguments once (ValueError) before its nogil loop, which indexes unchecked.
 """
 
 cimport cython

@@ -83,6 +83,7 @@ CASES: list[tuple[str, str]] = [
     ("_engine.RandomPlayer(DECK, (26, 26), PAY, 1, 0).play(5, 8, np.zeros(4), HIST)",
      "card_hist"),
     ("_engine.RandomPlayer(DECK, (26, 26), PAY, 1, 0).play(5, 8, HIST, HIST, 0)", "card_bin"),
+    ("_engine.RandomPlayer.__new__(_engine.RandomPlayer).play(5)", "never initialised"),
     # predecessors: the state tuple and the payments
     ("_engine.predecessors((1, 2, 3), PAY)", "9 numbers"),
     ("_engine.predecessors([0, 0, 0, 2, 0, 0, 0, 2, 0], PAY)", "9 numbers"),
@@ -111,6 +112,7 @@ CASES: list[tuple[str, str]] = [
     ("climber().play_current()", "no deal yet"),
     ("climber().perturb(1)", "no deal yet"),
     ("climber().current_row", "no deal yet"),
+    ("Climber.__new__(Climber).climb(5, 10, 0.9, True, COUNTS, HIST, HIST, 10)", "no deal yet"),
     ("ready().perturb(-1)", "mutations"),
     ("ready().climb(-1, 10, 0.9, True, COUNTS, HIST, HIST, 10)", "games"),
     ("ready().climb(10, 0, 0.9, True, COUNTS, HIST, HIST, 10)", "stall_limit"),

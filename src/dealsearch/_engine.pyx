@@ -990,6 +990,8 @@ cdef class RandomPlayer:
         them (bins of ``card_bin`` cards and of one trick; the last bin takes everything
         longer).
         """
+        if not self.has_scratch:
+            raise ValueError("this RandomPlayer was never initialised (call RandomPlayer(...))")
         cdef Py_ssize_t wanted = _whole("n", n, 0)
         cdef int finds_max = _whole("max_finds", max_finds, 1, 1 << 30)
         cdef int bin_cards = _whole("card_bin", card_bin, 1, 1 << 30)

@@ -156,3 +156,41 @@ def test_an_exhaustive_search_over_65_cards_matches_the_reference(capsys, tmp_pa
     assert {f["deal"] for f in lines[:-1] if f["outcome"] == "cycle"} >= {
         format_deal(split(row, (33, 32)), rules) for row, outcome
         in zip(rows[::13], outcomes, strict=True) if outcome == "cycle"}
+
+
+EIGHT = STANDARD.__class__(
+    name="eight", symbols=("-", "J", "Q", "K", "A", "B", "C", "D"),
+    names=tuple((s, s + "s") for s in ("plain", "j", "q", "k", "a", "b", "c", "d")),
+    payments=(0, 1, 2, 3, 4, 5, 6, 7), deck=(8,) * 8, ranks={})
+
+
+def random_sizes(rng: np.random.Generator, n_cards: int, players: int) -> tuple[int, ...]:
+    cuts = np.sort(rng.choice(np.arange(1, n_cards), size=players - 1, replace=False))
+    return tuple(int(b - a) for a, b in itertools.pairwise([0, *cuts.tolist(), n_cards]))
+
+
+def test_unequal_hands_and_eight_classes_agree_with_reference() -> None:
+    """Random deck sizes over 64, random hand sizes, every payment of 1 to 7 cards."""
+    rng = np.random.default_rng(8)
+    for _ in range(40):
+        n_cards, players = int(rng.integers(65, 200)), int(rng.integers(2, 5))
+        row = rng.integers(0, 8, size=(1, n_cards), dtype=np.uint8)
+        row[0, rng.random(n_cards) < 0.6] = 0      # mostly numerals, as in real decks
+        sizes = random_sizes(rng, n_cards, players)
+        rules = EIGHT.with_deck(tuple(np.bincount(row[0], minlength=8).tolist()))
+        for limits in ((None, None), (None, 25)):
+            compiled = play_batch(row, rules, players, sizes, *limits).result(0)
+            assert compiled == play_reference(split(row[0], sizes), rules, *limits), sizes
+
+
+def test_rings_and_bit_planes_agree_on_unequal_hands_and_eight_classes() -> None:
+    rng = np.random.default_rng(9)
+    rows = rng.integers(0, 8, size=(3000, 60), dtype=np.uint8)
+    rows[rng.random(rows.shape) < 0.55] = 0
+    for players in (2, 3, 4):
+        sizes = random_sizes(rng, 60, players)
+        for limits in ((None, None), (500, None)):
+            planes = _engine.play_rows(rows, sizes, EIGHT.payments, *limits)
+            rings = _engine.play_rows(rows, sizes, EIGHT.payments, *limits, rings=True)
+            for a, b in zip(planes, rings, strict=True):
+                assert (a == b).all(), (players, sizes, limits)

@@ -18,7 +18,7 @@ def compiled(module: str) -> Extension:
 
 
 # Every compiled module; a game's engine lives in its folder (e.g. "games.durak._engine").
-MODULES = ["_engine", "_permutations", "_climb", "_kernel", "games.beggar._kernel",
+MODULES = ["_engine", "_ring", "_permutations", "_climb", "_kernel", "games.beggar._kernel",
            "search._generic", "games.durak._engine", "games.spite._engine"]
 
 setup(
@@ -26,11 +26,9 @@ setup(
         [compiled(module) for module in MODULES],
         language_level=3,
         include_path=["src"],
-        compiler_directives={
-            "boundscheck": False,
-            "wraparound": False,
-            "cdivision": True,
-            "initializedcheck": False,
-        },
+        # C division everywhere (the loops divide non-negative counts). Bounds and wraparound
+        # checks stay on by default: each module turns them off only on the functions whose
+        # nogil loops index arrays, after the entry point has checked every argument.
+        compiler_directives={"cdivision": True},
     )
 )

@@ -199,8 +199,10 @@ FIVE_ACES_52 = CASELLA[:-2] + "AA"  # a king became an ace
         ("A-K", STANDARD, "any", "1 hand: a deal has 2 to 4 hands, separated by '/'"),
         ("-/-/-/-/-", STANDARD, "any", "5 hands: a deal has 2 to 4 hands, separated by '/'"),
         ("- - - - -", STANDARD, "any", "5 hands: a deal has 2 to 4 hands, separated by '/'"),
-        ("-" * 33 + "/" + "-" * 32, STANDARD, "any", "65 cards: a deal holds at most 64"),
-        ("-" * 33 + "/" + "-" * 32, STANDARD, "exact", "65 cards: a deal holds at most 64"),
+        ("-" * 32_768 + "/" + "-" * 32_768, STANDARD, "any",
+         "65536 cards: a deal holds at most 65535"),
+        ("-" * 32_768 + "/" + "-" * 32_768, STANDARD, "exact",
+         "65536 cards: a deal holds at most 65535"),
         ("", STANDARD, "any", "empty deal"),
         (" \n\t ", STANDARD, "exact", "empty deal"),
         ("KH 4C QS", STANDARD, "any", "full-card hands must be separated by '/' or a newline"),
@@ -258,7 +260,7 @@ def test_parse_deck(text: str, rules: Rules, counts: tuple[int, ...]) -> None:
         ("", "the deck is empty"),
         ("  ", "the deck is empty"),
         ("--X", "deck, position 3: unknown card 'X'"),
-        ("-" * 65, "65 cards: a deck holds at most 64"),
+        ("-" * 65_536, "65536 cards: a deck holds at most 65535"),
     ],
 )
 def test_malformed_deck_message(text: str, message: str) -> None:

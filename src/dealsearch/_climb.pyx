@@ -3,32 +3,34 @@
 
 Python chooses the starting deals and keeps the log; this loop does the rest without the GIL:
 one mutant per step (swap two cards of different classes, move a court card, swap cards
-between hands, rotate a hand), played by the engine, accepted if at least as long (plateaus are
-crossed) or, when annealing, with probability exp(delta / T).
+between hands, rotate a hand), played by the engine (bit-planes up to 64 cards, rings above),
+accepted if at least as long (plateaus are crossed) or, when annealing, with probability
+exp(delta / T).
 """
 
+cimport cython
 from libc.math cimport exp
-from libc.stdint cimport INT64_MAX, int64_t, uint8_t, uint64_t
-from libc.string cimport memcpy, memset
+from libc.stdint cimport UINT64_MAX, int64_t, uint8_t
+from libc.stdlib cimport free, malloc
+from libc.string cimport memcpy
 
 import numpy as np
 
 from dealsearch._engine cimport (
+    MAX_CARDS,
     MAX_SEATS,
     OUTCOME_CYCLE,
-    Detector,
-    Hand,
     Outcome,
-    Table,
-    deal_hands,
-    detector_free,
-    detector_init,
-    play_game,
+    fill_table,
+    play_cards,
+    scratch_free,
+    scratch_init,
 )
 from dealsearch._random cimport Rng, rng_below, rng_next, rng_seed
 
+from dealsearch._engine import _check_codes, _check_payments, _whole, _whole_list
+
 cdef enum:
-    MAX_CARDS = 64
     TRIES = 64          # attempts to find a card of another class before giving up a swap
 
 
@@ -36,52 +38,89 @@ cdef inline double uniform(Rng* rng) noexcept nogil:
     return (rng_next(rng) >> 11) * (1.0 / 9007199254740992.0)
 
 
+def _real(name, value, double low, double high):
+    """``value`` as a float in [low, high]; ValueError naming ``name`` otherwise."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise ValueError(f"{name} must be a number, not {value!r}")
+    if not low <= value <= high:
+        raise ValueError(f"{name} must be {low:g} to {high:g}, not {value}")
+    return float(value)
+
+
+def _counts_array(name, values, Py_ssize_t least):
+    """A writable, contiguous 1-D int64 array of at least ``least`` entries."""
+    if (not isinstance(values, np.ndarray) or values.dtype != np.int64 or values.ndim != 1
+            or values.size < least or not values.flags.c_contiguous
+            or not values.flags.writeable):
+        raise ValueError(f"{name} must be a writable, contiguous 1-D int64 array of at least "
+                         f"{least} entries")
+    return values
+
+
 cdef class Climber:
     """One climber: its current deal, its best, its temperature and its random stream."""
 
-    cdef Rng rng
-    cdef Table table
-    cdef Detector det
-    cdef int sizes[MAX_SEATS]
-    cdef int starts[MAX_SEATS + 1]
-    cdef int n_cards
-    cdef bint by_tricks
-    cdef uint8_t current[MAX_CARDS]
-    cdef uint8_t best[MAX_CARDS]
-    cdef public int64_t score
-    cdef public int64_t best_score
-    cdef public int64_t stall
-    cdef public double temperature
+    def __cinit__(self, *args, **kwargs):
+        self.has_scratch = self.has_row = False
+        self.current = NULL
 
-    def __cinit__(self, sizes, payments, uint64_t seed, uint64_t stream, max_cards=None,
-                  max_tricks=None, bint by_tricks=False):
-        memset(&self.table, 0, sizeof(Table))
-        for i, p in enumerate(payments):
-            self.table.payment[i] = p
-        self.table.seats = len(sizes)
-        self.n_cards = sum(sizes)
-        self.table.total = self.n_cards
-        self.table.max_cards = INT64_MAX if max_cards is None else max_cards
-        self.table.max_tricks = INT64_MAX if max_tricks is None else max_tricks
+    def __init__(self, sizes, payments, seed, stream, max_cards=None, max_tricks=None,
+                 by_tricks=False):
+        # In __init__ (not __cinit__) so that Python sees the signature; a second call frees
+        # the first call's memory.
+        if self.has_scratch:
+            scratch_free(&self.scratch)
+            self.has_scratch = False
+        free(self.current)
+        self.current = NULL
+        self.has_row = False
+        paid = _check_payments(payments)
+        self.n_classes = len(paid)
+        hands = _whole_list("sizes", sizes, 1, MAX_CARDS, 2, MAX_SEATS)
+        self.n_cards = sum(hands)
+        fill_table(&self.table, self.sizes, hands, paid, self.n_cards, max_cards, max_tricks)
         self.starts[0] = 0
-        for seat, size in enumerate(sizes):
-            self.sizes[seat] = size
-            self.starts[seat + 1] = self.starts[seat] + size
-        self.by_tricks = by_tricks
-        rng_seed(&self.rng, seed, stream)
-        if detector_init(&self.det) != 0:
+        for seat in range(self.table.seats):
+            self.starts[seat + 1] = self.starts[seat] + self.sizes[seat]
+        self.by_tricks = bool(by_tricks)
+        rng_seed(&self.rng, _whole("seed", seed, 0, UINT64_MAX),
+                 _whole("stream", stream, 0, UINT64_MAX))
+        self.current = <uint8_t*>malloc(4 * <size_t>self.n_cards)
+        if self.current == NULL:
+            raise MemoryError("no memory for the climber's deals")
+        self.best = self.current + self.n_cards
+        self.trial = self.best + self.n_cards
+        self.spare = self.trial + self.n_cards
+        if scratch_init(&self.scratch, self.n_cards, False) != 0:
             raise MemoryError("no memory for the cycle detector")
+        self.has_scratch = True
 
     def __dealloc__(self):
-        detector_free(&self.det)
+        if self.has_scratch:
+            scratch_free(&self.scratch)
+        free(self.current)
 
-    def reset(self, const uint8_t[::1] row, int64_t score, double temperature):
-        """Start (again) from ``row``, whose game scored ``score``."""
-        memcpy(self.current, &row[0], self.n_cards)
-        memcpy(self.best, &row[0], self.n_cards)
+    cdef int need_row(self) except -1:
+        if not self.has_row:
+            raise ValueError("the climber has no deal yet: call reset(row, ...) first")
+        return 0
+
+    def reset(self, row, score, temperature):
+        """Start (again) from ``row`` (a uint8 array of the climber's cards), whose game
+        scored ``score``, at ``temperature``."""
+        if (not isinstance(row, np.ndarray) or row.dtype != np.uint8 or row.ndim != 1
+                or row.shape[0] != self.n_cards):
+            raise ValueError(f"row must be a 1-D uint8 array of {self.n_cards} cards")
+        _check_codes("row", row, self.n_classes)
+        score = _whole("score", score, 0)
+        temperature = _real("temperature", temperature, 0, float("inf"))
+        cdef const uint8_t[::1] cards = np.ascontiguousarray(row)
+        memcpy(self.current, &cards[0], self.n_cards)
+        memcpy(self.best, &cards[0], self.n_cards)
         self.score = self.best_score = score
         self.stall = 0
         self.temperature = temperature
+        self.has_row = True
 
     def restore_best(self, const uint8_t[::1] row, int64_t score):
         """Set the best deal since the last restart and its score (after :meth:`reset`, to
@@ -95,26 +134,28 @@ cdef class Climber:
     @property
     def current_row(self):
         """The current deal as a uint8 row."""
+        self.need_row()
         return np.array(<uint8_t[:self.n_cards]>self.current, dtype=np.uint8)
 
     @property
     def best_row(self):
         """The best deal since the last reset."""
+        self.need_row()
         return np.array(<uint8_t[:self.n_cards]>self.best, dtype=np.uint8)
 
-    def perturb(self, int mutations):
+    def perturb(self, mutations):
         """Apply ``mutations`` random mutations to the current deal (a restart near a deal)."""
-        for _ in range(mutations):
+        self.need_row()
+        for _ in range(_whole("mutations", mutations, 0)):
             self.mutate(self.current)
         memcpy(self.best, self.current, self.n_cards)
 
     def play_current(self):
         """Play the current deal: (outcome, cards, tricks, entry_cards, entry_tricks,
         period_cards, period_tricks); the score and best are set from it."""
-        cdef Hand hands[MAX_SEATS]
         cdef Outcome res
-        deal_hands(self.current, self.sizes, self.table.seats, hands)
-        if play_game(&self.table, hands, &self.det, &res) != 0:
+        self.need_row()
+        if play_cards(&self.table, self.current, self.sizes, &self.scratch, &res) != 0:
             raise MemoryError("no memory for the cycle detector")
         self.score = self.best_score = res.tricks if self.by_tricks else res.cards
         return (res.outcome, res.cards, res.tricks, res.entry_cards, res.entry_tricks,
@@ -126,43 +167,56 @@ cdef class Climber:
 
     def set_random_state(self, words):
         """Restore a state from :meth:`random_state`."""
+        state = [_whole("random state word", word, 0, UINT64_MAX) for word in words]
+        if len(state) != 4 or not any(state):
+            raise ValueError("a random state is four 64-bit words, not all zero")
         for i in range(4):
-            self.rng.s[i] = words[i]
+            self.rng.s[i] = state[i]
 
-    def climb(self, Py_ssize_t games, int64_t stall_limit, double cooling, bint anneal,
-              int64_t[::1] counts, int64_t[::1] card_hist, int64_t[::1] trick_hist,
-              int card_bin, int max_cycles=64):
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    def climb(self, games, stall_limit, cooling, anneal, counts, card_hist, trick_hist,
+              card_bin, max_cycles=64):
         """Play up to ``games`` mutants, or fewer if the climber stalls or cycles fill up.
 
         Returns (played, total_cards, cycle_rows, cycle_results): every mutant whose game
-        never ends is kept (rows and outcome/cards/tricks/entry/period), never accepted.
-        ``counts`` (per outcome) and the histograms are added to.
+        never ends is kept (rows and cards/tricks/entry/period/outcome), never accepted.
+        ``counts`` (per outcome) and the histograms (int64 arrays) are added to; the card
+        histogram has bins of ``card_bin`` cards.
         """
-        cdef uint8_t trial[MAX_CARDS]
-        cdef Hand hands[MAX_SEATS]
+        self.need_row()
+        cdef Py_ssize_t wanted = _whole("games", games, 0)
+        cdef int64_t stall_max = _whole("stall_limit", stall_limit, 1)
+        cdef double cool = _real("cooling", cooling, 0, 1)
+        cdef bint annealing = bool(anneal)
+        cdef int64_t[::1] counts_v = _counts_array("counts", counts, 3)
+        cdef int64_t[::1] card_v = _counts_array("card_hist", card_hist, 1)
+        cdef int64_t[::1] trick_v = _counts_array("trick_hist", trick_hist, 1)
+        cdef int bin_cards = _whole("card_bin", card_bin, 1, 1 << 30)
+        cdef int cycles_max = _whole("max_cycles", max_cycles, 1, 1 << 20)
+        cdef uint8_t* trial = self.trial
         cdef Outcome res
         cdef Py_ssize_t played = 0
         cdef int64_t total_cards = 0, score, delta
         cdef int status = 0, n_cycles = 0
-        cdef Py_ssize_t card_top = card_hist.shape[0] - 1, trick_top = trick_hist.shape[0] - 1
-        cycle_rows = np.empty((max_cycles, self.n_cards), dtype=np.uint8)
-        cycle_results = np.empty((max_cycles, 7), dtype=np.int64)
+        cdef Py_ssize_t card_top = card_v.shape[0] - 1, trick_top = trick_v.shape[0] - 1
+        cycle_rows = np.empty((cycles_max, self.n_cards), dtype=np.uint8)
+        cycle_results = np.empty((cycles_max, 7), dtype=np.int64)
         cdef uint8_t[:, ::1] rows_v = cycle_rows
         cdef int64_t[:, ::1] results_v = cycle_results
         with nogil:
-            while played < games and self.stall < stall_limit and n_cycles < max_cycles:
+            while played < wanted and self.stall < stall_max and n_cycles < cycles_max:
                 memcpy(trial, self.current, self.n_cards)
                 self.mutate(trial)
-                deal_hands(trial, self.sizes, self.table.seats, hands)
-                status = play_game(&self.table, hands, &self.det, &res)
+                status = play_cards(&self.table, trial, self.sizes, &self.scratch, &res)
                 if status != 0:
                     break
                 played += 1
-                counts[res.outcome] += 1
+                counts_v[res.outcome] += 1
                 total_cards += res.cards
-                card_hist[min(res.cards // card_bin, card_top)] += 1
-                trick_hist[min(res.tricks, trick_top)] += 1
-                self.temperature *= cooling
+                card_v[min(res.cards // bin_cards, card_top)] += 1
+                trick_v[min(res.tricks, trick_top)] += 1
+                self.temperature *= cool
                 self.stall += 1
                 if res.outcome == OUTCOME_CYCLE:
                     memcpy(&rows_v[n_cycles, 0], trial, self.n_cards)
@@ -177,7 +231,7 @@ cdef class Climber:
                     continue
                 score = res.tricks if self.by_tricks else res.cards
                 delta = score - self.score
-                if delta >= 0 or (anneal and self.temperature > 0 and
+                if delta >= 0 or (annealing and self.temperature > 0 and
                                   uniform(&self.rng) < exp(delta / self.temperature)):
                     memcpy(self.current, trial, self.n_cards)
                     self.score = score
@@ -190,18 +244,18 @@ cdef class Climber:
         return played, total_cards, cycle_rows[:n_cycles], cycle_results[:n_cycles]
 
     cdef void mutate(self, uint8_t* row) noexcept nogil:
-        cdef int n = self.n_cards, kind = rng_below(&self.rng, 4), i, j, tries, a, b, k
+        cdef int n = self.n_cards, kind = rng_below(&self.rng, 4), i, j, _try, a, b, k
         cdef uint8_t card
-        cdef uint8_t rotated[MAX_CARDS]
+        cdef uint8_t* rotated = self.spare
         if self.table.seats < 2 or kind == 0:          # swap two cards of different classes
             i = rng_below(&self.rng, n)
-            for tries in range(TRIES):
+            for _try in range(TRIES):
                 j = rng_below(&self.rng, n)
                 if row[j] != row[i]:
                     row[i], row[j] = row[j], row[i]
                     return
         elif kind == 1:                                 # move a court card elsewhere
-            for tries in range(TRIES):
+            for _try in range(TRIES):
                 i = rng_below(&self.rng, n)
                 if row[i]:
                     break

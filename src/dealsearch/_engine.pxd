@@ -3,7 +3,10 @@ from libc.stdint cimport int8_t, int64_t, uint8_t, uint64_t
 
 cdef enum:
     MAX_SEATS = 4
+    MAX_CLASSES = 8
     PLANES = 3          # bits per card class: classes 0..7
+    PLANE_CARDS = 64    # deals up to this size play on bit-planes, larger ones on _ring
+    MAX_CARDS = 65535   # the largest deal the entry points accept
     OUTCOME_WIN = 0
     OUTCOME_CYCLE = 1
     OUTCOME_LIMIT = 2
@@ -58,9 +61,24 @@ cdef struct Detector:
     int n_slots             # a power of two
 
 
+cdef struct Scratch:
+    # A thread's memory for playing deals of one size: the bit-plane engine's cycle detector
+    # and, for deals of more than PLANE_CARDS cards (or if asked), the ring engine's: a
+    # _ring.Ring, NULL when deals play on bit-planes, opaque here so that this file and
+    # _ring.pxd need not cimport each other.
+    Detector det
+    void* ring
+
+
 cdef int detector_init(Detector* det) noexcept nogil
 cdef void detector_free(Detector* det) noexcept nogil
 cdef int play_game(const Table* table, const Hand* start, Detector* det,
                    Outcome* result) noexcept nogil
 cdef void deal_hands(const uint8_t* cards, const int* sizes, int seats,
                      Hand* hands) noexcept nogil
+cdef int scratch_init(Scratch* scratch, int total, bint rings) noexcept nogil
+cdef void scratch_free(Scratch* scratch) noexcept nogil
+cdef int play_cards(const Table* table, const uint8_t* row, const int* sizes, Scratch* scratch,
+                    Outcome* result) noexcept nogil
+cdef int fill_table(Table* t, int* size_of, object sizes, object payments, Py_ssize_t total,
+                    object max_cards, object max_tricks) except -1

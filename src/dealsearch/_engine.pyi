@@ -4,6 +4,7 @@ from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import disjoint_base
 
 def play_rows(
     deals: npt.NDArray[np.uint8],
@@ -11,6 +12,7 @@ def play_rows(
     payments: Sequence[int],
     max_cards: int | None = None,
     max_tricks: int | None = None,
+    rings: bool = False,
 ) -> tuple[
     npt.NDArray[np.uint8],
     npt.NDArray[np.int8],
@@ -23,6 +25,7 @@ def random_rows(
     deck: Sequence[int], n: int, seed: int, stream: int = 0
 ) -> npt.NDArray[np.uint8]: ...
 
+@disjoint_base
 class RandomPlayer:
     best: int
     dealt: int
@@ -39,7 +42,12 @@ class RandomPlayer:
         by_tricks: bool = False,
     ) -> None: ...
     def play(
-        self, n: int, max_finds: int = 256
+        self,
+        n: int,
+        max_finds: int = 256,
+        card_hist: npt.NDArray[np.int64] | None = None,
+        trick_hist: npt.NDArray[np.int64] | None = None,
+        card_bin: int = 10,
     ) -> tuple[
         int, npt.NDArray[np.int64], int, int, npt.NDArray[np.uint8], npt.NDArray[np.int64]
     ]: ...

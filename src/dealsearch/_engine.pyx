@@ -16,17 +16,23 @@ Cycle detection has two phases so that it costs almost nothing on terminating ga
    gone unseen), replay from the deal with the state-hash detector: every trick-boundary state
    is hashed and stored, and every hash hit is confirmed by comparing the states exactly, so
    the first repeated state, its entry and its period are exact.
+
+Bit-planes hold at most 64 cards; larger deals play on ``_ring`` (hands as ring buffers), and
+``play_cards`` chooses by size, so every entry point below takes deals of any size. Each entry
+point checks its arguments once (ValueError) before its nogil loop, which indexes unchecked.
 """
 
-from libc.stdint cimport INT64_MAX, int8_t, int64_t, uint8_t, uint64_t
+cimport cython
+from libc.stdint cimport INT64_MAX, UINT64_MAX, int8_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 import numpy as np
 
 cimport numpy as cnp
 
-from dealsearch._random cimport Rng, deal_random, rng_seed
+from dealsearch._random cimport Rng, deal_random, rng_seed, shuffle_row
+from dealsearch._ring cimport Ring, ring_free, ring_new, ring_play
 
 cnp.import_array()
 
@@ -512,7 +518,7 @@ cdef int play_pass(const Table* t, const Hand* start, Detector* det,
     cdef int succ[MAX_SEATS]         # the next seat still in after each seat still in
     cdef int order[MAX_SEATS]
     cdef int seats = t.seats, n_alive = t.seats
-    cdef int to_move = 0, seat, r, m, c, step, best, e_r, e_c, e, cls, owner, owed, payer
+    cdef int to_move = 0, seat, r, _r, m, c, step, best, e_r, e_c, e, cls, owner, owed, payer
     cdef int64_t cards = 0, tricks = 0
     cdef int winner = NOT_OVER, found
     cdef Hand* h
@@ -552,7 +558,7 @@ cdef int play_pass(const Table* t, const Hand* start, Detector* det,
             while True:
                 m = 0
                 seat = to_move
-                for r in range(n_alive):
+                for _r in range(n_alive):
                     order[m] = seat
                     m += 1
                     seat = succ[seat]
@@ -628,7 +634,7 @@ cdef int play_pass(const Table* t, const Hand* start, Detector* det,
         to_move = owner
         if hand[owner].length == t.total:   # holds every card: over, no further lead
             seat = owner
-            for r in range(n_alive - 1):
+            for _r in range(n_alive - 1):
                 seat = succ[seat]
                 res.out[res.n_out] = <int8_t>seat
                 res.n_out += 1
@@ -694,36 +700,150 @@ cdef int play_game(const Table* table, const Hand* start, Detector* det,
     return status
 
 
+# ---------------------------------------------------------------- any size: bit-planes or rings
+
+cdef int scratch_init(Scratch* scratch, int total, bint rings) noexcept nogil:
+    """Memory to play deals of ``total`` cards (on rings if ``rings`` or if they do not fit
+    the bit-planes); 0, or OUT_OF_MEMORY."""
+    scratch.ring = NULL
+    if detector_init(&scratch.det) != 0:
+        return OUT_OF_MEMORY
+    if rings or total > PLANE_CARDS:
+        scratch.ring = ring_new(total)
+        if scratch.ring == NULL:
+            detector_free(&scratch.det)
+            return OUT_OF_MEMORY
+    return 0
+
+
+cdef void scratch_free(Scratch* scratch) noexcept nogil:
+    detector_free(&scratch.det)
+    ring_free(<Ring*>scratch.ring)
+    scratch.ring = NULL
+
+
+cdef int play_cards(const Table* table, const uint8_t* row, const int* sizes, Scratch* scratch,
+                    Outcome* result) noexcept nogil:
+    """Play one deal of ``table.total`` cards given as a row, on whichever engine fits it."""
+    cdef Hand start[MAX_SEATS]
+    if scratch.ring != NULL:
+        return ring_play(table, row, sizes, <Ring*>scratch.ring, result)
+    deal_hands(row, sizes, table.seats, start)
+    return play_game(table, start, &scratch.det, result)
+
+
+# ---------------------------------------------------------------- checking the arguments
+# Every Python entry point checks its arguments here, once, before any nogil loop runs: the
+# loops index C arrays unchecked, so a wrong size or code must never reach them.
+
+def _whole(name, value, int low, high=None):
+    """``value`` as an int in [low, high]; ValueError naming ``name`` otherwise."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise ValueError(f"{name} must be a whole number, not {value!r}")
+    if value < low or (high is not None and value > high):
+        allowed = f"at least {low}" if high is None else f"{low} to {high}"
+        raise ValueError(f"{name} must be {allowed}, not {value}")
+    return int(value)
+
+
+def _whole_list(name, values, int low, high, int min_len, int max_len):
+    """A sequence of whole numbers in [low, high], of min_len to max_len entries."""
+    try:
+        items = list(values)
+    except TypeError:
+        raise ValueError(f"{name} must be a sequence of whole numbers, not {values!r}") from None
+    if not min_len <= len(items) <= max_len:
+        raise ValueError(f"{name} must have {min_len} to {max_len} entries, not {len(items)}")
+    return [_whole(f"{name}[{i}]", item, low, high) for i, item in enumerate(items)]
+
+
+def _check_payments(payments):
+    """The payment of each card class: class 0 (numerals) pays nothing, every other class
+    demands 1 to 255 cards (the engines tell court cards from numerals by the class)."""
+    paid = _whole_list("payments", payments, 0, 255, 2, MAX_CLASSES)
+    if paid[0] != 0 or min(paid[1:]) < 1:
+        raise ValueError(f"payments must be 0 for class 0 and at least 1 for every other "
+                         f"class, not {tuple(paid)}")
+    return paid
+
+
+def _check_sizes(sizes, Py_ssize_t n_cards):
+    """Hand sizes: 2 to MAX_SEATS non-empty hands holding the deal's ``n_cards`` cards."""
+    hands = _whole_list("sizes", sizes, 1, MAX_CARDS, 2, MAX_SEATS)
+    if sum(hands) != n_cards:
+        raise ValueError(f"hand sizes {tuple(hands)} do not add up to the {n_cards} cards "
+                         f"of a deal")
+    return hands
+
+
+def _check_limit(name, value):
+    return None if value is None else _whole(name, value, 1)
+
+
+def _check_deck(deck, int n_classes):
+    """A count per card class: 2 to MAX_CARDS cards of ``n_classes`` (or fewer) classes."""
+    counts = _whole_list("deck", deck, 0, MAX_CARDS, 1, n_classes)
+    if not 2 <= sum(counts) <= MAX_CARDS:
+        raise ValueError(f"a deck must hold 2 to {MAX_CARDS} cards, not {sum(counts)}")
+    return counts
+
+
+def _check_codes(name, cards, int n_classes):
+    """Every card code of the uint8 array ``cards`` must be a class of the rules."""
+    if cards.size and int(np.max(cards)) >= n_classes:
+        raise ValueError(f"{name}: card class {int(np.max(cards))} is not one of the "
+                         f"{n_classes} classes of the payments")
+
+
+cdef int fill_table(Table* t, int* size_of, sizes, payments, Py_ssize_t total, max_cards,
+                    max_tricks) except -1:
+    """Check the game's arguments and fill ``t`` and ``size_of`` (ValueError if wrong)."""
+    if not 2 <= total <= MAX_CARDS:
+        raise ValueError(f"a deal must hold 2 to {MAX_CARDS} cards, not {total}")
+    paid = _check_payments(payments)
+    hands = _check_sizes(sizes, total)
+    max_cards = _check_limit("max_cards", max_cards)
+    max_tricks = _check_limit("max_tricks", max_tricks)
+    memset(t, 0, sizeof(Table))
+    for i, p in enumerate(paid):
+        t.payment[i] = p
+    for seat, size in enumerate(hands):
+        size_of[seat] = size
+    t.seats = len(hands)
+    t.total = <int>total
+    t.max_cards = INT64_MAX if max_cards is None else min(max_cards, INT64_MAX)
+    t.max_tricks = INT64_MAX if max_tricks is None else min(max_tricks, INT64_MAX)
+    return 0
+
+
 # ---------------------------------------------------------------- Python entry points
 
-cdef void fill_table(Table* t, payments, int seats, int total, max_cards,
-                     max_tricks) noexcept:
-    memset(t, 0, sizeof(Table))
-    for i, p in enumerate(payments):
-        t.payment[i] = p
-    t.seats = seats
-    t.total = total
-    t.max_cards = INT64_MAX if max_cards is None else max_cards
-    t.max_tricks = INT64_MAX if max_tricks is None else max_tricks
-
-
-def play_rows(const uint8_t[:, ::1] deals, sizes, payments, max_cards=None, max_tricks=None):
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def play_rows(deals, sizes, payments, max_cards=None, max_tricks=None, rings=False):
     """Play every row of ``deals`` (hands concatenated, hand 1 first; ``sizes`` per hand).
 
     Returns (outcome, winner, cards, tricks, out, cycle) arrays; winner and out are 0-based
     with -1 for none; cycle has columns entry_cards, entry_tricks, period_cards,
-    period_tricks. The loop runs without the GIL. Inputs are checked by the caller.
+    period_tricks. Deals of up to 64 cards play on bit-planes, larger ones on ring buffers
+    (``_ring``), with the same results; ``rings=True`` plays every deal on rings (to check
+    one engine against the other). The loop runs without the GIL; the arguments are checked
+    first (ValueError).
     """
-    cdef Py_ssize_t n = deals.shape[0], row
-    cdef int seats = len(sizes), seat, status = 0
+    if not isinstance(deals, np.ndarray) or deals.dtype != np.uint8 or deals.ndim != 2:
+        raise ValueError("deals must be a 2-D uint8 numpy array, one deal a row")
+    cdef const uint8_t[:, ::1] rows = np.ascontiguousarray(deals)
+    cdef Py_ssize_t n = rows.shape[0], row
+    cdef int seats, seat, status = 0
     cdef int size_of[MAX_SEATS]
     cdef Table table
-    cdef Detector det
+    cdef Scratch scratch
     cdef Outcome res
-    cdef Hand start[MAX_SEATS]
-    for seat in range(seats):
-        size_of[seat] = sizes[seat]
-    fill_table(&table, payments, seats, deals.shape[1], max_cards, max_tricks)
+    paid = _check_payments(payments)
+    fill_table(&table, size_of, sizes, paid, rows.shape[1], max_cards, max_tricks)
+    _check_codes("deals", deals, len(paid))
+    seats = table.seats
+    cdef bint on_rings = bool(rings) or table.total > PLANE_CARDS
 
     outcome = np.zeros(n, dtype=np.uint8)
     winner = np.full(n, -1, dtype=np.int8)
@@ -737,12 +857,11 @@ def play_rows(const uint8_t[:, ::1] deals, sizes, payments, max_cards=None, max_
     cdef int8_t[:, ::1] out_v = out
     cdef int64_t[:, ::1] cycle_v = cycle
 
-    if detector_init(&det) != 0:
+    if scratch_init(&scratch, table.total, on_rings) != 0:
         raise MemoryError("no memory for the cycle detector")
     with nogil:
         for row in range(n):
-            deal_hands(&deals[row, 0], size_of, seats, start)
-            status = play_game(&table, start, &det, &res)
+            status = play_cards(&table, &rows[row, 0], size_of, &scratch, &res)
             if status != 0:
                 break
             outcome_v[row] = <uint8_t>res.outcome
@@ -755,38 +874,60 @@ def play_rows(const uint8_t[:, ::1] deals, sizes, payments, max_cards=None, max_
             cycle_v[row, 1] = res.entry_tricks
             cycle_v[row, 2] = res.period_cards
             cycle_v[row, 3] = res.period_tricks
-    detector_free(&det)
+    scratch_free(&scratch)
     if status != 0:
         raise MemoryError("no memory for the cycle detector")
     return outcome, winner, cards, tricks, out, cycle
 
 
-def random_rows(deck, Py_ssize_t n, uint64_t seed, uint64_t stream=0):
+cdef class _Dealer:
+    """A deck dealt at random in compiled code: bit-planes up to 64 cards, a row above."""
+
+    cdef uint8_t[::1] courts        # bit-planes: the court cards' classes, ascending
+    cdef uint8_t[::1] deck          # rows: every card of the deck, ascending
+    cdef int n_courts, n_cards
+
+    def __cinit__(self, deck):
+        counts = _check_deck(deck, MAX_CLASSES)
+        self.n_cards = sum(counts)
+        self.n_courts = self.n_cards - counts[0]
+        sorted_deck = np.repeat(np.arange(len(counts), dtype=np.uint8), counts)
+        # one spare entry, so that the arrays are never empty
+        self.courts = np.append(sorted_deck[counts[0]:], np.uint8(0))
+        self.deck = np.append(sorted_deck, np.uint8(0))
+
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    cdef void deal(self, Rng* rng, uint64_t* planes, uint8_t* row) noexcept nogil:
+        """One uniformly random deal: into ``planes`` (up to 64 cards) or ``row``."""
+        if self.n_cards > PLANE_CARDS:
+            shuffle_row(rng, &self.deck[0], self.n_cards, row)
+        else:
+            deal_random(rng, &self.courts[0], self.n_courts, self.n_cards, planes)
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def random_rows(deck, n, seed, stream=0):
     """``n`` uniformly random orderings of ``deck`` (a count per class), one a row.
 
     The same ``(seed, stream)`` always gives the same rows, and the same deals as
     ``RandomPlayer(deck, ..., seed, stream)`` deals, in the same order.
     """
+    cdef _Dealer dealer = _Dealer(deck)
+    cdef Py_ssize_t count = _whole("n", n, 0), row
     cdef Rng rng
-    cdef Py_ssize_t row
-    cdef uint8_t[::1] courts = _court_classes(deck)
-    cdef int n_courts = courts.shape[0] - 1, n_cards = sum(deck)
     cdef uint64_t planes[PLANES]
-    rows = np.empty((n, n_cards), dtype=np.uint8)
+    cdef int n_cards = dealer.n_cards
+    rows = np.empty((count, n_cards), dtype=np.uint8)
     cdef uint8_t[:, ::1] rows_v = rows
-    rng_seed(&rng, seed, stream)
+    rng_seed(&rng, _whole("seed", seed, 0, UINT64_MAX), _whole("stream", stream, 0, UINT64_MAX))
     with nogil:
-        for row in range(n):
-            deal_random(&rng, &courts[0], n_courts, n_cards, planes)
-            planes_to_row(planes, n_cards, &rows_v[row, 0])
+        for row in range(count):
+            dealer.deal(&rng, planes, &rows_v[row, 0])
+            if n_cards <= PLANE_CARDS:
+                planes_to_row(planes, n_cards, &rows_v[row, 0])
     return rows
-
-
-def _court_classes(deck):
-    """The classes of the deck's court cards in ascending order, as deal_random places them,
-    plus one spare entry so that the array is never empty."""
-    courts = np.repeat(np.arange(len(deck), dtype=np.uint8), deck)[deck[0]:]
-    return np.append(courts, np.uint8(0))
 
 
 cdef class RandomPlayer:
@@ -798,63 +939,92 @@ cdef class RandomPlayer:
 
     cdef Rng rng
     cdef Table table
-    cdef Detector det
+    cdef Scratch scratch
+    cdef bint has_scratch
     cdef int sizes[MAX_SEATS]
-    cdef uint8_t[::1] courts
-    cdef int n_courts, n_cards
+    cdef _Dealer dealer
+    cdef uint8_t[::1] row
+    cdef int n_cards
     cdef bint by_tricks
     cdef public int64_t best
     cdef public int64_t dealt
 
-    def __cinit__(self, deck, sizes, payments, uint64_t seed, uint64_t stream,
-                  max_cards=None, max_tricks=None, int64_t best=0, bint by_tricks=False):
-        self.n_cards = sum(deck)
-        self.n_courts = self.n_cards - deck[0]
-        self.courts = _court_classes(deck)
-        for seat, size in enumerate(sizes):
-            self.sizes[seat] = size
-        fill_table(&self.table, payments, len(sizes), self.n_cards, max_cards, max_tricks)
-        rng_seed(&self.rng, seed, stream)
-        self.best = best
-        self.by_tricks = by_tricks
+    def __cinit__(self, *args, **kwargs):
+        self.has_scratch = False
+
+    def __init__(self, deck, sizes, payments, seed, stream, max_cards=None, max_tricks=None,
+                 best=0, by_tricks=False):
+        # In __init__ (not __cinit__) so that Python sees the signature; a second call frees
+        # the first call's memory.
+        if self.has_scratch:
+            scratch_free(&self.scratch)
+            self.has_scratch = False
+        paid = _check_payments(payments)
+        self.dealer = _Dealer(_whole_list("deck", deck, 0, MAX_CARDS, len(paid), len(paid)))
+        self.n_cards = self.dealer.n_cards
+        fill_table(&self.table, self.sizes, sizes, paid, self.n_cards, max_cards, max_tricks)
+        rng_seed(&self.rng, _whole("seed", seed, 0, UINT64_MAX),
+                 _whole("stream", stream, 0, UINT64_MAX))
+        self.best = _whole("best", best, 0)
+        self.by_tricks = bool(by_tricks)
         self.dealt = 0
-        if detector_init(&self.det) != 0:
+        self.row = np.zeros(self.n_cards, dtype=np.uint8)
+        if scratch_init(&self.scratch, self.n_cards, False) != 0:
             raise MemoryError("no memory for the cycle detector")
+        self.has_scratch = True
 
     def __dealloc__(self):
-        detector_free(&self.det)
+        if self.has_scratch:
+            scratch_free(&self.scratch)
 
-    def play(self, Py_ssize_t n, int max_finds=256, int64_t[::1] card_hist=None,
-             int64_t[::1] trick_hist=None, int card_bin=10):
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    def play(self, n, max_finds=256, card_hist=None, trick_hist=None, card_bin=10):
         """Play up to ``n`` more deals; stop early once ``max_finds`` finds are kept.
 
         Returns (played, counts, total_cards, total_tricks, find_rows, find_results): counts
         per outcome code; a find is a deal longer (by the objective) than every earlier one,
         or any deal that cycles; find_results rows hold outcome, winner (0-based, -1 none),
         cards, tricks, entry_cards, entry_tricks, period_cards, period_tricks. Given
-        ``card_hist`` and ``trick_hist``, every game's length is counted into them (bins of
-        ``card_bin`` cards and of one trick; the last bin takes everything longer).
+        ``card_hist`` and ``trick_hist`` (int64 arrays), every game's length is counted into
+        them (bins of ``card_bin`` cards and of one trick; the last bin takes everything
+        longer).
         """
-        cdef bint hist = card_hist is not None and trick_hist is not None
-        cdef Py_ssize_t card_top = card_hist.shape[0] - 1 if hist else 0
-        cdef Py_ssize_t trick_top = trick_hist.shape[0] - 1 if hist else 0
+        if not self.has_scratch:
+            raise ValueError("this RandomPlayer was never initialised (call RandomPlayer(...))")
+        cdef Py_ssize_t wanted = _whole("n", n, 0)
+        cdef int finds_max = _whole("max_finds", max_finds, 1, 1 << 30)
+        cdef int bin_cards = _whole("card_bin", card_bin, 1, 1 << 30)
+        if (card_hist is None) != (trick_hist is None):
+            raise ValueError("give both card_hist and trick_hist, or neither")
+        cdef bint hist = card_hist is not None
+        cdef int64_t[::1] card_v = _histogram("card_hist", card_hist) if hist else None
+        cdef int64_t[::1] trick_v = _histogram("trick_hist", trick_hist) if hist else None
+        cdef Py_ssize_t card_top = card_v.shape[0] - 1 if hist else 0
+        cdef Py_ssize_t trick_top = trick_v.shape[0] - 1 if hist else 0
         cdef int n_cards = self.n_cards, status = 0, n_found = 0
         cdef uint64_t planes[PLANES]
         cdef Py_ssize_t played = 0
         cdef Hand start[MAX_SEATS]
         cdef Outcome res
         cdef int64_t score, total_cards = 0, total_tricks = 0
+        cdef bint wide = n_cards > PLANE_CARDS
+        cdef uint8_t* row = &self.row[0]
         counts = np.zeros(3, dtype=np.int64)
-        find_rows = np.empty((max_finds, n_cards), dtype=np.uint8)
-        find_results = np.empty((max_finds, 8), dtype=np.int64)
+        find_rows = np.empty((finds_max, n_cards), dtype=np.uint8)
+        find_results = np.empty((finds_max, 8), dtype=np.int64)
         cdef int64_t[::1] counts_v = counts
         cdef uint8_t[:, ::1] rows_v = find_rows
         cdef int64_t[:, ::1] results_v = find_results
         with nogil:
-            while played < n and n_found < max_finds:
-                deal_random(&self.rng, &self.courts[0], self.n_courts, n_cards, planes)
-                split_deal(planes, self.sizes, self.table.seats, start)
-                status = play_game(&self.table, start, &self.det, &res)
+            while played < wanted and n_found < finds_max:
+                self.dealer.deal(&self.rng, planes, row)
+                if wide:
+                    status = ring_play(&self.table, row, self.sizes, <Ring*>self.scratch.ring,
+                                       &res)
+                else:
+                    split_deal(planes, self.sizes, self.table.seats, start)
+                    status = play_game(&self.table, start, &self.scratch.det, &res)
                 if status != 0:
                     break
                 played += 1
@@ -862,14 +1032,17 @@ cdef class RandomPlayer:
                 total_cards += res.cards
                 total_tricks += res.tricks
                 if hist:
-                    card_hist[min(res.cards // card_bin, card_top)] += 1
-                    trick_hist[min(res.tricks, trick_top)] += 1
+                    card_v[min(res.cards // bin_cards, card_top)] += 1
+                    trick_v[min(res.tricks, trick_top)] += 1
                 score = res.tricks if self.by_tricks else res.cards
                 if res.outcome == OUTCOME_CYCLE or (
                         score > self.best and res.outcome == OUTCOME_WIN):
                     if res.outcome == OUTCOME_WIN:
                         self.best = score
-                    planes_to_row(planes, n_cards, &rows_v[n_found, 0])
+                    if wide:
+                        memcpy(&rows_v[n_found, 0], row, n_cards)
+                    else:
+                        planes_to_row(planes, n_cards, &rows_v[n_found, 0])
                     results_v[n_found, 0] = res.outcome
                     results_v[n_found, 1] = res.winner
                     results_v[n_found, 2] = res.cards
@@ -886,13 +1059,22 @@ cdef class RandomPlayer:
                 find_results[:n_found])
 
 
+def _histogram(name, values):
+    """A histogram argument: a writable, contiguous, non-empty 1-D int64 array."""
+    if (not isinstance(values, np.ndarray) or values.dtype != np.int64 or values.ndim != 1
+            or not values.size or not values.flags.c_contiguous
+            or not values.flags.writeable):
+        raise ValueError(f"{name} must be a non-empty, writable, contiguous 1-D int64 array")
+    return values
+
+
 # ---------------------------------------------------------------- playing backwards
 
 cdef inline uint64_t low_bits(int n) noexcept nogil:
     return ((<uint64_t>1) << n) - 1 if n < 64 else ~(<uint64_t>0)
 
 
-def predecessors(tuple state, payments):
+def predecessors(state, payments):
     """Every trick-boundary state one trick before ``state`` (two players).
 
     A state is ``(plane0, plane1, plane2, length)`` for hand 1, the same for hand 2, then the
@@ -906,15 +1088,35 @@ def predecessors(tuple state, payments):
     cdef Hand before[2]
     cdef uint8_t pay[8]
     cdef uint8_t seat_of[64]
-    cdef int winner = state[8], other = 1 - state[8], k, start, leader, i, seat, owed, owner
+    cdef int winner, other, k, start, leader, i, seat, owed, owner
     cdef int cls, b
     cdef bint complete
+    paid = _check_payments(payments)
+    if not isinstance(state, tuple) or len(state) != 9:
+        raise ValueError(f"a state has 9 numbers (3 planes and a length per hand, then the "
+                         f"seat to move), not {state!r}")
+    winner = _whole("the seat to move", state[8], 0, 1)
+    other = 1 - winner
     for seat in range(2):
+        length = _whole(f"hand {seat + 1}'s length", state[4 * seat + 3], 0, PLANE_CARDS)
         for b in range(PLANES):
-            hand[seat].plane[b] = state[4 * seat + b]
-        hand[seat].length = state[4 * seat + 3]
+            plane = _whole(f"hand {seat + 1}'s plane {b}", state[4 * seat + b], 0, UINT64_MAX)
+            if plane >> length:
+                raise ValueError(f"hand {seat + 1}'s plane {b} has cards past its length "
+                                 f"{length}")
+            hand[seat].plane[b] = plane
+        hand[seat].length = length
+    if hand[0].length + hand[1].length > PLANE_CARDS:
+        raise ValueError(f"the hands hold {hand[0].length + hand[1].length} cards; playing "
+                         f"backwards takes at most {PLANE_CARDS}")
+    for seat in range(2):
+        for i in range(hand[seat].length):
+            if class_at(&hand[seat], i) >= len(paid):
+                raise ValueError(f"hand {seat + 1}, position {i + 1}: card class "
+                                 f"{class_at(&hand[seat], i)} is not one of the {len(paid)} "
+                                 f"classes of the payments")
     memset(pay, 0, sizeof(pay))
-    for i, p in enumerate(payments):
+    for i, p in enumerate(paid):
         pay[i] = p
     found = []
     for k in range(2, hand[winner].length + 1):     # a trick turns at least two cards

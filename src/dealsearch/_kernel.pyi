@@ -1,13 +1,14 @@
-"""Type stubs of ``_kernel.pyx``: a game under fixed options as one C function pointer."""
+"""Type stubs of the C-level game interface (``_kernel.pyx``)."""
 
-from collections.abc import Sequence
-
-import numpy as np
 import numpy.typing as npt
+from typing_extensions import disjoint_base
 
+@disjoint_base
 class Kernel:
-    n_cards: int
-    n_measures: int
+    @property
+    def n_cards(self) -> int: ...
+    @property
+    def n_measures(self) -> int: ...
     def play(
-        self, row: npt.NDArray[np.uint8] | Sequence[int]
+        self, row: npt.ArrayLike
     ) -> tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]: ...

@@ -14,14 +14,17 @@ cdef class Kernel:
 
         For tests and debugging; search loops call ``play_row`` directly, without the GIL.
         """
-        cdef cnp.ndarray[cnp.uint8_t, ndim=1] cards = np.ascontiguousarray(row, dtype=np.uint8)
-        cdef KernelResult result
-        cdef int status
-        if cards.shape[0] != self.n_cards:
-            raise ValueError(f"a row of this game has {self.n_cards} cards, not "
-                             f"{cards.shape[0]}")
         if self.play_row == NULL:
             raise ValueError("this Kernel was not built by a game")
+        array = np.asarray(row)
+        if array.ndim != 1 or array.shape[0] != self.n_cards:
+            raise ValueError(f"a row of this game is a 1-D array of {self.n_cards} cards, not "
+                             f"shape {array.shape}")
+        if array.size and (array.min() < 0 or array.max() > 255):
+            raise ValueError("card codes must be 0 to 255")
+        cdef cnp.ndarray[cnp.uint8_t, ndim=1] cards = np.ascontiguousarray(array, dtype=np.uint8)
+        cdef KernelResult result
+        cdef int status
         with nogil:
             status = self.play_row(self.context, &cards[0], &result)
         if status != 0:

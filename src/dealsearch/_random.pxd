@@ -88,3 +88,20 @@ cdef inline void deal_random(Rng* rng, const uint8_t* courts, int n_courts, int 
         for b in range(3):
             planes[b] |= (((cls >> b) & 1) & free_bit) << p
         placed += <int>free_bit
+
+
+cdef inline void shuffle_row(Rng* rng, const uint8_t* deck, int n_cards,
+                             uint8_t* row) noexcept nogil:
+    # A uniformly random ordering of ``deck`` (its cards in a fixed order) into ``row``, for
+    # decks of more than 64 cards, which deal_random's bit-planes cannot hold: Fisher-Yates
+    # with Lemire's unbiased draws. It starts from ``deck`` every time, so a stream's deals do
+    # not depend on how it is split either.
+    cdef int i, j
+    cdef uint8_t card
+    for i in range(n_cards):
+        row[i] = deck[i]
+    for i in range(n_cards - 1, 0, -1):
+        j = <int>rng_below(rng, <uint32_t>(i + 1))
+        card = row[i]
+        row[i] = row[j]
+        row[j] = card

@@ -24,7 +24,7 @@ from .games.beggar import to_game_result
 from .games.beggar.options import make_options
 from .log import Find
 from .notation import parse_deal
-from .reverse import basin, longer_starts
+from .reverse import MAX_CARDS, basin, longer_starts
 from .rules import get_rules
 
 
@@ -59,6 +59,9 @@ def cmd_reverse(args: argparse.Namespace) -> int:
     deal = parse_deal(args.deal, rules, "any")  # a DealError is bad input: one line
     if deal.players != 2:
         raise BadOption(f"reverse plays 2-player deals only, this one has {deal.players} hands")
+    if len(deal.cards) > MAX_CARDS:
+        raise BadOption(f"reverse plays deals of at most {MAX_CARDS} cards, this one has "
+                        f"{len(deal.cards)}")
     if args.max_cards or args.max_tricks:
         raise BadOption("reverse walks the unlimited game: --max-cards/--max-tricks do not apply")
     if args.along:

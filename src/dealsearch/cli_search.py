@@ -16,6 +16,7 @@ from typing import Any
 
 from tqdm import tqdm
 
+from .campaigns import config_path
 from .cli_options import (
     DEFAULT_DB,
     DEFAULT_GAME,
@@ -60,8 +61,9 @@ def add_search_parser(commands: Any, game: Game | None = None) -> None:
                     "Stop with Ctrl-C at any time; --resume RUN_ID continues.")
     search.add_argument("strategy", nargs="?", choices=STRATEGIES,
                         help="random, climb or exhaustive (or from --config / --resume)")
-    search.add_argument("--config", type=Path, help="a campaign file (TOML), e.g. "
-                                                    "search/overnight.toml")
+    search.add_argument("--config", help="a campaign file (TOML), or the name of a shipped "
+                                         "one: overnight, cycles-small-decks, "
+                                         "random-3-players")
     search.add_argument("--resume", type=positive_int, metavar="RUN_ID",
                         help="continue an interrupted run from its last checkpoint")
     search.add_argument("--db", default=DEFAULT_DB, help=f"the log (default: {DEFAULT_DB})")
@@ -111,7 +113,11 @@ def _given(args: argparse.Namespace) -> dict[str, Any]:
     return given
 
 
-def _load_config(path: Path) -> dict[str, Any]:
+def _load_config(text: str) -> dict[str, Any]:
+    try:
+        path = config_path(text)
+    except ValueError as error:
+        raise BadInput(str(error)) from None
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as error:

@@ -1,5 +1,8 @@
 """Play deals with the compiled engine: :func:`play` for one, :func:`play_batch` for many.
 
+Deals of any size play: up to 64 cards on the bit-plane engine, larger ones (two packs, long
+exercise deals) on the ring engine, with the same results.
+
 >>> play("--KQ--JQQ-K-----AKJJ--A---/----------K-------A---AQ-J").tricks
 56
 """
@@ -77,6 +80,8 @@ def play_batch(
     >>> rows = np.zeros((3, 52), dtype=np.uint8)
     >>> play_batch(rows).cards.tolist()
     [52, 52, 52]
+    >>> play_batch(np.zeros((1, 104), dtype=np.uint8), players=4).cards.tolist()
+    [104]
     """
     rows = np.ascontiguousarray(deals, dtype=np.uint8)
     if rows.ndim != 2:

@@ -25,6 +25,16 @@ from .result import Result
 from .rules import STANDARD, Rules
 
 State = tuple[int, ...]   # (3 planes + length) per hand, then the seat to move
+MAX_CARDS = 64            # a packed hand is 64-bit planes: deals of at most 64 cards
+
+
+def check_deal(deal: Deal) -> None:
+    """``ValueError`` unless ``deal`` can be played backwards (2 hands, at most 64 cards)."""
+    if deal.players != 2:
+        raise ValueError(f"playing backwards needs a 2-player deal, not {deal.players} hands")
+    if len(deal.cards) > MAX_CARDS:
+        raise ValueError(f"playing backwards takes deals of at most {MAX_CARDS} cards, not "
+                         f"{len(deal.cards)}")
 
 
 def pack(hands: tuple[tuple[int, ...], ...], to_move: int) -> State:
@@ -100,8 +110,7 @@ def walk_back(targets: list[State], rules: Rules = STANDARD, max_states: int | N
 def basin(deal: Deal, rules: Rules = STANDARD, max_states: int | None = None,
           on_state: Callable[[int], None] | None = None) -> Basin:
     """Walk backwards from the deal's cycle (or from the deal if its game ends)."""
-    if deal.players != 2:
-        raise ValueError("playing backwards needs a 2-player deal")
+    check_deal(deal)
     cycle = cycle_states(deal, rules)
     targets = [pack(*state) for state in cycle] if cycle else [pack(deal.hands, 0)]
     found = Basin(len(targets) if cycle else 0)
@@ -121,6 +130,7 @@ def longer_starts(deal: Deal, rules: Rules = STANDARD, tricks: int = 20,
                   max_states: int = 100_000) -> list[tuple[str, Result]]:
     """Starting deals found by walking back from the first ``tricks`` states of ``deal``'s game
     whose own game terminates and is longer (in cards) than ``deal``'s, longest first."""
+    check_deal(deal)
     own = play(deal, rules)
     sizes = Rules.deal_sizes(sum(deal.hand_sizes), 2)
     seen: set[str] = set()

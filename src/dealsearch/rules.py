@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
-MAX_CARDS = 64  # a hand is a 64-bit mask per bit of the card class
+MAX_CARDS = 65_535  # the engines play any deal up to this size (64-bit planes up to 64 cards)
 MAX_CLASSES = 8  # three bit-planes hold classes 0..7
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 

@@ -1,0 +1,53 @@
+"""The compiled modules' stubs match what they export (mypy, stubtest); their sources lint clean.
+
+Run from the test suite, so CI's one test command checks them: ``.pyi`` stubs drift from the
+``.pyx`` silently otherwise (``RandomPlayer.play`` gained arguments its stub never showed).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[1] / "src" / "dealsearch"
+ALLOWLIST = Path(__file__).with_name("stubtest-allowlist.txt")
+COMPILED = sorted(path.stem for path in PACKAGE.glob("_*.pyx"))
+# The Python modules that call the compiled ones: mypy checks them against the stubs.
+CALLERS = ["engine.py", "bench.py", "reverse.py", "search/climb.py", "search/random_search.py",
+           "search/exhaustive.py"]
+
+
+def run(*command: str) -> subprocess.CompletedProcess[str]:
+    # The tools' own scripts (cython-lint runs pycodestyle) live beside this interpreter.
+    env = {**os.environ,
+           "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ["PATH"]])}
+    return subprocess.run(command, capture_output=True, text=True, env=env, timeout=600,
+                          check=False)
+
+
+def test_every_compiled_module_has_a_pxd_and_a_pyi() -> None:
+    missing = [f"{name}{suffix}" for name in COMPILED for suffix in (".pxd", ".pyi")
+               if not (PACKAGE / f"{name}{suffix}").exists()]
+    assert COMPILED, "no compiled module found"
+    assert not missing, f"missing: {', '.join(missing)}"
+
+
+def test_stubtest_finds_the_stubs_equal_to_the_compiled_modules() -> None:
+    done = run(sys.executable, "-m", "mypy.stubtest", "--allowlist", str(ALLOWLIST),
+               *(f"dealsearch.{name}" for name in COMPILED))
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_mypy_checks_the_stubs_and_their_callers() -> None:
+    files = [str(PACKAGE / f"{name}.pyi") for name in COMPILED]
+    files += [str(PACKAGE / caller) for caller in CALLERS]
+    done = run(sys.executable, "-m", "mypy", "--follow-imports=silent", *files)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_cython_lint_is_clean() -> None:
+    sources = sorted(str(path) for pattern in ("*.pyx", "*.pxd") for path in PACKAGE.rglob(pattern))
+    done = run(str(Path(sys.executable).parent / "cython-lint"), *sources)
+    assert done.returncode == 0, done.stdout + done.stderr

@@ -121,3 +121,24 @@ def test_options_have_a_stable_key_and_json_and_reject_unknown_names(name):
     assert len(keys) == len(game.test_option_sets)  # different options, different keys
     with pytest.raises(ValueError, match="no_such_option"):
         game.options(no_such_option=1)
+
+
+@pytest.mark.parametrize("name", [game.name for game in iter_games()])
+def test_a_climb_plays_the_same_games_however_its_work_is_sliced(name):
+    """A climber continued from its checkpoint (current and best row, scores, PRNG) plays on
+    exactly as one that never stopped: what --resume and fixed budget shares rely on."""
+    from dealsearch.search.base import Task
+    from dealsearch.search.climb import climb_slice
+    from dealsearch.search.spec import SearchSpec
+
+    game = get_game(name)
+    spec = SearchSpec("climb", game=name, game_options=dict(game.test_option_sets[0]), seed=5,
+                      workers=1, stall=300)
+    whole = climb_slice(spec, Task(0, {"state": None, "games": 3_000}))
+    state, deals, finds = None, 0, []
+    for _ in range(3):
+        part = climb_slice(spec, Task(0, {"state": state, "games": 1_000}))
+        state, deals, finds = part.state, deals + part.deals, finds + part.finds
+    assert whole.state is not None and whole.state["restarts"] >= 2
+    assert state == whole.state and deals == whole.deals == 3_000
+    assert [deal for deal, _ in finds] == [deal for deal, _ in whole.finds]

@@ -298,6 +298,13 @@ cdef class Climber:
         self.stall = 0
         self.temperature = temperature
 
+    def restore_best(self, row, int64_t score):
+        """Set the best row since the last restart and its score (after :meth:`reset`, to
+        continue a climber exactly where a checkpoint left it)."""
+        cdef const uint8_t[::1] view = self._row(row)
+        memcpy(self.best, &view[0], self.kernel.n_cards)
+        self.best_score = score
+
     @property
     def current_row(self):
         """The current row."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -46,3 +47,16 @@ def test_search_with_an_unknown_campaign_gives_one_line_and_exit_2(capsys, tmp_p
     assert main(["search", "--config", "nightly"]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "no campaign named 'nightly'" in err
+
+
+@pytest.mark.parametrize("name", ["durak-3-players-cycles", "durak-perevodnoy-2-players",
+                                  "durak-pairs", "spite-cycles"])
+def test_a_campaign_of_another_game_runs_by_name_alone(capsys, tmp_path, name) -> None:
+    """The campaign's ``game`` picks the option group: no --game needed on the command line."""
+    db = tmp_path / "log.sqlite"
+    assert main(["search", "--config", name, "--deals", "3000", "--workers", "1", "--json",
+                 "--quiet", "--db", str(db)]) == 0
+    summary = json.loads(capsys.readouterr().out.splitlines()[-1])
+    game = "spite" if name.startswith("spite") else "durak"
+    assert summary["deals"] == 3000
+    assert sqlite3.connect(db).execute("SELECT game FROM runs").fetchall() == [(game,)]

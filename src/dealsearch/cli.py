@@ -113,6 +113,7 @@ def build_parser(game_name: str = "beggar") -> argparse.ArgumentParser:
     bench.add_argument("--seed", type=seed, default=1, help="seed of the deals (default: 1)")
     bench.add_argument("--json", action="store_true", help="the report as one JSON object")
     add_game_choice(bench)
+    parser.set_defaults(parsed_for_game=game.name)  # whose option groups the parser holds
     return parser
 
 

@@ -120,7 +120,28 @@ def chosen_game(argv: Sequence[str]) -> str:
             value = arg.split("=", 1)[1]
         if value is not None and value in names:
             return value
-    return DEFAULT_GAME
+    return _campaign_game(argv) or DEFAULT_GAME
+
+
+def _campaign_game(argv: Sequence[str]) -> str | None:
+    # A campaign file may name its game: its options are then the ones to parse. An unreadable
+    # file is reported later, when the search reads it.
+    import tomllib
+
+    from .campaigns import config_path
+
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        text = argv[i + 1] if arg == "--config" and i + 1 < len(argv) else (
+            arg.split("=", 1)[1] if arg.startswith("--config=") else None)
+        if text is not None:
+            try:
+                game = tomllib.loads(config_path(text).read_text(encoding="utf-8")).get("game")
+            except (OSError, ValueError):
+                return None
+            return game if game in game_names() else None
+    return None
 
 
 def add_game_choice(parser: argparse.ArgumentParser, default: str | None = DEFAULT_GAME

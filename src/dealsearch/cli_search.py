@@ -135,7 +135,8 @@ def _load_config(text: str) -> dict[str, Any]:
 
 def _spec(args: argparse.Namespace) -> SearchSpec:
     options: dict[str, Any] = _load_config(args.config) if args.config else {}
-    if args.game is None and options.get("game", DEFAULT_GAME) != DEFAULT_GAME:
+    parsed_for = getattr(args, "parsed_for_game", DEFAULT_GAME)
+    if args.game is None and options.get("game", DEFAULT_GAME) != parsed_for:
         raise BadInput(f"{args.config} searches {options['game']}: add --game "
                        f"{options['game']} so that its options are known")
     options.update(_given(args))

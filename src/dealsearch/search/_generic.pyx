@@ -417,7 +417,7 @@ cdef class Climber:
         return s == self.seg.segment_of[j] and self.seg.unordered[s]
 
     cdef void mutate(self, uint8_t* row) noexcept nogil:
-        cdef int n = self.seg.n_cards, i, j, tries, a, b, k, s, size, step
+        cdef int n = self.seg.n_cards, i, j, _tries, a, b, k, s, size, step
         cdef uint64_t pick = rng_below(&self.rng, <unsigned int>self.thresholds[N_KINDS - 1])
         cdef int kind = 0
         cdef uint8_t card
@@ -427,14 +427,14 @@ cdef class Climber:
         if kind == 2 and self.seg.n_movable < 2:
             kind = 0
         if kind == 0:                                   # swap two cards of different codes
-            for tries in range(TRIES):
+            for _tries in range(TRIES):
                 i = rng_below(&self.rng, n)
                 j = self.partner(i)
                 if row[i] != row[j] and not self.same_unordered(i, j):
                     row[i], row[j] = row[j], row[i]
                     return
         elif kind == 1:                                 # move a card elsewhere
-            for tries in range(TRIES):
+            for _tries in range(TRIES):
                 i = rng_below(&self.rng, n)
                 j = self.partner(i)
                 if i != j and not self.same_unordered(i, j):
@@ -460,7 +460,7 @@ cdef class Climber:
                 k += step
             row[j] = card
         elif kind == 2:                                 # swap cards between two segments
-            for tries in range(TRIES):
+            for _tries in range(TRIES):
                 a = rng_below(&self.rng, self.seg.n_movable)
                 b = rng_below(&self.rng, self.seg.n_movable - 1)
                 b += b >= a
@@ -476,7 +476,7 @@ cdef class Climber:
                         row[i], row[j] = row[j], row[i]
                         return
         else:                                           # rotate a segment
-            for tries in range(TRIES):
+            for _tries in range(TRIES):
                 s = rng_below(&self.rng, self.seg.n)
                 size = self.seg.start[s + 1] - self.seg.start[s]
                 if size >= 2 and not self.seg.unordered[s]:

@@ -11,6 +11,7 @@ from libc.string cimport memset
 
 from dealsearch._engine cimport (
     MAX_SEATS,
+    PLANE_CARDS,
     Hand,
     Outcome,
     deal_hands,
@@ -19,8 +20,6 @@ from dealsearch._engine cimport (
     play_game,
 )
 from dealsearch._kernel cimport KernelResult
-
-DEF_MAX_CARDS = 64
 
 
 cdef int play_beggar_row(void* context, const uint8_t* row,
@@ -50,8 +49,9 @@ cdef class BeggarKernel(Kernel):
         payments = tuple(int(p) for p in payments)
         if not 2 <= len(sizes) <= MAX_SEATS or min(sizes) < 1:
             raise ValueError(f"hand sizes {sizes}: 2 to {MAX_SEATS} hands of at least 1 card")
-        if sum(sizes) > DEF_MAX_CARDS:
-            raise ValueError(f"{sum(sizes)} cards: a deal holds at most {DEF_MAX_CARDS}")
+        if sum(sizes) > PLANE_CARDS:
+            # the bit-plane engine: larger deals are played by _ring, which has no kernel yet
+            raise ValueError(f"{sum(sizes)} cards: a deal holds at most {PLANE_CARDS}")
         if not 2 <= len(payments) <= 8 or payments[0] != 0 or min(payments) < 0:
             raise ValueError(f"payments {payments}: 2 to 8 classes, class 0 pays nothing")
         for name, value in (("max_cards", max_cards), ("max_tricks", max_tricks)):

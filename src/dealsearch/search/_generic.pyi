@@ -1,7 +1,6 @@
 """Type stubs of ``_generic.pyx``: random sampling and climbing on any game's Kernel."""
 
 from collections.abc import Sequence
-
 from typing import Self, TypeAlias
 
 import numpy as np

@@ -501,6 +501,24 @@ cdef int fill_rules(Rules* rules, int players, int deck, bint transfers, bint pa
     return 0
 
 
+cdef int lowest_code(int deck):
+    # the 36-card deck starts at the sixes: codes 16..51 (cards.py)
+    return 16 if deck == 36 else 0
+
+
+def _check_rows(rows, int deck):
+    """Every row (a 2-D uint8 array) holds each card of the ``deck``-card deck once: the
+    engine keeps hands as sets, so a repeated card would silently vanish from a hand."""
+    if rows.shape[1] != deck:
+        raise ValueError(f"a {deck}-card row has {deck} cards, not {rows.shape[1]}")
+    if rows.shape[0] and rows.max() >= MAX_DECK:
+        raise ValueError("card codes must be below 52")
+    if rows.shape[0] and not (np.sort(rows, axis=1)
+                              == np.arange(lowest_code(deck), MAX_DECK, dtype=np.uint8)).all():
+        raise ValueError(f"a row must hold each card code {lowest_code(deck)}-51 of the "
+                         f"{deck}-card deck once")
+
+
 def play_rows(const uint8_t[:, ::1] rows, *, int players, int deck, bint transfers=False,
               bint pairs=False, int first_limit=6, bint first_transfer=False,
               bint show_trump=False, bint throw_after_take=True, policies=None,
@@ -522,10 +540,7 @@ def play_rows(const uint8_t[:, ::1] rows, *, int players, int deck, bint transfe
     fill_rules(&rules, players, deck, transfers, pairs, first_limit, first_transfer,
                show_trump, throw_after_take,
                [CHEAPEST] * players if policies is None else list(policies), max_bouts)
-    if rows.shape[1] != deck:
-        raise ValueError(f"a {deck}-card row has {deck} cards, not {rows.shape[1]}")
-    if n and np.asarray(rows).max() >= MAX_DECK:
-        raise ValueError("card codes must be below 52")
+    _check_rows(np.asarray(rows), deck)
     outcome = np.zeros(n, dtype=np.uint8)
     loser = np.full(n, -1, dtype=np.int8)
     losing_pair = np.full(n, -1, dtype=np.int8)
@@ -588,15 +603,23 @@ def play_position(hands, int trump, talon, int attacker, bint first, *, int play
         raise ValueError("trump must be 0..3 and attacker a 0-based seat")
     if len(talon) > MAX_DECK:
         raise ValueError("the talon holds at most 52 cards")
+    hands = [list(hand) for hand in hands]
+    talon = list(talon)
+    seen = set()
+    for card in [card for hand in hands for card in hand] + talon:
+        if isinstance(card, bool) or not isinstance(card, (int, np.integer)):
+            raise ValueError(f"card code {card!r} is not a whole number")
+        if not lowest_code(deck) <= card < MAX_DECK:
+            raise ValueError(f"card code {card} is not a card of the {deck}-card deck "
+                             f"({lowest_code(deck)}-51)")
+        if card in seen:                # hands are sets: a second copy would vanish
+            raise ValueError(f"card code {card} is dealt twice")
+        seen.add(card)
     memset(&table, 0, sizeof(Table))
     for seat in range(players):
         for card in hands[seat]:
-            if not 0 <= card < MAX_DECK:
-                raise ValueError(f"card code {card} is not below 52")
             table.hand[seat] |= <uint64_t>1 << <int>card
     for seat, card in enumerate(talon):
-        if not 0 <= card < MAX_DECK:
-            raise ValueError(f"card code {card} is not below 52")
         table.talon[seat] = card
     table.talon_end = len(talon)
     table.trumps = RANK_BITS << trump
@@ -682,4 +705,5 @@ def make_kernel(*, int players, int deck, bint transfers=False, bint pairs=False
     k.n_cards = deck
     k.n_measures = 2
     k.owner = owner
+    k.row_check = lambda row: _check_rows(row[None, :], deck)
     return kernel

@@ -717,11 +717,17 @@ cdef class Engine:
     def __dealloc__(self):
         drop_context(self.ctx)
 
+    cdef int need_init(self) except -1:
+        if self.ctx == NULL:            # made by __new__ alone: no memory to play in
+            raise ValueError("this Engine was never initialised: call Engine(...)")
+        return 0
+
     def play_rows(self, rows):
         """Play every row (deals of 108 codes): an int64 array, one RESULT_COLUMNS row each.
 
         Raises MemoryError if the cycle detector's memory runs out.
         """
+        self.need_init()
         cdef cnp.ndarray[cnp.uint8_t, ndim=2] cards = checked_rows(rows)
         cdef Py_ssize_t n = cards.shape[0], i
         cdef cnp.ndarray[cnp.int64_t, ndim=2] out = np.zeros((n, N_COLUMNS), dtype=np.int64)
@@ -740,6 +746,7 @@ cdef class Engine:
     def play_position(self, packed):
         """Play a position packed as ``notation.Position.packed`` describes: one row of
         RESULT_COLUMNS as a tuple."""
+        self.need_init()
         cdef cnp.ndarray[cnp.uint8_t, ndim=1] data = np.ascontiguousarray(
             packed, dtype=np.uint8)
         cdef Result game
@@ -763,6 +770,7 @@ cdef class Engine:
         """The packed positions (``notation.Position.packed``) of the turn-boundary states
         of the cycle a deal enters, each after a busy (not idle) turn, in order of play; None
         if the game ends. The cycle catalogue keys a cycle by them."""
+        self.need_init()
         cdef cnp.ndarray[cnp.uint8_t, ndim=2] cards = checked_rows(np.reshape(row, (1, -1)))
         cdef Result game
         cdef Table* t = &self.ctx.table
@@ -782,6 +790,7 @@ cdef class Engine:
 
     def kernel(self):
         """A new :class:`~dealsearch._kernel.Kernel` under these rules (its own memory)."""
+        self.need_init()
         recycle, free_sides, policies, max_turns = self.settings
         owner = Engine(recycle, free_sides, policies, max_turns)
         cdef Kernel kernel = Kernel()
@@ -790,6 +799,7 @@ cdef class Engine:
         kernel.n_cards = DEAL_CARDS
         kernel.n_measures = 2
         kernel.owner = owner
+        kernel.row_check = lambda row: checked_rows(row[None, :])
         return kernel
 
 
@@ -802,6 +812,15 @@ def checked_rows(rows):
     if cards.shape[0] and (cards.min() < 1 or cards.max() > JOKER
                            or (cards[:, :52] == JOKER).any()):
         raise ValueError("a row holds card codes 1-14, and no joker (14) in deck 1")
+    # §2: "deck1: 52 cards, four of each rank, no joker. deck2: 56 cards, four of each rank
+    # and four jokers. Anything else is an input error."
+    ranks = np.repeat(np.arange(1, JOKER, dtype=np.uint8), 4)
+    if cards.shape[0] and not (
+            (np.sort(cards[:, :52], axis=1) == ranks).all()
+            and (np.sort(cards[:, 52:], axis=1)
+                 == np.append(ranks, np.full(4, JOKER, dtype=np.uint8))).all()):
+        raise ValueError("a row holds deck 1 (ranks 1-13 four times each) and then deck 2 "
+                         "(the same and four jokers)")
     return cards
 
 

@@ -4,9 +4,10 @@ The compiled loops index C arrays unchecked, so before each entry point checked 
 some of these calls wrote past an array or killed the interpreter (``predecessors((1, 2, 3),
 payments)`` was a segmentation fault; so were a Spite and Malice kernel given code 200 and an
 ``Engine`` made by ``__new__`` alone), and others played a wrong game without a word (a Durak
-row holding a card twice, a climber's random state of four zeros, which hung). The calls therefore run in one child process, each
-reporting its exception on a line of its own: a crash fails the case it happened in (and the
-ones after it) instead of killing pytest, and so does a call that never returns.
+row holding a card twice, a climber's random state of four zeros, which hung). The calls
+therefore run in one child process, each reporting its exception on a line of its own: a crash
+fails the case it happened in (and the ones after it) instead of killing pytest, and so does a
+call that never returns.
 """
 
 from __future__ import annotations

@@ -748,7 +748,7 @@ cdef class Engine:
         RESULT_COLUMNS as a tuple."""
         self.need_init()
         cdef cnp.ndarray[cnp.uint8_t, ndim=1] data = np.ascontiguousarray(
-            packed, dtype=np.uint8)
+            _bytes("a packed position", packed), dtype=np.uint8)
         cdef Result game
         cdef int64_t out[N_COLUMNS]
         cdef int status
@@ -803,9 +803,19 @@ cdef class Engine:
         return kernel
 
 
+def _bytes(name, values):
+    """``values`` as an array of whole numbers 0-255 (not yet uint8: 257 would wrap to 1)."""
+    array = np.asarray(values)
+    if array.dtype.kind not in "biu":
+        raise ValueError(f"{name} must hold whole numbers, not {array.dtype}")
+    if array.size and (array.min() < 0 or array.max() > 255):
+        raise ValueError(f"{name} must hold numbers 0 to 255")
+    return array
+
+
 def checked_rows(rows):
     """``rows`` as a C-contiguous uint8 array of deals, checked (ValueError naming the fault)."""
-    cards = np.ascontiguousarray(rows, dtype=np.uint8)
+    cards = np.ascontiguousarray(_bytes("a row", rows), dtype=np.uint8)
     if cards.ndim != 2 or cards.shape[1] != DEAL_CARDS:
         raise ValueError(f"Spite and Malice rows have {DEAL_CARDS} cards, not shape "
                          f"{cards.shape}")

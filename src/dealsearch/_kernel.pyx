@@ -12,7 +12,9 @@ cdef class Kernel:
     def check_row(self, row):
         """``row`` as a contiguous uint8 array if it is a row of this game (ValueError if not).
 
-        >>> kernel.check_row(layout.deck)    # doctest: +SKIP
+        The shape and the byte range are checked here, the game's own rules on codes (BMN:
+        classes of the payments; Durak: each card of the deck once) by its ``row_check``;
+        e.g. ``kernel.check_row(layout.deck)`` before a search deals from that deck.
         """
         if self.play_row == NULL:
             raise ValueError("this Kernel was not built by a game")

@@ -183,6 +183,11 @@ CASES: list[tuple[str, str]] = [
     ("sampler(objective=2)", "objective"),
     ("sampler(win=3)", "n_outcomes"),
     ("sampler(finished=(1,))", "finished"),
+    ("sampler(objective=0.5)", "objective"),
+    ("sampler(best=1.5)", "best"),
+    ("sampler(n_outcomes=0)", "n_outcomes"),
+    ("sampler().play(5.5)", "n must"),
+    ("sampler().play(5, 8.5)", "max_finds"),
     ("sampler().play(-1)", "n must"),
     ("sampler().play(5, 0)", "max_finds"),
     ("sampler().play(5, 8, (HIST,), (10,))", "one histogram"),
@@ -203,6 +208,11 @@ CASES: list[tuple[str, str]] = [
     ("generic().reset(ROWS[0], 0, float('nan'))", "temperature"),
     ("generic().reset(ROWS[0], 0, -1.0)", "temperature"),
     ("generic().perturb(-1)", "mutations"),
+    ("generic().perturb(1.5)", "mutations"),
+    ("generic().reset(ROWS[0], 0.5, 1.0)", "score"),
+    ("generic(objective=-1)", "objective"),
+    ("generic().climb(10.5, 10, 0.9, True, COUNTS)", "games"),
+    ("generic().climb(10, 10.5, 0.9, True, COUNTS)", "stall_limit"),
     ("generic().set_random_state([0, 0, 0, 0])", "not all 0"),
     ("generic().set_random_state([1, 2, 3])", "random state"),
     ("generic().set_random_state([1, 2, 3, -4])", "random state[3]"),
@@ -260,6 +270,8 @@ CASES: list[tuple[str, str]] = [
     ("spite.Engine(True, False, (0, 2), -1)", "policies"),
     ("spite.Engine(True, False, (0,), -1)", "policies"),
     ("spite.Engine(True, False, (0, 0), 0)", "max_turns"),
+    ("spite.Engine(True, False, (0, 0), 5.5)", "max_turns"),
+    ("spite.Engine(True, False, 0, -1)", "policies"),
 ]
 
 CHILD = SETUP + """

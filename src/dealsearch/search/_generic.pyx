@@ -191,8 +191,11 @@ cdef class Sampler:
     cdef public int64_t dealt
 
     def __cinit__(self, Kernel kernel not None, deck, segments, unordered, fixed,
-                  seed, stream, int objective=0, int win=0, int cycle=1,
-                  int n_outcomes=3, int64_t best=0, finished=None):
+                  seed, stream, objective=0, win=0, cycle=1, n_outcomes=3, best=0,
+                  finished=None):
+        objective, win = _whole("objective", objective, 0, MAX_MEASURES), _whole("win", win, 0, 63)
+        cycle, n_outcomes = _whole("cycle", cycle, -1, 63), _whole("n_outcomes", n_outcomes, 1, 64)
+        best = _whole("best", best, -2 ** 63, 2 ** 63 - 1)
         row = _check_common(kernel, deck, objective, win, cycle, n_outcomes)
         fill_segments(&self.seg, segments, unordered, fixed)
         if self.seg.n_cards != kernel.n_cards:
@@ -215,7 +218,7 @@ cdef class Sampler:
         self.best = best
         self.dealt = 0
 
-    def play(self, Py_ssize_t n, int max_finds=256, hists=(), widths=()):
+    def play(self, n, max_finds=256, hists=(), widths=()):
         """Play up to ``n`` more rows; stop early once ``max_finds`` finds are kept.
 
         Returns (played, counts per outcome, totals per measure, find_rows, find_results);
@@ -224,8 +227,8 @@ cdef class Sampler:
         game's measures are counted into ``hists`` (one int64 array per measure, bins of
         ``widths``; the last bin takes everything longer) when given.
         """
-        if n < 0 or max_finds < 1:
-            raise ValueError("n must be at least 0 and max_finds at least 1")
+        cdef Py_ssize_t n_rows = _whole("n", n, 0, 2 ** 62)
+        cdef int finds_max = _whole("max_finds", max_finds, 1, 2 ** 31 - 1)
         cdef int n_measures = self.kernel.n_measures, n_cards = self.kernel.n_cards
         cdef int64_t* hist[MAX_MEASURES]
         cdef int64_t tops[MAX_MEASURES]
@@ -233,8 +236,8 @@ cdef class Sampler:
         cdef int n_hist = prepare_histograms(hists, widths, n_measures, hist, tops, bin_widths)
         counts = np.zeros(self.n_outcomes, dtype=np.int64)
         totals = np.zeros(n_measures, dtype=np.int64)
-        find_rows = np.empty((max_finds, n_cards), dtype=np.uint8)
-        find_results = np.empty((max_finds, 1 + 3 * n_measures), dtype=np.int64)
+        find_rows = np.empty((finds_max, n_cards), dtype=np.uint8)
+        find_results = np.empty((finds_max, 1 + 3 * n_measures), dtype=np.int64)
         cdef int64_t[::1] counts_v = counts, totals_v = totals
         cdef uint8_t[:, ::1] rows_v = find_rows
         cdef int64_t[:, ::1] results_v = find_results
@@ -244,7 +247,7 @@ cdef class Sampler:
         cdef int64_t score
         cdef bint finished
         with nogil:
-            while played < n and n_found < max_finds:
+            while played < n_rows and n_found < finds_max:
                 shuffle(&self.rng, &self.seg, self.row)
                 status = self.kernel.play_row(self.kernel.context, self.row, &res)
                 if status != 0:
@@ -290,8 +293,9 @@ cdef class Climber:
     cdef public double temperature
 
     def __cinit__(self, Kernel kernel not None, deck, segments, unordered, fixed,
-                  seed, stream, int objective=0, int cycle=1,
-                  int n_outcomes=3, weights=(1, 1, 1, 1)):
+                  seed, stream, objective=0, cycle=1, n_outcomes=3, weights=(1, 1, 1, 1)):
+        objective = _whole("objective", objective, 0, MAX_MEASURES)
+        cycle, n_outcomes = _whole("cycle", cycle, -1, 63), _whole("n_outcomes", n_outcomes, 1, 64)
         row = _check_common(kernel, deck, objective, 0, cycle, n_outcomes)
         fill_segments(&self.seg, segments, unordered, fixed)
         if self.seg.n_cards != kernel.n_cards:
@@ -318,8 +322,9 @@ cdef class Climber:
         self.score = self.best_score = self.stall = 0
         self.temperature = 0.0
 
-    def reset(self, row, int64_t score, double temperature):
+    def reset(self, row, score, double temperature):
         """Start (again) from ``row``, whose game scored ``score``."""
+        score = _whole("score", score, -2 ** 63, 2 ** 63 - 1)
         if not temperature >= 0:        # NaN too: exp(delta / NaN) would accept anything
             raise ValueError(f"temperature must be at least 0, not {temperature}")
         cdef const uint8_t[::1] view = self.kernel.check_row(row)
@@ -344,10 +349,9 @@ cdef class Climber:
         shuffle(&self.rng, &self.seg, self.current)
         memcpy(self.best, self.current, self.kernel.n_cards)
 
-    def perturb(self, int mutations):
+    def perturb(self, mutations):
         """Apply ``mutations`` random mutations to the current row (a restart near a row)."""
-        if mutations < 0:
-            raise ValueError(f"mutations must be at least 0, not {mutations}")
+        mutations = _whole("mutations", mutations, 0, 2 ** 62)
         for _ in range(mutations):
             self.mutate(self.current)
         memcpy(self.best, self.current, self.kernel.n_cards)
@@ -377,18 +381,17 @@ cdef class Climber:
         for i in range(4):
             self.rng.s[i] = words[i]
 
-    def climb(self, Py_ssize_t games, int64_t stall_limit, double cooling, bint anneal,
-              int64_t[::1] counts not None, hists=(), widths=(), int max_cycles=64):
+    def climb(self, games, stall_limit, double cooling, bint anneal,
+              int64_t[::1] counts not None, hists=(), widths=(), max_cycles=64):
         """Play up to ``games`` mutants, or fewer if the climber stalls or cycles fill up.
 
         Returns (played, totals per measure, cycle_rows, cycle_results): cycle_results rows
         hold outcome, measures, entry, period. ``counts`` (per outcome) and ``hists`` (one per
         measure, bins of ``widths``) are added to.
         """
-        if games < 0 or max_cycles < 1:
-            raise ValueError("games must be at least 0 and max_cycles at least 1")
-        if stall_limit < 1:
-            raise ValueError(f"stall_limit must be at least 1, not {stall_limit}")
+        cdef Py_ssize_t n_games = _whole("games", games, 0, 2 ** 62)
+        cdef int64_t stall_max = _whole("stall_limit", stall_limit, 1, 2 ** 63 - 1)
+        cdef int cycles_max = _whole("max_cycles", max_cycles, 1, 2 ** 31 - 1)
         if not 0 <= cooling <= 1:        # NaN too
             raise ValueError(f"cooling must be 0 to 1, not {cooling}")
         if counts.shape[0] < self.n_outcomes:
@@ -404,13 +407,13 @@ cdef class Climber:
         cdef int64_t score, delta
         cdef int status = 0, n_cycles = 0
         totals = np.zeros(n_measures, dtype=np.int64)
-        cycle_rows = np.empty((max_cycles, n_cards), dtype=np.uint8)
-        cycle_results = np.empty((max_cycles, 1 + 3 * n_measures), dtype=np.int64)
+        cycle_rows = np.empty((cycles_max, n_cards), dtype=np.uint8)
+        cycle_results = np.empty((cycles_max, 1 + 3 * n_measures), dtype=np.int64)
         cdef int64_t[::1] totals_v = totals
         cdef uint8_t[:, ::1] rows_v = cycle_rows
         cdef int64_t[:, ::1] results_v = cycle_results
         with nogil:
-            while played < games and self.stall < stall_limit and n_cycles < max_cycles:
+            while played < n_games and self.stall < stall_max and n_cycles < cycles_max:
                 memcpy(trial, self.current, n_cards)
                 self.mutate(trial)
                 status = self.kernel.play_row(self.kernel.context, trial, &res)

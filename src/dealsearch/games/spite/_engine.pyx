@@ -698,11 +698,17 @@ cdef class Engine:
     def __cinit__(self, *args, **kwargs):
         self.ctx = NULL
 
-    def __init__(self, bint recycle, bint free_sides, policies, int64_t max_turns):
-        if len(policies) != 2 or any(p not in (GREEDY, CAUTIOUS) for p in policies):
+    def __init__(self, bint recycle, bint free_sides, policies, max_turns):
+        try:
+            policies = tuple(policies)
+        except TypeError:
+            policies = None
+        if (policies is None or len(policies) != 2
+                or any(p not in (GREEDY, CAUTIOUS) for p in policies)):
             raise ValueError(f"policies must be two of 0 (greedy), 1 (cautious), "
                              f"not {policies!r}")
-        if max_turns < -1 or max_turns == 0:
+        if (isinstance(max_turns, bool) or not isinstance(max_turns, (int, np.integer))
+                or not -1 <= max_turns < 2 ** 63 or max_turns == 0):
             raise ValueError(f"max_turns must be positive or -1 (none), not {max_turns}")
         self.rules.recycle = recycle
         self.rules.free_sides = free_sides

@@ -12,8 +12,8 @@ import time
 from collections.abc import Callable
 
 import numpy as np
-from dealsearch._climb import Climber as BmnClimber
 
+from dealsearch._climb import Climber as BmnClimber
 from dealsearch.game import get_game
 from dealsearch.search._generic import Climber, Sampler
 from dealsearch.search.base import new_histograms

@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from dealsearch._climb import Climber as BmnClimber
 
+from dealsearch._climb import Climber as BmnClimber
 from dealsearch.game import get_game
 from dealsearch.search._generic import Climber, Sampler
 from dealsearch.search.base import new_histograms

@@ -125,9 +125,11 @@ cdef class Climber:
     def restore_best(self, const uint8_t[::1] row, int64_t score):
         """Set the best deal since the last restart and its score (after :meth:`reset`, to
         continue a climber exactly where a checkpoint left it)."""
+        self.need_row()
         if row.shape[0] != self.n_cards:
             raise ValueError(f"a best deal of {row.shape[0]} cards for a climber of "
                              f"{self.n_cards}")
+        _check_codes("row", np.asarray(row), self.n_classes)
         memcpy(self.best, &row[0], self.n_cards)
         self.best_score = score
 

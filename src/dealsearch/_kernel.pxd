@@ -27,3 +27,6 @@ cdef class Kernel:
     cdef readonly int n_cards       # row length
     cdef readonly int n_measures
     cdef object owner               # keeps the memory behind ``context`` alive
+    # The game's check of one row's codes (a callable raising ValueError), or None: rows from
+    # Python pass it once before any loop plays them unchecked.
+    cdef object row_check

@@ -9,10 +9,12 @@ cimport numpy as cnp
 cdef class Kernel:
     """A game under fixed options as a C function pointer (built by the game's engine)."""
 
-    def play(self, row):
-        """Play one row through the function pointer: ``(outcome, measures, entry, period)``.
+    def check_row(self, row):
+        """``row`` as a contiguous uint8 array if it is a row of this game (ValueError if not).
 
-        For tests and debugging; search loops call ``play_row`` directly, without the GIL.
+        The shape and the byte range are checked here, the game's own rules on codes (BMN:
+        classes of the payments; Durak: each card of the deck once) by its ``row_check``;
+        e.g. ``kernel.check_row(layout.deck)`` before a search deals from that deck.
         """
         if self.play_row == NULL:
             raise ValueError("this Kernel was not built by a game")
@@ -20,9 +22,21 @@ cdef class Kernel:
         if array.ndim != 1 or array.shape[0] != self.n_cards:
             raise ValueError(f"a row of this game is a 1-D array of {self.n_cards} cards, not "
                              f"shape {array.shape}")
+        if array.dtype.kind not in "biu":
+            raise ValueError(f"card codes must be whole numbers, not {array.dtype}")
         if array.size and (array.min() < 0 or array.max() > 255):
             raise ValueError("card codes must be 0 to 255")
-        cdef cnp.ndarray[cnp.uint8_t, ndim=1] cards = np.ascontiguousarray(array, dtype=np.uint8)
+        cards = np.ascontiguousarray(array, dtype=np.uint8)
+        if self.row_check is not None:
+            self.row_check(cards)
+        return cards
+
+    def play(self, row):
+        """Play one row through the function pointer: ``(outcome, measures, entry, period)``.
+
+        For tests and debugging; search loops call ``play_row`` directly, without the GIL.
+        """
+        cdef cnp.ndarray[cnp.uint8_t, ndim=1] cards = self.check_row(row)
         cdef KernelResult result
         cdef int status
         with nogil:

@@ -9,7 +9,7 @@ fixed segment). Every game is played by ``kernel.play_row`` without the GIL.
 """
 
 from libc.math cimport exp
-from libc.stdint cimport int64_t, uint8_t, uint64_t
+from libc.stdint cimport UINT64_MAX, int64_t, uint8_t, uint64_t
 from libc.string cimport memcpy, memset
 
 import numpy as np
@@ -22,6 +22,26 @@ cdef enum:
     N_KINDS = 4
 
 
+def _whole(name, value, low, high):
+    """``value`` as an int in [low, high]; ValueError naming ``name`` otherwise."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise ValueError(f"{name} must be a whole number, not {value!r}")
+    if not low <= value <= high:
+        raise ValueError(f"{name} must be {low} to {high}, not {value}")
+    return int(value)
+
+
+def _words(name, values, int length, low, high):
+    """A sequence of ``length`` whole numbers in [low, high]."""
+    try:
+        items = list(values)
+    except TypeError:
+        raise ValueError(f"{name} must be a sequence of whole numbers, not {values!r}") from None
+    if len(items) != length:
+        raise ValueError(f"{name} must have {length} entries, not {len(items)}")
+    return [_whole(f"{name}[{i}]", item, low, high) for i, item in enumerate(items)]
+
+
 cdef inline double uniform(Rng* rng) noexcept nogil:
     return (rng_next(rng) >> 11) * (1.0 / 9007199254740992.0)
 
@@ -29,15 +49,19 @@ cdef inline double uniform(Rng* rng) noexcept nogil:
 cdef int fill_segments(Segments* seg, segments, unordered, fixed) except -1:
     """Check a layout's segments once (they come from Python) and index them."""
     cdef int i, p, n_cards = 0
+    try:
+        segments, unordered, fixed = list(segments), list(unordered), list(fixed)
+    except TypeError:
+        raise ValueError("segments, unordered and fixed must be sequences") from None
     if not 1 <= len(segments) <= MAX_SEGMENTS:
         raise ValueError(f"a row has 1 to {MAX_SEGMENTS} segments, not {len(segments)}")
     if len(unordered) != len(segments) or len(fixed) != len(segments):
         raise ValueError("unordered and fixed need one flag per segment")
+    sizes = [_whole(f"segment {i + 1}'s size", size, 0, MAX_ROW)
+             for i, size in enumerate(segments)]
     memset(seg, 0, sizeof(Segments))
     seg.n = len(segments)
-    for i, size in enumerate(segments):
-        if size < 0:
-            raise ValueError(f"segment {i + 1} has {size} cards")
+    for i, size in enumerate(sizes):
         seg.start[i] = n_cards
         n_cards += size
         if n_cards > MAX_ROW:
@@ -92,12 +116,16 @@ cdef int prepare_histograms(hists, widths, int n_measures, int64_t** pointers, i
     if len(hists) != n_measures or len(widths) != n_measures:
         raise ValueError(f"give one histogram and one bin width per measure ({n_measures})")
     for m in range(n_measures):
-        view = hists[m]
-        if view.shape[0] < 1 or widths[m] < 1:
+        hist = hists[m]
+        if (not isinstance(hist, np.ndarray) or hist.dtype != np.int64 or hist.ndim != 1
+                or not hist.flags.c_contiguous or not hist.flags.writeable):
+            raise ValueError(f"histogram {m} must be a writable 1-D contiguous int64 array")
+        view = hist
+        if view.shape[0] < 1:
             raise ValueError("a histogram needs a bin and a bin width of at least 1")
         pointers[m] = &view[0]
         tops[m] = view.shape[0] - 1
-        bin_widths[m] = widths[m]
+        bin_widths[m] = _whole(f"widths[{m}]", widths[m], 1, 2 ** 62)
     return n_measures
 
 
@@ -123,19 +151,23 @@ cdef inline void store_result(int64_t* out, const KernelResult* res, int n_measu
         out[1 + 2 * n_measures + m] = res.period[m]
 
 
-cdef object _check_common(Kernel kernel, deck, int objective, int win, int cycle):
+cdef object _check_common(Kernel kernel, deck, int objective, int win, int cycle,
+                          int n_outcomes):
     if kernel.play_row == NULL or not 1 <= kernel.n_measures <= MAX_MEASURES:
         raise ValueError("this Kernel was not built by a game")
     if not 1 <= kernel.n_cards <= MAX_ROW:
         raise ValueError(f"a row of {kernel.n_cards} cards: the generic search takes 1 to "
                          f"{MAX_ROW}")
-    row = np.ascontiguousarray(deck, dtype=np.uint8)
-    if row.ndim != 1 or row.shape[0] != kernel.n_cards:
-        raise ValueError(f"the deck must be one row of the kernel's {kernel.n_cards} cards")
+    try:
+        row = kernel.check_row(deck)
+    except ValueError as error:
+        raise ValueError(f"the deck: {error}") from None
     if not 0 <= objective < kernel.n_measures:
         raise ValueError(f"objective {objective} is not one of {kernel.n_measures} measures")
     if win < 0 or cycle < -1:
         raise ValueError("win must be an outcome code and cycle one or -1")
+    if not 1 <= n_outcomes <= 64 or win >= n_outcomes or cycle >= n_outcomes:
+        raise ValueError("outcome codes must be below n_outcomes (at most 64)")
     return row
 
 
@@ -159,14 +191,17 @@ cdef class Sampler:
     cdef public int64_t dealt
 
     def __cinit__(self, Kernel kernel not None, deck, segments, unordered, fixed,
-                  uint64_t seed, uint64_t stream, int objective=0, int win=0, int cycle=1,
-                  int n_outcomes=3, int64_t best=0, finished=None):
-        row = _check_common(kernel, deck, objective, win, cycle)
+                  seed, stream, objective=0, win=0, cycle=1, n_outcomes=3, best=0,
+                  finished=None):
+        objective, win = _whole("objective", objective, 0, MAX_MEASURES), _whole("win", win, 0, 63)
+        cycle, n_outcomes = _whole("cycle", cycle, -1, 63), _whole("n_outcomes", n_outcomes, 1, 64)
+        best = _whole("best", best, -2 ** 63, 2 ** 63 - 1)
+        row = _check_common(kernel, deck, objective, win, cycle, n_outcomes)
         fill_segments(&self.seg, segments, unordered, fixed)
         if self.seg.n_cards != kernel.n_cards:
             raise ValueError(f"segments {tuple(segments)} do not cut {kernel.n_cards} cards")
-        if not 1 <= n_outcomes <= 64 or win >= n_outcomes or cycle >= n_outcomes:
-            raise ValueError("outcome codes must be below n_outcomes (at most 64)")
+        seed = _whole("seed", seed, 0, UINT64_MAX)
+        stream = _whole("stream", stream, 0, UINT64_MAX)
         codes = (win,) if finished is None else tuple(finished)
         if any(not 0 <= code < n_outcomes or code == cycle for code in codes):
             raise ValueError("finished outcomes must be codes below n_outcomes, not the cycle")
@@ -183,7 +218,7 @@ cdef class Sampler:
         self.best = best
         self.dealt = 0
 
-    def play(self, Py_ssize_t n, int max_finds=256, hists=(), widths=()):
+    def play(self, n, max_finds=256, hists=(), widths=()):
         """Play up to ``n`` more rows; stop early once ``max_finds`` finds are kept.
 
         Returns (played, counts per outcome, totals per measure, find_rows, find_results);
@@ -192,8 +227,8 @@ cdef class Sampler:
         game's measures are counted into ``hists`` (one int64 array per measure, bins of
         ``widths``; the last bin takes everything longer) when given.
         """
-        if n < 0 or max_finds < 1:
-            raise ValueError("n must be at least 0 and max_finds at least 1")
+        cdef Py_ssize_t n_rows = _whole("n", n, 0, 2 ** 62)
+        cdef int finds_max = _whole("max_finds", max_finds, 1, 2 ** 31 - 1)
         cdef int n_measures = self.kernel.n_measures, n_cards = self.kernel.n_cards
         cdef int64_t* hist[MAX_MEASURES]
         cdef int64_t tops[MAX_MEASURES]
@@ -201,8 +236,8 @@ cdef class Sampler:
         cdef int n_hist = prepare_histograms(hists, widths, n_measures, hist, tops, bin_widths)
         counts = np.zeros(self.n_outcomes, dtype=np.int64)
         totals = np.zeros(n_measures, dtype=np.int64)
-        find_rows = np.empty((max_finds, n_cards), dtype=np.uint8)
-        find_results = np.empty((max_finds, 1 + 3 * n_measures), dtype=np.int64)
+        find_rows = np.empty((finds_max, n_cards), dtype=np.uint8)
+        find_results = np.empty((finds_max, 1 + 3 * n_measures), dtype=np.int64)
         cdef int64_t[::1] counts_v = counts, totals_v = totals
         cdef uint8_t[:, ::1] rows_v = find_rows
         cdef int64_t[:, ::1] results_v = find_results
@@ -212,7 +247,7 @@ cdef class Sampler:
         cdef int64_t score
         cdef bint finished
         with nogil:
-            while played < n and n_found < max_finds:
+            while played < n_rows and n_found < finds_max:
                 shuffle(&self.rng, &self.seg, self.row)
                 status = self.kernel.play_row(self.kernel.context, self.row, &res)
                 if status != 0:
@@ -258,18 +293,23 @@ cdef class Climber:
     cdef public double temperature
 
     def __cinit__(self, Kernel kernel not None, deck, segments, unordered, fixed,
-                  uint64_t seed, uint64_t stream, int objective=0, int cycle=1,
-                  int n_outcomes=3, weights=(1, 1, 1, 1)):
-        row = _check_common(kernel, deck, objective, 0, cycle)
+                  seed, stream, objective=0, cycle=1, n_outcomes=3, weights=(1, 1, 1, 1)):
+        objective = _whole("objective", objective, 0, MAX_MEASURES)
+        cycle, n_outcomes = _whole("cycle", cycle, -1, 63), _whole("n_outcomes", n_outcomes, 1, 64)
+        row = _check_common(kernel, deck, objective, 0, cycle, n_outcomes)
         fill_segments(&self.seg, segments, unordered, fixed)
         if self.seg.n_cards != kernel.n_cards:
             raise ValueError(f"segments {tuple(segments)} do not cut {kernel.n_cards} cards")
-        if len(weights) != N_KINDS or min(weights) < 0 or sum(weights) < 1:
+        seed = _whole("seed", seed, 0, UINT64_MAX)
+        stream = _whole("stream", stream, 0, UINT64_MAX)
+        # mutate() draws a kind below the total with rng_below, which takes 32 bits
+        weights = _words("weights", weights, N_KINDS, 0, 2 ** 24)
+        if sum(weights) < 1:
             raise ValueError("weights: four whole numbers >= 0, not all 0 (swap, move, "
                              "between segments, rotate)")
         total = 0
         for kind in range(N_KINDS):
-            total += int(weights[kind])
+            total += weights[kind]
             self.thresholds[kind] = total
         self.kernel = kernel
         cdef const uint8_t[::1] view = row
@@ -282,16 +322,12 @@ cdef class Climber:
         self.score = self.best_score = self.stall = 0
         self.temperature = 0.0
 
-    def _row(self, row):
-        cdef const uint8_t[::1] view = np.ascontiguousarray(row, dtype=np.uint8)
-        if view.shape[0] != self.kernel.n_cards:
-            raise ValueError(f"a row of this game has {self.kernel.n_cards} cards, not "
-                             f"{view.shape[0]}")
-        return view
-
-    def reset(self, row, int64_t score, double temperature):
+    def reset(self, row, score, double temperature):
         """Start (again) from ``row``, whose game scored ``score``."""
-        cdef const uint8_t[::1] view = self._row(row)
+        score = _whole("score", score, -2 ** 63, 2 ** 63 - 1)
+        if not temperature >= 0:        # NaN too: exp(delta / NaN) would accept anything
+            raise ValueError(f"temperature must be at least 0, not {temperature}")
+        cdef const uint8_t[::1] view = self.kernel.check_row(row)
         memcpy(self.current, &view[0], self.kernel.n_cards)
         memcpy(self.best, &view[0], self.kernel.n_cards)
         self.score = self.best_score = score
@@ -320,8 +356,9 @@ cdef class Climber:
         shuffle(&self.rng, &self.seg, self.current)
         memcpy(self.best, self.current, self.kernel.n_cards)
 
-    def perturb(self, int mutations):
+    def perturb(self, mutations):
         """Apply ``mutations`` random mutations to the current row (a restart near a row)."""
+        mutations = _whole("mutations", mutations, 0, 2 ** 62)
         for _ in range(mutations):
             self.mutate(self.current)
         memcpy(self.best, self.current, self.kernel.n_cards)
@@ -345,21 +382,25 @@ cdef class Climber:
 
     def set_random_state(self, words):
         """Restore a state from :meth:`random_state`."""
-        if len(words) != 4:
-            raise ValueError("a random state is four words")
+        words = _words("the random state", words, 4, 0, UINT64_MAX)
+        if not any(words):              # xoshiro's one fixed point: it would draw 0 forever
+            raise ValueError("a random state is four words, not all 0")
         for i in range(4):
             self.rng.s[i] = words[i]
 
-    def climb(self, Py_ssize_t games, int64_t stall_limit, double cooling, bint anneal,
-              int64_t[::1] counts not None, hists=(), widths=(), int max_cycles=64):
+    def climb(self, games, stall_limit, double cooling, bint anneal,
+              int64_t[::1] counts not None, hists=(), widths=(), max_cycles=64):
         """Play up to ``games`` mutants, or fewer if the climber stalls or cycles fill up.
 
         Returns (played, totals per measure, cycle_rows, cycle_results): cycle_results rows
         hold outcome, measures, entry, period. ``counts`` (per outcome) and ``hists`` (one per
         measure, bins of ``widths``) are added to.
         """
-        if games < 0 or max_cycles < 1:
-            raise ValueError("games must be at least 0 and max_cycles at least 1")
+        cdef Py_ssize_t n_games = _whole("games", games, 0, 2 ** 62)
+        cdef int64_t stall_max = _whole("stall_limit", stall_limit, 1, 2 ** 63 - 1)
+        cdef int cycles_max = _whole("max_cycles", max_cycles, 1, 2 ** 31 - 1)
+        if not 0 <= cooling <= 1:        # NaN too
+            raise ValueError(f"cooling must be 0 to 1, not {cooling}")
         if counts.shape[0] < self.n_outcomes:
             raise ValueError(f"counts needs {self.n_outcomes} entries")
         cdef int n_measures = self.kernel.n_measures, n_cards = self.kernel.n_cards
@@ -373,13 +414,13 @@ cdef class Climber:
         cdef int64_t score, delta
         cdef int status = 0, n_cycles = 0
         totals = np.zeros(n_measures, dtype=np.int64)
-        cycle_rows = np.empty((max_cycles, n_cards), dtype=np.uint8)
-        cycle_results = np.empty((max_cycles, 1 + 3 * n_measures), dtype=np.int64)
+        cycle_rows = np.empty((cycles_max, n_cards), dtype=np.uint8)
+        cycle_results = np.empty((cycles_max, 1 + 3 * n_measures), dtype=np.int64)
         cdef int64_t[::1] totals_v = totals
         cdef uint8_t[:, ::1] rows_v = cycle_rows
         cdef int64_t[:, ::1] results_v = cycle_results
         with nogil:
-            while played < games and self.stall < stall_limit and n_cycles < max_cycles:
+            while played < n_games and self.stall < stall_max and n_cycles < cycles_max:
                 memcpy(trial, self.current, n_cards)
                 self.mutate(trial)
                 status = self.kernel.play_row(self.kernel.context, trial, &res)
@@ -424,7 +465,7 @@ cdef class Climber:
         return s == self.seg.segment_of[j] and self.seg.unordered[s]
 
     cdef void mutate(self, uint8_t* row) noexcept nogil:
-        cdef int n = self.seg.n_cards, i, j, tries, a, b, k, s, size, step
+        cdef int n = self.seg.n_cards, i, j, _tries, a, b, k, s, size, step
         cdef uint64_t pick = rng_below(&self.rng, <unsigned int>self.thresholds[N_KINDS - 1])
         cdef int kind = 0
         cdef uint8_t card
@@ -434,14 +475,14 @@ cdef class Climber:
         if kind == 2 and self.seg.n_movable < 2:
             kind = 0
         if kind == 0:                                   # swap two cards of different codes
-            for tries in range(TRIES):
+            for _tries in range(TRIES):
                 i = rng_below(&self.rng, n)
                 j = self.partner(i)
                 if row[i] != row[j] and not self.same_unordered(i, j):
                     row[i], row[j] = row[j], row[i]
                     return
         elif kind == 1:                                 # move a card elsewhere
-            for tries in range(TRIES):
+            for _tries in range(TRIES):
                 i = rng_below(&self.rng, n)
                 j = self.partner(i)
                 if i != j and not self.same_unordered(i, j):
@@ -467,7 +508,7 @@ cdef class Climber:
                 k += step
             row[j] = card
         elif kind == 2:                                 # swap cards between two segments
-            for tries in range(TRIES):
+            for _tries in range(TRIES):
                 a = rng_below(&self.rng, self.seg.n_movable)
                 b = rng_below(&self.rng, self.seg.n_movable - 1)
                 b += b >= a
@@ -483,7 +524,7 @@ cdef class Climber:
                         row[i], row[j] = row[j], row[i]
                         return
         else:                                           # rotate a segment
-            for tries in range(TRIES):
+            for _tries in range(TRIES):
                 s = rng_below(&self.rng, self.seg.n)
                 size = self.seg.start[s + 1] - self.seg.start[s]
                 if size >= 2 and not self.seg.unordered[s]:

@@ -11,6 +11,7 @@ from libc.string cimport memset
 
 from dealsearch._engine cimport (
     MAX_SEATS,
+    PLANE_CARDS,
     Hand,
     Outcome,
     deal_hands,
@@ -20,7 +21,9 @@ from dealsearch._engine cimport (
 )
 from dealsearch._kernel cimport KernelResult
 
-DEF_MAX_CARDS = 64
+from functools import partial
+
+from dealsearch._engine import _check_codes, _check_limit, _check_payments, _whole_list
 
 
 cdef int play_beggar_row(void* context, const uint8_t* row,
@@ -46,17 +49,13 @@ cdef class BeggarKernel(Kernel):
     (win, cycle, limit) as in ``dealsearch.result.OUTCOMES``."""
 
     def __cinit__(self, sizes, payments, max_cards=None, max_tricks=None):
-        sizes = tuple(int(size) for size in sizes)
-        payments = tuple(int(p) for p in payments)
-        if not 2 <= len(sizes) <= MAX_SEATS or min(sizes) < 1:
-            raise ValueError(f"hand sizes {sizes}: 2 to {MAX_SEATS} hands of at least 1 card")
-        if sum(sizes) > DEF_MAX_CARDS:
-            raise ValueError(f"{sum(sizes)} cards: a deal holds at most {DEF_MAX_CARDS}")
-        if not 2 <= len(payments) <= 8 or payments[0] != 0 or min(payments) < 0:
-            raise ValueError(f"payments {payments}: 2 to 8 classes, class 0 pays nothing")
-        for name, value in (("max_cards", max_cards), ("max_tricks", max_tricks)):
-            if value is not None and value < 1:
-                raise ValueError(f"{name} must be at least 1, not {value}")
+        sizes = _whole_list("sizes", sizes, 1, PLANE_CARDS, 2, MAX_SEATS)
+        if sum(sizes) > PLANE_CARDS:
+            # the bit-plane engine: larger deals are played by _ring, which has no kernel yet
+            raise ValueError(f"{sum(sizes)} cards: a deal holds at most {PLANE_CARDS}")
+        payments = _check_payments(payments)
+        max_cards = _check_limit("max_cards", max_cards)
+        max_tricks = _check_limit("max_tricks", max_tricks)
         memset(&self.ctx.table, 0, sizeof(self.ctx.table))
         for i, p in enumerate(payments):
             self.ctx.table.payment[i] = p
@@ -73,6 +72,7 @@ cdef class BeggarKernel(Kernel):
         self.n_cards = sum(sizes)
         self.n_measures = 2
         self.owner = None
+        self.row_check = partial(_check_codes, "row", n_classes=len(payments))
 
     def __dealloc__(self):
         detector_free(&self.ctx.det)

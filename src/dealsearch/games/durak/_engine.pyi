@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import disjoint_base
 
 def play_rows(
     rows: npt.NDArray[np.uint8],
@@ -60,4 +61,5 @@ def make_kernel(
     max_bouts: int = -1,
 ) -> Any: ...  # a dealsearch._kernel.Kernel (no stub of its own yet)
 
+@disjoint_base
 class KernelMemory: ...

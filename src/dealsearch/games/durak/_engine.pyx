@@ -470,10 +470,31 @@ cdef int play_table(const Rules* rules, Table* table, StateStore* store,
 # Python entry points (arguments checked here, once)
 # ----------------------------------------------------------------------------------------
 
-cdef int fill_rules(Rules* rules, int players, int deck, bint transfers, bint pairs,
-                    int first_limit, bint first_transfer, bint show_trump,
-                    bint throw_after_take, policies, int64_t max_bouts) except -1:
+def _whole(name, value):
+    """``value`` as an int; ValueError naming ``name`` if it is not a whole number."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise ValueError(f"{name} must be a whole number, not {value!r}")
+    return int(value)
+
+
+def _policies(policies, players):
+    """The policy codes as a list (every seat cheapest when None), for fill_rules to check."""
+    if policies is None:
+        return [CHEAPEST] * _whole("players", players)
+    try:
+        return list(policies)
+    except TypeError:
+        raise ValueError(f"policies must be a sequence of codes, not {policies!r}") from None
+
+
+cdef int fill_rules(Rules* rules, players, deck, bint transfers, bint pairs,
+                    first_limit, bint first_transfer, bint show_trump,
+                    bint throw_after_take, policies, max_bouts) except -1:
     cdef int seat
+    players, deck = _whole("players", players), _whole("deck", deck)
+    first_limit, max_bouts = _whole("first_limit", first_limit), _whole("max_bouts", max_bouts)
+    if not -1 <= max_bouts < 2 ** 63:
+        raise ValueError(f"max_bouts must be at least 0, or -1 for none, not {max_bouts}")
     if not 2 <= players <= MAX_PLAYERS:
         raise ValueError(f"players must be 2 to {MAX_PLAYERS}, not {players}")
     if deck != 36 and deck != 52:
@@ -501,10 +522,28 @@ cdef int fill_rules(Rules* rules, int players, int deck, bint transfers, bint pa
     return 0
 
 
-def play_rows(const uint8_t[:, ::1] rows, *, int players, int deck, bint transfers=False,
-              bint pairs=False, int first_limit=6, bint first_transfer=False,
+cdef int lowest_code(int deck):
+    # the 36-card deck starts at the sixes: codes 16..51 (cards.py)
+    return 16 if deck == 36 else 0
+
+
+def _check_rows(rows, int deck):
+    """Every row (a 2-D uint8 array) holds each card of the ``deck``-card deck once: the
+    engine keeps hands as sets, so a repeated card would silently vanish from a hand."""
+    if rows.shape[1] != deck:
+        raise ValueError(f"a {deck}-card row has {deck} cards, not {rows.shape[1]}")
+    if rows.shape[0] and rows.max() >= MAX_DECK:
+        raise ValueError("card codes must be below 52")
+    if rows.shape[0] and not (np.sort(rows, axis=1)
+                              == np.arange(lowest_code(deck), MAX_DECK, dtype=np.uint8)).all():
+        raise ValueError(f"a row must hold each card code {lowest_code(deck)}-51 of the "
+                         f"{deck}-card deck once")
+
+
+def play_rows(rows, *, players, deck, bint transfers=False,
+              bint pairs=False, first_limit=6, bint first_transfer=False,
               bint show_trump=False, bint throw_after_take=True, policies=None,
-              int64_t max_bouts=-1):
+              max_bouts=-1):
     """Play every row (hands of 6, seat 1 first, then the talon with the trump card last).
 
     Returns ``(outcome, loser, losing_pair, counts, cycle, out)``: loser and losing_pair
@@ -514,24 +553,24 @@ def play_rows(const uint8_t[:, ::1] rows, *, int players, int deck, bint transfe
     aggressive). The loop runs without the GIL.
     """
     cdef Rules rules
-    cdef Py_ssize_t n = rows.shape[0], i
+    cdef Py_ssize_t i
     cdef int status = 0, seat
     cdef Table table
     cdef Outcome result
     cdef StateStore store
     fill_rules(&rules, players, deck, transfers, pairs, first_limit, first_transfer,
-               show_trump, throw_after_take,
-               [CHEAPEST] * players if policies is None else list(policies), max_bouts)
-    if rows.shape[1] != deck:
-        raise ValueError(f"a {deck}-card row has {deck} cards, not {rows.shape[1]}")
-    if n and np.asarray(rows).max() >= MAX_DECK:
-        raise ValueError("card codes must be below 52")
+               show_trump, throw_after_take, _policies(policies, players), max_bouts)
+    if not isinstance(rows, np.ndarray) or rows.dtype != np.uint8 or rows.ndim != 2:
+        raise ValueError("rows must be a 2-D uint8 array")
+    _check_rows(rows, rules.deck)
+    cdef const uint8_t[:, ::1] cards = np.ascontiguousarray(rows)
+    cdef Py_ssize_t n = cards.shape[0]
     outcome = np.zeros(n, dtype=np.uint8)
     loser = np.full(n, -1, dtype=np.int8)
     losing_pair = np.full(n, -1, dtype=np.int8)
     counts = np.zeros((n, 4), dtype=np.int64)
     cycle = np.zeros((n, 4), dtype=np.int64)
-    out = np.full((n, players), -1, dtype=np.int8)
+    out = np.full((n, rules.players), -1, dtype=np.int8)
     cdef uint8_t[::1] outcome_v = outcome
     cdef int8_t[::1] loser_v = loser, pair_v = losing_pair
     cdef int64_t[:, ::1] counts_v = counts, cycle_v = cycle
@@ -541,7 +580,7 @@ def play_rows(const uint8_t[:, ::1] rows, *, int players, int deck, bint transfe
         raise MemoryError("no memory for the cycle store")
     with nogil:
         for i in range(n):
-            deal_row(&rules, &rows[i, 0], &table)
+            deal_row(&rules, &cards[i, 0], &table)
             status = play_table(&rules, &table, &store, &result)
             if status != 0:
                 break
@@ -564,10 +603,10 @@ def play_rows(const uint8_t[:, ::1] rows, *, int players, int deck, bint transfe
     return outcome, loser, losing_pair, counts, cycle, out
 
 
-def play_position(hands, int trump, talon, int attacker, bint first, *, int players,
-                  int deck, bint transfers=False, bint pairs=False, int first_limit=6,
+def play_position(hands, trump, talon, attacker, bint first, *, players,
+                  deck, bint transfers=False, bint pairs=False, first_limit=6,
                   bint first_transfer=False, bint show_trump=False,
-                  bint throw_after_take=True, policies=None, int64_t max_bouts=-1):
+                  bint throw_after_take=True, policies=None, max_bouts=-1):
     """Play a position (hands as card-code sequences, talon top first, 0-based attacker).
 
     Returns a dict: outcome (code), loser, losing_pair (0-based or -1), out (0-based list),
@@ -580,23 +619,32 @@ def play_position(hands, int trump, talon, int attacker, bint first, *, int play
     cdef StateStore store
     cdef int seat, status
     fill_rules(&rules, players, deck, transfers, pairs, first_limit, first_transfer,
-               show_trump, throw_after_take,
-               [CHEAPEST] * players if policies is None else list(policies), max_bouts)
+               show_trump, throw_after_take, _policies(policies, players), max_bouts)
+    players, deck = rules.players, rules.deck
+    trump, attacker = _whole("trump", trump), _whole("attacker", attacker)
     if len(hands) != players:
         raise ValueError(f"{len(hands)} hands for {players} players")
     if not 0 <= trump < 4 or not 0 <= attacker < players:
         raise ValueError("trump must be 0..3 and attacker a 0-based seat")
     if len(talon) > MAX_DECK:
         raise ValueError("the talon holds at most 52 cards")
+    hands = [list(hand) for hand in hands]
+    talon = list(talon)
+    seen = set()
+    for card in [card for hand in hands for card in hand] + talon:
+        if isinstance(card, bool) or not isinstance(card, (int, np.integer)):
+            raise ValueError(f"card code {card!r} is not a whole number")
+        if not lowest_code(deck) <= card < MAX_DECK:
+            raise ValueError(f"card code {card} is not a card of the {deck}-card deck "
+                             f"({lowest_code(deck)}-51)")
+        if card in seen:                # hands are sets: a second copy would vanish
+            raise ValueError(f"card code {card} is dealt twice")
+        seen.add(card)
     memset(&table, 0, sizeof(Table))
     for seat in range(players):
         for card in hands[seat]:
-            if not 0 <= card < MAX_DECK:
-                raise ValueError(f"card code {card} is not below 52")
             table.hand[seat] |= <uint64_t>1 << <int>card
     for seat, card in enumerate(talon):
-        if not 0 <= card < MAX_DECK:
-            raise ValueError(f"card code {card} is not below 52")
         table.talon[seat] = card
     table.talon_end = len(talon)
     table.trumps = RANK_BITS << trump
@@ -659,14 +707,14 @@ cdef class KernelMemory:
             self.context = NULL
 
 
-def make_kernel(*, int players, int deck, bint transfers=False, bint pairs=False,
-                int first_limit=6, bint first_transfer=False, bint show_trump=False,
-                bint throw_after_take=True, policies=None, int64_t max_bouts=-1):
+def make_kernel(*, players, deck, bint transfers=False, bint pairs=False,
+                first_limit=6, bint first_transfer=False, bint show_trump=False,
+                bint throw_after_take=True, policies=None, max_bouts=-1):
     """A :class:`~dealsearch._kernel.Kernel` playing rows under these rules (one thread)."""
     cdef Rules rules
     fill_rules(&rules, players, deck, transfers, pairs, first_limit, first_transfer,
-               show_trump, throw_after_take,
-               [CHEAPEST] * players if policies is None else list(policies), max_bouts)
+               show_trump, throw_after_take, _policies(policies, players), max_bouts)
+    deck = rules.deck
     memory = KernelMemory()
     cdef KernelMemory owner = memory
     owner.context = <KernelContext*>malloc(sizeof(KernelContext))
@@ -682,4 +730,5 @@ def make_kernel(*, int players, int deck, bint transfers=False, bint pairs=False
     k.n_cards = deck
     k.n_measures = 2
     k.owner = owner
+    k.row_check = lambda row: _check_rows(row[None, :], deck)
     return kernel

@@ -698,11 +698,17 @@ cdef class Engine:
     def __cinit__(self, *args, **kwargs):
         self.ctx = NULL
 
-    def __init__(self, bint recycle, bint free_sides, policies, int64_t max_turns):
-        if len(policies) != 2 or any(p not in (GREEDY, CAUTIOUS) for p in policies):
+    def __init__(self, bint recycle, bint free_sides, policies, max_turns):
+        try:
+            policies = tuple(policies)
+        except TypeError:
+            policies = None
+        if (policies is None or len(policies) != 2
+                or any(p not in (GREEDY, CAUTIOUS) for p in policies)):
             raise ValueError(f"policies must be two of 0 (greedy), 1 (cautious), "
                              f"not {policies!r}")
-        if max_turns < -1 or max_turns == 0:
+        if (isinstance(max_turns, bool) or not isinstance(max_turns, (int, np.integer))
+                or not -1 <= max_turns < 2 ** 63 or max_turns == 0):
             raise ValueError(f"max_turns must be positive or -1 (none), not {max_turns}")
         self.rules.recycle = recycle
         self.rules.free_sides = free_sides
@@ -717,11 +723,17 @@ cdef class Engine:
     def __dealloc__(self):
         drop_context(self.ctx)
 
+    cdef int need_init(self) except -1:
+        if self.ctx == NULL:            # made by __new__ alone: no memory to play in
+            raise ValueError("this Engine was never initialised: call Engine(...)")
+        return 0
+
     def play_rows(self, rows):
         """Play every row (deals of 108 codes): an int64 array, one RESULT_COLUMNS row each.
 
         Raises MemoryError if the cycle detector's memory runs out.
         """
+        self.need_init()
         cdef cnp.ndarray[cnp.uint8_t, ndim=2] cards = checked_rows(rows)
         cdef Py_ssize_t n = cards.shape[0], i
         cdef cnp.ndarray[cnp.int64_t, ndim=2] out = np.zeros((n, N_COLUMNS), dtype=np.int64)
@@ -740,8 +752,9 @@ cdef class Engine:
     def play_position(self, packed):
         """Play a position packed as ``notation.Position.packed`` describes: one row of
         RESULT_COLUMNS as a tuple."""
+        self.need_init()
         cdef cnp.ndarray[cnp.uint8_t, ndim=1] data = np.ascontiguousarray(
-            packed, dtype=np.uint8)
+            _bytes("a packed position", packed), dtype=np.uint8)
         cdef Result game
         cdef int64_t out[N_COLUMNS]
         cdef int status
@@ -763,6 +776,7 @@ cdef class Engine:
         """The packed positions (``notation.Position.packed``) of the turn-boundary states
         of the cycle a deal enters, each after a busy (not idle) turn, in order of play; None
         if the game ends. The cycle catalogue keys a cycle by them."""
+        self.need_init()
         cdef cnp.ndarray[cnp.uint8_t, ndim=2] cards = checked_rows(np.reshape(row, (1, -1)))
         cdef Result game
         cdef Table* t = &self.ctx.table
@@ -782,6 +796,7 @@ cdef class Engine:
 
     def kernel(self):
         """A new :class:`~dealsearch._kernel.Kernel` under these rules (its own memory)."""
+        self.need_init()
         recycle, free_sides, policies, max_turns = self.settings
         owner = Engine(recycle, free_sides, policies, max_turns)
         cdef Kernel kernel = Kernel()
@@ -790,18 +805,38 @@ cdef class Engine:
         kernel.n_cards = DEAL_CARDS
         kernel.n_measures = 2
         kernel.owner = owner
+        kernel.row_check = lambda row: checked_rows(row[None, :])
         return kernel
+
+
+def _bytes(name, values):
+    """``values`` as an array of whole numbers 0-255 (not yet uint8: 257 would wrap to 1)."""
+    array = np.asarray(values)
+    if array.dtype.kind not in "biu":
+        raise ValueError(f"{name} must hold whole numbers, not {array.dtype}")
+    if array.size and (array.min() < 0 or array.max() > 255):
+        raise ValueError(f"{name} must hold numbers 0 to 255")
+    return array
 
 
 def checked_rows(rows):
     """``rows`` as a C-contiguous uint8 array of deals, checked (ValueError naming the fault)."""
-    cards = np.ascontiguousarray(rows, dtype=np.uint8)
+    cards = np.ascontiguousarray(_bytes("a row", rows), dtype=np.uint8)
     if cards.ndim != 2 or cards.shape[1] != DEAL_CARDS:
         raise ValueError(f"Spite and Malice rows have {DEAL_CARDS} cards, not shape "
                          f"{cards.shape}")
     if cards.shape[0] and (cards.min() < 1 or cards.max() > JOKER
                            or (cards[:, :52] == JOKER).any()):
         raise ValueError("a row holds card codes 1-14, and no joker (14) in deck 1")
+    # §2: "deck1: 52 cards, four of each rank, no joker. deck2: 56 cards, four of each rank
+    # and four jokers. Anything else is an input error."
+    ranks = np.repeat(np.arange(1, JOKER, dtype=np.uint8), 4)
+    if cards.shape[0] and not (
+            (np.sort(cards[:, :52], axis=1) == ranks).all()
+            and (np.sort(cards[:, 52:], axis=1)
+                 == np.append(ranks, np.full(4, JOKER, dtype=np.uint8))).all()):
+        raise ValueError("a row holds deck 1 (ranks 1-13 four times each) and then deck 2 "
+                         "(the same and four jokers)")
     return cards
 
 

@@ -334,10 +334,11 @@ cdef class Climber:
         self.stall = 0
         self.temperature = temperature
 
-    def restore_best(self, row, int64_t score):
+    def restore_best(self, row, score):
         """Set the best row since the last restart and its score (after :meth:`reset`, to
         continue a climber exactly where a checkpoint left it)."""
-        cdef const uint8_t[::1] view = self._row(row)
+        score = _whole("score", score, -2 ** 63, 2 ** 63 - 1)
+        cdef const uint8_t[::1] view = self.kernel.check_row(row)
         memcpy(self.best, &view[0], self.kernel.n_cards)
         self.best_score = score
 

@@ -22,6 +22,7 @@ from .cli_options import (
     add_game_options,
     positive_int,
 )
+from .cli_factory import add_factory_parser, cmd_factory
 from .cli_report import add_report_parser, cmd_report
 from .cli_reverse import add_reverse_parser, cmd_reverse
 from .cli_search import add_records_parser, add_search_parser, cmd_records, cmd_search
@@ -82,6 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_records_parser(commands)
     add_reverse_parser(commands)
     add_report_parser(commands)
+    add_factory_parser(commands)
 
     bench = commands.add_parser(
         "bench", help="deals/s and cards/s: engine vs a plain C loop vs pure Python",
@@ -103,6 +105,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         handler = {"verify": cmd_verify, "search": cmd_search, "records": cmd_records,
+                   "factory": cmd_factory,
                    "bench": cmd_bench, "reverse": cmd_reverse, "report": cmd_report}[
             args.command]
         return handler(args)

@@ -1,18 +1,22 @@
 """The cycle factory: build never-ending deals by growing small cycles card by card.
 
 A never-ending game runs round a *cycle* of trick-boundary states. The factory starts from the
-cycles of a small deck (found by playing every deal of it), and grows them: it puts a few
-missing cards into the hands of one state of the cycle (one card, a block such as ``-J-``, or
-one card into each of two hands; sometimes it only moves a card) and plays the new state as a
-deal, the player to move first. If that game never ends either, its cycle is a new node, one or
-a few cards bigger. The search is best-first on the number of cards (so it keeps growing and
-backtracks to the next biggest node when a branch dies) with random order among equals, and
-it remembers every cycle it has seen, so no cycle is grown twice. When a cycle holds the whole
-deck, :func:`balanced_starts` walks backwards from it to the starting deals (26/26 for two
-players) whose game enters it.
+cycles of a small deck (:func:`seed_loops` plays every deal of it) and changes them: it takes a
+state of a cycle, changes it by one or two moves (insert a card of any class anywhere, insert
+a block such as ``-J-``, one card into each of two hands, change a card's class, remove a card,
+move a card; :func:`sample_moves`) and plays the new state as a deal, the player to move first
+(:func:`never_ending`, compiled, in batches). Each new state whose game never ends leads to a
+new cycle, a node of the search (:func:`expand`). Cycles are rigid (most moves end the game,
+and a cycle's neighbours are few), so the search is best-first on the :func:`distance` of a
+cycle's deck to the target deck, with a penalty for crowding one deck make-up, and it may
+overshoot a class (extra jacks from ``-J-`` blocks) and change those cards back later. Near
+the target it also tries every move that brings the deck one card closer
+(:func:`closer_moves`). Every cycle met is remembered, so none is expanded twice. Cycles of
+exactly the target deck are yielded by :func:`grow`; :func:`starting_deals` finds the starting
+deals (26/26 for two players) that enter one, among its own states and walking backwards.
 
-The rules are those of RULES.md throughout: every node is checked by the compiled engine
-(:func:`~dealsearch.engine.play_batch`), and every cycle is read off by the reference engine.
+The rules are those of RULES.md throughout: every candidate is played by the compiled engine
+(:func:`~dealsearch.engine.play_batch`) and every cycle is read off by the reference engine.
 
 >>> from dealsearch.notation import parse_deck
 >>> import random
@@ -181,18 +185,6 @@ def distance(counts: tuple[int, ...], target: tuple[int, ...]) -> int:
     return sum(abs(have - want) for have, want in zip(counts, target, strict=True))
 
 
-def coarse_distance(counts: tuple[int, ...], target: tuple[int, ...]) -> int:
-    """:func:`distance` counting court cards of any class as one class: a cycle's court cards
-    can often change class and keep it a cycle, so this is the first thing to get right.
-
-    >>> coarse_distance((32, 8, 4, 4, 4), STANDARD.deck)
-    8
-    >>> coarse_distance((36, 3, 5, 4, 4), STANDARD.deck)
-    0
-    """
-    return abs(counts[0] - target[0]) + abs(sum(counts[1:]) - sum(target[1:]))
-
-
 # The mix of moves: (name, weight). Inserting grows the deck; changing a card's class, removing
 # one or moving one explores decks of other make-ups and sizes, which the growth needs: cycles
 # are rigid, so that a deck of the target make-up is usually reached by overshooting one class
@@ -216,7 +208,7 @@ def _move(hands: list[tuple[int, ...]], kind: str, classes: int, rng: random.Ran
                                   (rng.randrange(classes),))
     elif kind == "change":
         position = rng.randrange(len(hand))
-        hands[seat] = hand[:position] + (rng.randrange(classes),) + hand[position + 1:]
+        hands[seat] = (*hand[:position], rng.randrange(classes), *hand[position + 1:])
     elif kind == "remove":
         position = rng.randrange(len(hand))
         hands[seat] = hand[:position] + hand[position + 1:]
@@ -229,19 +221,21 @@ def _move(hands: list[tuple[int, ...]], kind: str, classes: int, rng: random.Ran
 
 
 def sample_moves(loop: Loop, target: tuple[int, ...], rng: random.Random, samples: int,
-                 slack: int = 2, double: float = 0.0) -> set[Hands]:
+                 slack: int = 2, double: float = 0.4) -> set[Hands]:
     """Up to ``samples`` distinct new states, each made from a random state of ``loop`` (the
     player to move first) by one random move of :data:`MOVES`.
 
     A move inserts one card of any class anywhere, inserts a block (``-X-``, ``-X``, ``X-``,
     ``--``), inserts one card into each of two hands, changes one card's class, removes a card
-    or moves a card elsewhere; a share ``double`` of the samples make two moves. States with an empty hand, or more than ``slack`` cards over the
-    size of ``target`` (class counts), are left out.
+    or moves a card elsewhere; a share ``double`` of the samples make two moves. States with
+    an empty hand, more than ``slack`` cards over the size of ``target`` (class counts), or
+    that are states of ``loop`` itself are left out.
     """
     names = [name for name, _ in MOVES]
     weights = [weight for _, weight in MOVES]
     limit = min(sum(target) + slack, MAX_CARDS)
     found: set[Hands] = set()
+    own = set(loop.states)  # a move that changes nothing (or lands on the cycle) teaches nothing
     for _ in range(samples * 2):  # small decks repeat themselves: bounded retries
         if len(found) >= samples:
             break
@@ -250,7 +244,7 @@ def sample_moves(loop: Loop, target: tuple[int, ...], rng: random.Random, sample
             _move(hands, rng.choices(names, weights)[0], len(target), rng)
             if not all(hands):
                 break
-        if all(hands) and sum(map(len, hands)) <= limit:
+        if all(hands) and sum(map(len, hands)) <= limit and tuple(hands) not in own:
             found.add(tuple(hands))
     return found
 
@@ -261,22 +255,22 @@ def closer_moves(loop: Loop, target: tuple[int, ...]) -> set[Hands]:
     class short of it, in every state of the cycle (used near the end, where a random sample
     would miss the few moves that finish)."""
     counts = loop.counts(len(target))
-    short = [cls for cls, (have, want) in enumerate(zip(counts, target)) if have < want]
-    over = {cls for cls, (have, want) in enumerate(zip(counts, target)) if have > want}
+    pairs = list(enumerate(zip(counts, target, strict=True)))
+    short = [cls for cls, (have, want) in pairs if have < want]
+    over = {cls for cls, (have, want) in pairs if have > want}
     found: set[Hands] = set()
     for state in loop.states:
         for seat, hand in enumerate(state):
             for position in range(len(hand) + 1):
                 for cls in short:
-                    found.add(state[:seat] + (_insert(hand, position, (cls,)),)
-                              + state[seat + 1:])
+                    found.add((*state[:seat], _insert(hand, position, (cls,)), *state[seat + 1:]))
                 if position == len(hand) or hand[position] not in over:
                     continue
                 for cls in (*short, None):
                     new = hand[:position] + ((cls,) if cls is not None else ()) + \
                         hand[position + 1:]
                     if new:
-                        found.add(state[:seat] + (new,) + state[seat + 1:])
+                        found.add((*state[:seat], new, *state[seat + 1:]))
     return found
 
 
@@ -296,9 +290,23 @@ def never_ending(states: Iterable[Hands], rules: Rules = STANDARD,
             yield members[i], (int(batch.cycle[i, 2]), int(batch.cycle[i, 3]))
 
 
+@dataclass
+class FactoryStats:
+    """What a :func:`grow` run did so far."""
+
+    nodes: int = 0            # cycles expanded
+    played: int = 0           # candidate games played
+    cycles: int = 0           # distinct cycles met (seeds included)
+    nearest: int = 0          # smallest distance to the target deck met
+    seconds: float = 0.0
+    full: int = 0             # cycles of exactly the target deck
+    periods: dict[int, int] = field(default_factory=dict)  # those per period (tricks)
+
+
 def expand(loop: Loop, target: tuple[int, ...], rng: random.Random, seen: set[str],
            rules: Rules = STANDARD, samples: int = 4096, keep: int = 16,
-           max_period: int = 1000, double: float = 0.4, finish: int = 4) -> list[Loop]:
+           max_period: int = 1000, double: float = 0.4, finish: int = 4,
+           stats: FactoryStats | None = None) -> list[Loop]:
     """New cycles one move from ``loop`` (see :func:`sample_moves`), nearest to ``target``
     first, at most ``keep`` of them and none longer than ``max_period`` tricks (reading a long
     cycle is slow). Within ``finish`` cards of the target, every :func:`closer_moves` state is
@@ -307,6 +315,8 @@ def expand(loop: Loop, target: tuple[int, ...], rng: random.Random, seen: set[st
     if distance(loop.counts(len(target)), target) <= finish:
         moves |= closer_moves(loop, target)
     candidates = sorted(moves)  # sorted: a seeded run repeats
+    if stats is not None:
+        stats.played += len(candidates)
     by_period: dict[tuple[int, ...], Hands] = {}
     for hands, period in never_ending(candidates, rules):
         if period[1] > max_period:
@@ -328,18 +338,6 @@ def expand(loop: Loop, target: tuple[int, ...], rng: random.Random, seen: set[st
 
 
 # ----------------------------------------------------------------- search
-
-@dataclass
-class FactoryStats:
-    """What a :func:`grow` run did so far."""
-
-    nodes: int = 0            # cycles expanded
-    cycles: int = 0           # distinct cycles met (seeds included)
-    nearest: int = 0          # smallest distance to the target deck met
-    seconds: float = 0.0
-    full: int = 0             # cycles of exactly the target deck
-    periods: dict[int, int] = field(default_factory=dict)  # those per period (tricks)
-
 
 def grow(seeds: Iterable[Loop], target: tuple[int, ...], rules: Rules = STANDARD,
          seed: int = 0, max_nodes: int | None = None, max_seconds: float | None = None,
@@ -398,28 +396,28 @@ def grow(seeds: Iterable[Loop], target: tuple[int, ...], rules: Rules = STANDARD
         expanded[counts] = expanded.get(counts, 0) + 1
         stats.nodes += 1
         for child in expand(loop, target, rng, seen, rules, samples, keep, max_period,
-                            double):
+                            double, stats=stats):
             yield from push(child)
         if on_node:
             on_node(stats, loop)
     stats.seconds = time.monotonic() - started
 
 
-def balanced_starts(loop: Loop, rules: Rules = STANDARD, max_states: int = 200_000
-                    ) -> list[str]:
-    """Starting deals (two players, cards dealt evenly, hand 1 leading) whose game enters the
-    cycle: its own balanced states and every one found walking backwards from it.
+def starting_deals(loop: Loop, rules: Rules = STANDARD, max_states: int = 20_000
+                   ) -> list[str]:
+    """Starting deals (cards dealt as evenly as possible, hand 1 holding the most and leading)
+    whose game enters the cycle, in compact notation: the cycle's own states of those sizes,
+    and, for two players, every one found walking backwards from the cycle (at most
+    ``max_states`` states; :func:`dealsearch.reverse.basin`).
 
     >>> from dealsearch import parse_deal
     >>> loop = find_loop(parse_deal("---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"))
-    >>> len(balanced_starts(loop))
+    >>> len(starting_deals(loop))
     30
     """
-    if loop.players != 2:
-        raise ValueError("walking backwards needs a 2-player cycle")
-    return basin(loop.deal(), rules, max_states).starts
-
-
-def start_text(deal: Deal, rules: Rules = STANDARD) -> str:
-    """A deal in compact notation."""
-    return format_deal(deal, rules)
+    sizes = Rules.deal_sizes(loop.cards, loop.players)
+    starts = {format_deal(Deal(hands), rules) for hands in loop.states
+              if tuple(map(len, hands)) == sizes}
+    if loop.players == 2:
+        starts.update(basin(loop.deal(), rules, max_states).starts)
+    return sorted(starts)

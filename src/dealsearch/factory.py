@@ -295,6 +295,7 @@ class FactoryStats:
     """What a :func:`grow` run did so far."""
 
     nodes: int = 0            # cycles expanded
+    restarts: int = 0         # searches started from the seeds
     played: int = 0           # candidate games played
     cycles: int = 0           # distinct cycles met (seeds included)
     nearest: int = 0          # smallest distance to the target deck met
@@ -342,25 +343,53 @@ def expand(loop: Loop, target: tuple[int, ...], rng: random.Random, seen: set[st
 def grow(seeds: Iterable[Loop], target: tuple[int, ...], rules: Rules = STANDARD,
          seed: int = 0, max_nodes: int | None = None, max_seconds: float | None = None,
          samples: int = 4096, keep: int = 16, max_period: int = 1000, double: float = 0.4,
-         crowding: float = 0.05, balance: float = 0.5,
+         crowding: float = 0.05, balance: float = 0.5, stall: int | None = 300,
          on_node: Callable[[FactoryStats, Loop], None] | None = None) -> Iterator[Loop]:
     """Grow the ``seeds`` best-first and yield every cycle of exactly the ``target`` deck
     (class counts), each once.
 
-    A cycle's priority is its :func:`distance` to the target deck, plus (once it is of the
-    target deck) ``balance`` times its :meth:`Loop.imbalance` (cycles whose hands stay
-    lopsided have no balanced starting deal), plus ``crowding`` for every
+    A cycle's priority is its :func:`distance` to the target deck, plus ``crowding`` for every
     cycle of the same deck make-up expanded before it (cycles differing only in the class of a
-    court card or two abound, and would hold the search on one plateau forever); ties go to
-    the shorter cycle, then at random. Cycles of the target deck are expanded too: their
-    neighbours may be other such cycles. Stops when the frontier is empty or a budget is spent.
+    court card or two abound, and would hold the search on one plateau forever), plus, once it
+    is of the target deck, ``balance`` times its :meth:`Loop.imbalance` (lopsided cycles have
+    few or no balanced starting deals); ties go to the shorter cycle, then at random. Cycles
+    of the target deck are expanded too: their neighbours may be other such cycles.
+
+    The search depends much on its first choices: after ``stall`` nodes without a new nearest
+    distance (or, at the target deck, a more balanced cycle) it starts again from the seeds,
+    forgetting everything but the cycles already yielded. Stops when a budget is spent.
     """
+    seeds = list(seeds)
     rng = random.Random(seed)
     started = time.monotonic()
     stats = FactoryStats(nearest=sum(target))
+    yielded: set[str] = set()
+    while True:
+        stats.restarts += 1
+        for loop in _grow_once(seeds, target, rules, rng, stats, started, max_nodes,
+                               max_seconds, samples, keep, max_period, double, crowding,
+                               balance, stall, on_node):
+            if loop.key not in yielded:
+                yielded.add(loop.key)
+                stats.full += 1
+                stats.periods[loop.period_tricks] = stats.periods.get(loop.period_tricks, 0) + 1
+                yield loop
+        stats.seconds = time.monotonic() - started
+        if (max_nodes is not None and stats.nodes >= max_nodes) or (
+                max_seconds is not None and stats.seconds >= max_seconds) or stall is None:
+            return
+
+
+def _grow_once(seeds: list[Loop], target: tuple[int, ...], rules: Rules, rng: random.Random,
+               stats: FactoryStats, started: float, max_nodes: int | None,
+               max_seconds: float | None, samples: int, keep: int, max_period: int,
+               double: float, crowding: float, balance: float, stall: int | None,
+               on_node: Callable[[FactoryStats, Loop], None] | None) -> Iterator[Loop]:
+    """One best-first search of :func:`grow`, until a budget is spent or it stalls."""
     seen: set[str] = set()
     expanded: dict[tuple[int, ...], int] = {}   # nodes expanded per deck make-up
     frontier: list[tuple[float, int, float, Loop]] = []
+    best, progress = (sum(target) + 1, 0), stats.nodes  # this search's best, and when
 
     def priority(loop: Loop) -> float:
         counts = loop.counts(len(target))
@@ -369,13 +398,15 @@ def grow(seeds: Iterable[Loop], target: tuple[int, ...], rules: Rules = STANDARD
                 + (balance * loop.imbalance() if gap == 0 else 0))
 
     def push(loop: Loop) -> Iterator[Loop]:
+        nonlocal best, progress
         stats.cycles += 1
         gap = distance(loop.counts(len(target)), target)
         stats.nearest = min(stats.nearest, gap)
+        score = (gap, loop.imbalance() if gap == 0 else 0)
+        if score < best:
+            best, progress = score, stats.nodes
         heapq.heappush(frontier, (priority(loop), loop.period_tricks, rng.random(), loop))
         if gap == 0:
-            stats.full += 1
-            stats.periods[loop.period_tricks] = stats.periods.get(loop.period_tricks, 0) + 1
             yield loop
 
     for loop in seeds:
@@ -385,8 +416,9 @@ def grow(seeds: Iterable[Loop], target: tuple[int, ...], rules: Rules = STANDARD
     while frontier:
         stats.seconds = time.monotonic() - started
         if (max_nodes is not None and stats.nodes >= max_nodes) or (
-                max_seconds is not None and stats.seconds >= max_seconds):
-            break
+                max_seconds is not None and stats.seconds >= max_seconds) or (
+                stall is not None and stats.nodes - progress >= stall):
+            return
         pushed, period, tie, loop = heapq.heappop(frontier)
         now = priority(loop)
         if now > pushed and frontier and frontier[0][0] < now:  # crowded since: wait
@@ -400,7 +432,6 @@ def grow(seeds: Iterable[Loop], target: tuple[int, ...], rules: Rules = STANDARD
             yield from push(child)
         if on_node:
             on_node(stats, loop)
-    stats.seconds = time.monotonic() - started
 
 
 def starting_deals(loop: Loop, rules: Rules = STANDARD, max_states: int = 20_000

@@ -148,7 +148,7 @@ def cmd_factory(args: argparse.Namespace) -> int:
             progress = {"seconds": time.time() - started, "deals": last.played,
                         "cards": 0, "outcomes": {"cycle": found}, "checkpoint": {}}
             log.save(run_id, rules.name, finds, progress)
-            _show(args, loop, starts, rules, run_id)
+            _show(args, loop, starts, rules, run_id, last)
             if args.stop_after and with_starts >= args.stop_after:
                 break
     except KeyboardInterrupt:
@@ -162,7 +162,7 @@ def cmd_factory(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(summary))
     else:
-        periods = ", ".join(f"{n}×{p}" for p, n in sorted(last.periods.items())) or "none"
+        periods = ", ".join(f"{n} of {p}" for p, n in sorted(last.periods.items())) or "none"
         print(f"{summary['seconds']}s, {last.nodes} cycles expanded, {last.played} games played,"
               f" {last.cycles} cycles met; {found} of the whole deck (periods in tricks: "
               f"{periods}), {with_starts} with a starting deal; logged as run {run_id} in "
@@ -171,17 +171,19 @@ def cmd_factory(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace, loop: Loop, starts: list[str], rules: Rules,
-          run_id: int) -> None:
+          run_id: int, stats: FactoryStats) -> None:
     cycle_id = key_id(loop.key, rules)
     if args.json:
         print(json.dumps({"cycle_id": cycle_id, "key": loop.key,
                           "period_cards": loop.period_cards,
                           "period_tricks": loop.period_tricks,
                           "deal": format_deal(loop.deal(), rules), "starts": starts,
-                          "run_id": run_id}), flush=True)
+                          "run_id": run_id, "seconds": round(stats.seconds, 1),
+                          "nodes": stats.nodes}), flush=True)
         return
     sizes = "/".join(str(len(hand)) for hand in Deal(loop.states[0]).hands)
-    print(f"cycle {cycle_id}: period {loop.period_cards} cards, {loop.period_tricks} tricks; "
+    print(f"[{stats.seconds:.0f}s, node {stats.nodes}] "
+          f"cycle {cycle_id}: period {loop.period_cards} cards, {loop.period_tricks} tricks; "
           f"{len(starts)} starting deals; a state ({sizes}): "
           f"{format_deal(loop.deal(), rules)}", flush=True)
     for start in starts[:3]:

@@ -13,6 +13,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from . import __name__ as package_name
+from .cli_factory import add_factory_parser, cmd_factory
 from .cli_options import (
     EXIT_BAD_INPUT,
     EXIT_MISMATCH,
@@ -22,7 +23,6 @@ from .cli_options import (
     add_game_options,
     positive_int,
 )
-from .cli_factory import add_factory_parser, cmd_factory
 from .cli_report import add_report_parser, cmd_report
 from .cli_reverse import add_reverse_parser, cmd_reverse
 from .cli_search import add_records_parser, add_search_parser, cmd_records, cmd_search

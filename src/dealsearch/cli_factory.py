@@ -54,8 +54,8 @@ def add_factory_parser(commands: Any) -> None:
     factory.add_argument("--start", metavar="DEAL",
                          help="grow the cycle this never-ending deal enters instead")
     factory.add_argument("--seed", type=int, default=1, help="PRNG seed (default 1)")
-    factory.add_argument("--time", type=_duration, default=120.0,
-                         help="budget: 90s, 3m, 1h (default 2m)")
+    factory.add_argument("--time", type=_duration,
+                         help="budget: 90s, 3m, 1h (default 2m unless --nodes is given)")
     factory.add_argument("--nodes", type=positive_int, help="budget: cycles to expand")
     factory.add_argument("--samples", type=positive_int, default=4096,
                          help="changed states tried per cycle expanded (default 4096)")
@@ -119,6 +119,8 @@ def _summary(stats: FactoryStats, found: int, with_starts: int, run_id: int) -> 
 def cmd_factory(args: argparse.Namespace) -> int:
     """``dealsearch factory``."""
     rules = get_rules(args.rules)
+    if args.time is None and args.nodes is None:
+        args.time = 120.0
     seeds = _seeds(args, rules)
     if args.start and seeds[0].players != args.players:
         raise BadInput(f"--start has {seeds[0].players} hands but --players is {args.players}")
@@ -130,8 +132,6 @@ def cmd_factory(args: argparse.Namespace) -> int:
     last = FactoryStats()
 
     def on_node(stats: FactoryStats, loop: Loop) -> None:
-        nonlocal last
-        last = stats
         bar.set_postfix(nearest=stats.nearest, full=stats.full, refresh=False)
         bar.update(stats.cycles - bar.n)
 
@@ -140,7 +140,7 @@ def cmd_factory(args: argparse.Namespace) -> int:
     status = "done"
     try:
         for loop in grow(seeds, rules.deck, rules, args.seed, args.nodes, args.time,
-                         args.samples, on_node=on_node):
+                         args.samples, on_node=on_node, stats=last):
             found += 1
             starts = starting_deals(loop, rules, args.max_states)
             with_starts += bool(starts)

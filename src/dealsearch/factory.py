@@ -344,9 +344,11 @@ def grow(seeds: Iterable[Loop], target: tuple[int, ...], rules: Rules = STANDARD
          seed: int = 0, max_nodes: int | None = None, max_seconds: float | None = None,
          samples: int = 4096, keep: int = 16, max_period: int = 1000, double: float = 0.4,
          crowding: float = 0.05, balance: float = 0.5, stall: int | None = 300,
-         on_node: Callable[[FactoryStats, Loop], None] | None = None) -> Iterator[Loop]:
+         on_node: Callable[[FactoryStats, Loop], None] | None = None,
+         stats: FactoryStats | None = None) -> Iterator[Loop]:
     """Grow the ``seeds`` best-first and yield every cycle of exactly the ``target`` deck
-    (class counts), each once.
+    (class counts), each once. ``stats`` (if given) is kept up to date as the search goes;
+    ``on_node`` is called after each node is expanded.
 
     A cycle's priority is its :func:`distance` to the target deck, plus ``crowding`` for every
     cycle of the same deck make-up expanded before it (cycles differing only in the class of a
@@ -362,7 +364,8 @@ def grow(seeds: Iterable[Loop], target: tuple[int, ...], rules: Rules = STANDARD
     seeds = list(seeds)
     rng = random.Random(seed)
     started = time.monotonic()
-    stats = FactoryStats(nearest=sum(target))
+    stats = stats if stats is not None else FactoryStats()
+    stats.nearest = sum(target)
     yielded: set[str] = set()
     while True:
         stats.restarts += 1

@@ -343,7 +343,8 @@ def expand(loop: Loop, target: tuple[int, ...], rng: random.Random, seen: set[st
 def grow(seeds: Iterable[Loop], target: tuple[int, ...], rules: Rules = STANDARD,
          seed: int = 0, max_nodes: int | None = None, max_seconds: float | None = None,
          samples: int = 4096, keep: int = 16, max_period: int = 1000, double: float = 0.4,
-         crowding: float = 0.05, balance: float = 0.5, stall: int | None = 300,
+         crowding: float = 0.05, balance: float = 0.5, balance_within: int = 0,
+         stall: int | None = 300,
          on_node: Callable[[FactoryStats, Loop], None] | None = None,
          stats: FactoryStats | None = None) -> Iterator[Loop]:
     """Grow the ``seeds`` best-first and yield every cycle of exactly the ``target`` deck
@@ -353,9 +354,10 @@ def grow(seeds: Iterable[Loop], target: tuple[int, ...], rules: Rules = STANDARD
     A cycle's priority is its :func:`distance` to the target deck, plus ``crowding`` for every
     cycle of the same deck make-up expanded before it (cycles differing only in the class of a
     court card or two abound, and would hold the search on one plateau forever), plus, once it
-    is of the target deck, ``balance`` times its :meth:`Loop.imbalance` (lopsided cycles have
-    few or no balanced starting deals); ties go to the shorter cycle, then at random. Cycles
-    of the target deck are expanded too: their neighbours may be other such cycles.
+    is within ``balance_within`` cards of the target deck, ``balance`` times its
+    :meth:`Loop.imbalance` (lopsided cycles have few or no balanced starting deals); ties go
+    to the shorter cycle, then at random. Cycles of the target deck are expanded too: their
+    neighbours may be other such cycles.
 
     The search depends much on its first choices: after ``stall`` nodes without a new nearest
     distance (or, at the target deck, a more balanced cycle) it starts again from the seeds,
@@ -371,7 +373,7 @@ def grow(seeds: Iterable[Loop], target: tuple[int, ...], rules: Rules = STANDARD
         stats.restarts += 1
         for loop in _grow_once(seeds, target, rules, rng, stats, started, max_nodes,
                                max_seconds, samples, keep, max_period, double, crowding,
-                               balance, stall, on_node):
+                               balance, balance_within, stall, on_node):
             if loop.key not in yielded:
                 yielded.add(loop.key)
                 stats.full += 1
@@ -386,7 +388,8 @@ def grow(seeds: Iterable[Loop], target: tuple[int, ...], rules: Rules = STANDARD
 def _grow_once(seeds: list[Loop], target: tuple[int, ...], rules: Rules, rng: random.Random,
                stats: FactoryStats, started: float, max_nodes: int | None,
                max_seconds: float | None, samples: int, keep: int, max_period: int,
-               double: float, crowding: float, balance: float, stall: int | None,
+               double: float, crowding: float, balance: float, balance_within: int,
+               stall: int | None,
                on_node: Callable[[FactoryStats, Loop], None] | None) -> Iterator[Loop]:
     """One best-first search of :func:`grow`, until a budget is spent or it stalls."""
     seen: set[str] = set()
@@ -398,7 +401,7 @@ def _grow_once(seeds: list[Loop], target: tuple[int, ...], rules: Rules, rng: ra
         counts = loop.counts(len(target))
         gap = distance(counts, target)
         return (gap + crowding * expanded.get(counts, 0)
-                + (balance * loop.imbalance() if gap == 0 else 0))
+                + (balance * loop.imbalance() if gap <= balance_within else 0))
 
     def push(loop: Loop) -> Iterator[Loop]:
         nonlocal best, progress

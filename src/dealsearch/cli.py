@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TextIO
 
 from . import __name__ as package_name
+from .cli_factory import add_factory_parser, cmd_factory
 from .cli_options import (
     EXIT_BAD_INPUT,
     EXIT_MISMATCH,
@@ -100,6 +101,7 @@ def build_parser(game_name: str = "beggar") -> argparse.ArgumentParser:
     add_records_parser(commands)
     add_reverse_parser(commands)
     add_report_parser(commands)
+    add_factory_parser(commands)
 
     bench = commands.add_parser(
         "bench", help="deals/s and cards/s: engine vs a plain C loop vs pure Python",
@@ -128,6 +130,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser = build_parser(chosen_game(argv))
         args = parser.parse_args(_protect_deals(argv, _value_options(parser)))
         handler = {"verify": cmd_verify, "search": cmd_search, "records": cmd_records,
+                   "factory": cmd_factory,
                    "bench": cmd_bench, "reverse": cmd_reverse, "report": cmd_report}[
             args.command]
         return handler(args)

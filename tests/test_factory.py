@@ -1,0 +1,158 @@
+"""The cycle factory: every cycle it keeps is a cycle of the reference engine, moves do what
+they say, and the command logs what it builds."""
+
+from __future__ import annotations
+
+import csv
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from dealsearch import ITALIAN, STANDARD, Deal, get_rules, parse_deal
+from dealsearch.catalogue import cycle_id, cycle_key
+from dealsearch.cli import main
+from dealsearch.factory import (
+    closer_moves,
+    distance,
+    expand,
+    find_loop,
+    grow,
+    sample_moves,
+    seed_loops,
+    starting_deals,
+)
+from dealsearch.log import RecordLog
+from dealsearch.notation import parse_deck
+from dealsearch.reference import play_reference
+
+CASELLA = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
+# Casella's cycle with one jack taken out: a 51-card cycle of its own (period 54 tricks).
+CASELLA_LESS_A_JACK = "-----KA-J-/---AA--J--------K---------Q-Q-K---Q-KAQJ-"
+FOUND = Path(__file__).resolve().parents[1] / "data" / "found_deals.csv"
+
+
+def reference_cycles(hands, rules=STANDARD) -> bool:
+    return play_reference(Deal(hands), rules).outcome == "cycle"
+
+
+def test_seed_loops_are_the_cycles_of_the_small_deck():
+    seeds = seed_loops(parse_deck("------JJQQK"))
+    assert len({loop.key for loop in seeds}) == len(seeds) > 0
+    for loop in seeds:
+        assert loop.cards == 11
+        assert cycle_key(loop.deal()) == loop.key
+        assert all(reference_cycles(hands) for hands in loop.states)
+        assert len(loop.states) == loop.period_tricks
+
+
+def test_growing_a_small_cycle_keeps_a_cycle_by_the_reference_engine():
+    seed = seed_loops(parse_deck("------JJQQK"))[0]
+    seen = {seed.key}
+    children = expand(seed, STANDARD.deck, random.Random(3), seen, samples=2000)
+    assert children, "no cycle one move from a seed"
+    assert any(child.cards > seed.cards for child in children)
+    for child in children:
+        assert child.key in seen and child.key != seed.key
+        assert child.parent == seed.key
+        assert reference_cycles(child.states[0])
+        assert cycle_key(child.deal()) == child.key
+
+
+def test_sampled_moves_stay_within_the_deck_size_and_keep_every_hand():
+    loop = find_loop(parse_deal(CASELLA))
+    moved = sample_moves(loop, STANDARD.deck, random.Random(1), 500, slack=1, double=0.5)
+    assert len(moved) == 500
+    for hands in moved:
+        assert all(hands)
+        assert abs(sum(map(len, hands)) - 52) <= 2
+        assert sum(map(len, hands)) <= 53
+    assert not moved & set(loop.states)
+
+
+def test_closer_moves_are_exactly_one_card_nearer_the_target():
+    loop = find_loop(parse_deal(CASELLA_LESS_A_JACK, deck="any"))
+    assert distance(loop.counts(5), STANDARD.deck) == 1
+    moved = closer_moves(loop, STANDARD.deck)
+    assert moved
+    for hands in moved:
+        assert distance(Deal(hands).class_counts(5), STANDARD.deck) == 0
+
+
+def test_grow_puts_the_jack_back_and_finds_casellas_cycle():
+    start = find_loop(parse_deal(CASELLA_LESS_A_JACK, deck="any"))
+    whole = list(grow([start], STANDARD.deck, max_nodes=1, samples=64))
+    assert cycle_key(parse_deal(CASELLA)) in {loop.key for loop in whole}
+    for loop in whole:
+        assert loop.counts(5) == STANDARD.deck
+
+
+def test_starting_deals_of_casellas_cycle_are_the_30_of_the_paper():
+    loop = find_loop(parse_deal(CASELLA))
+    starts = starting_deals(loop)
+    assert len(starts) == 30
+    for text in starts:
+        deal = parse_deal(text)
+        assert deal.hand_sizes == (26, 26)
+        assert cycle_key(deal) == loop.key
+
+
+def test_italian_seeds_grow_under_italian_payments():
+    seeds = seed_loops(parse_deck("00000011223", ITALIAN), ITALIAN)
+    assert seeds
+    children = expand(seeds[0], ITALIAN.deck, random.Random(2), set(), ITALIAN, samples=1000)
+    for child in children:
+        assert play_reference(child.deal(), ITALIAN).outcome == "cycle"
+        assert cycle_key(child.deal(), ITALIAN) == child.key
+
+
+def test_found_deals_csv_rows_verify(capsys):
+    rows = list(csv.DictReader(FOUND.open(encoding="utf-8")))
+    assert rows
+    casella = cycle_id(parse_deal(CASELLA))
+    families = set()
+    for row in rows:
+        args = ["verify", "--json", "--rules", row["rules"], row["deal"]]
+        assert main(args) == 0
+        result = json.loads(capsys.readouterr().out)
+        assert (result["outcome"], result["cards"], result["tricks"]) == (
+            row["outcome"], int(row["cards"]), int(row["tricks"]))
+        deal = parse_deal(row["deal"], get_rules(row["rules"]))
+        assert deal.players == int(row["players"])
+        if row["outcome"] == "cycle":
+            family = cycle_id(deal, get_rules(row["rules"]))
+            assert family != casella and family not in families
+            families.add(family)
+
+
+def test_factory_command_logs_whole_deck_cycles_with_their_starts(capsys, tmp_path):
+    db = tmp_path / "log.sqlite"
+    status = main(["factory", "--start", CASELLA_LESS_A_JACK, "--nodes", "1",
+                   "--samples", "64", "--stop-after", "1", "--json", "--db", str(db)])
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert status == 0
+    found, summary = lines[0], lines[-1]
+    assert found["cycle_id"] == cycle_id(parse_deal(CASELLA))
+    assert len(found["starts"]) == 30
+    assert summary["full"] >= 1 and summary["with_starts"] >= 1
+    log = RecordLog(db)
+    assert {run["strategy"] for run in log.runs()} == {"factory"}
+    assert found["cycle_id"] in {cycle["id"] for cycle in log.cycles()}
+    assert len(log.finds()) == 31  # the cycle's state and its 30 starting deals
+    log.close()
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["factory", "--deck", "--J"], "no deal of it never ends"),
+    (["factory", "--deck", "-----JJJJJ"], "more cards of a class"),
+    (["factory", "--deck", "Z"], "unknown card"),
+    (["factory", "--start", "--------------------------/--------------------------"],
+     "game ends"),
+    (["factory", "--players", "4"], "no default start deck"),
+])
+def test_factory_bad_input_is_one_line_and_exit_2(capsys, tmp_path, argv, message):
+    status = main([*argv, "--db", str(tmp_path / "log.sqlite")])
+    err = capsys.readouterr().err
+    assert status == 2
+    assert message in err and len(err.strip().splitlines()) == 1

@@ -15,11 +15,21 @@ from typing import Any
 from tqdm import tqdm
 
 from .catalogue import key_id
-from .cli_options import DEFAULT_DB, EXIT_OK, BadInput, positive_int
+from .cli_options import (
+    DEFAULT_DB,
+    EXIT_OK,
+    BadInput,
+    check_log_path,
+    open_log,
+    positive_int,
+    seed,
+)
 from .deal import Deal
 from .engine import play
 from .factory import FactoryStats, Loop, find_loop, grow, seed_loops, starting_deals
-from .log import Find, RecordLog
+from .games.beggar import to_game_result
+from .games.beggar.options import BeggarOptions, make_options
+from .log import Find
 from .notation import DealError, format_deal, parse_deal, parse_deck
 from .rules import PRESETS, Rules, get_rules
 from .search import parse_duration
@@ -53,7 +63,7 @@ def add_factory_parser(commands: Any) -> None:
                               "default: ------JJQQK, Italian 00000011223)")
     factory.add_argument("--start", metavar="DEAL",
                          help="grow the cycle this never-ending deal enters instead")
-    factory.add_argument("--seed", type=int, default=1, help="PRNG seed (default 1)")
+    factory.add_argument("--seed", type=seed, default=1, help="PRNG seed (default 1)")
     factory.add_argument("--time", type=_duration,
                          help="budget: 90s, 3m, 1h (default 2m unless --nodes is given)")
     factory.add_argument("--nodes", type=positive_int, help="budget: cycles to expand")
@@ -98,14 +108,17 @@ def _seeds(args: argparse.Namespace, rules: Rules) -> list[Loop]:
     return seeds
 
 
-def _finds(loop: Loop, starts: list[str], rules: Rules, run_id: int) -> list[Find]:
+def _finds(loop: Loop, starts: list[str], rules: Rules, run_id: int,
+           options: BeggarOptions) -> list[Find]:
     """The cycle's first state as a deal (hands of any sizes), then each starting deal."""
     deals = [format_deal(loop.deal(), rules), *starts]
     finds = []
     for text in deals:
-        result = play(parse_deal(text, rules, "any"), rules)
-        finds.append(Find(text, result.outcome, None, result.cards, result.tricks, result.cycle,
-                          "factory", run_id, loop.key, key_id(loop.key, rules)))
+        found = to_game_result(play(parse_deal(text, rules, "any"), rules))
+        finds.append(Find(text, found.outcome, dict(found.measures), "factory", run_id,
+                          dict(found.entry), dict(found.period), dict(found.details),
+                          loop.key, key_id(loop.key, rules), "beggar", options.key(),
+                          options.to_json()))
     return finds
 
 
@@ -119,15 +132,19 @@ def _summary(stats: FactoryStats, found: int, with_starts: int, run_id: int) -> 
 def cmd_factory(args: argparse.Namespace) -> int:
     """``dealsearch factory``."""
     rules = get_rules(args.rules)
+    check_log_path(args.db)  # before the search, not after it
     if args.time is None and args.nodes is None:
         args.time = 120.0
     seeds = _seeds(args, rules)
     if args.start and seeds[0].players != args.players:
         raise BadInput(f"--start has {seeds[0].players} hands but --players is {args.players}")
-    log = RecordLog(args.db)
+    log = open_log(args.db)
+    # Its deals have hands of any sizes: they are logged under the rules' deck dealt any way.
+    bmn = make_options(rules.name, players=args.players, deck="any")
     options = {k: getattr(args, k) for k in ("players", "start_deck", "start", "time", "nodes",
                                              "samples", "max_states", "stop_after")}
-    run_id = log.start_run("factory", options, rules.name, args.seed, 1)
+    run_id = log.start_run("factory", options, rules.name, args.seed, 1, "beggar",
+                           bmn.to_json(), bmn.key())
     bar = tqdm(total=None, unit=" cycles", disable=args.quiet or not sys.stderr.isatty())
     last = FactoryStats()
 
@@ -144,7 +161,7 @@ def cmd_factory(args: argparse.Namespace) -> int:
             found += 1
             starts = starting_deals(loop, rules, args.max_states)
             with_starts += bool(starts)
-            finds = _finds(loop, starts, rules, run_id)
+            finds = _finds(loop, starts, rules, run_id, bmn)
             progress = {"seconds": time.time() - started, "deals": last.played,
                         "cards": 0, "outcomes": {"cycle": found}, "checkpoint": {}}
             log.save(run_id, rules.name, finds, progress)

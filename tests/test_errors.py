@@ -250,3 +250,29 @@ def test_binary_standard_input_is_one_line(capsys, monkeypatch):
                                                       encoding="utf-8"))
     assert one_line(capsys, ["verify", "-"]) == (
         2, "dealsearch: error: standard input is not text (not UTF-8 text)")
+
+
+POSITION_B = ('{"payoff": ["85", "47"], "hand": ["A7342", ""], "side": [["","","",""], '
+              '["","","",""]], "centre": ["","","",""], "stock": "QK5TJ689", "turn": TURN}')
+
+
+@pytest.mark.parametrize(("argv", "line"), [
+    (["verify", "--game", "spite", '{"payoff":["85","47"]}'], "position: missing key 'hand'"),
+    (["verify", "--game", "durak", "hands=9C/8C;trump=X"], "bad trump suit 'X'"),
+    (["verify", "--game", "spite", POSITION_B.replace("TURN", "1.0")],
+     "position: 'turn' must be 1 or 2, not 1.0"),
+    (["verify", "--game", "durak", "--max-bouts", "9" * 20, "hands=8D/8C; trump=H"],
+     f"max_bouts {'9' * 20} is out of range"),
+    (["verify", "--game", "spite", "--max-turns", "9" * 20, POSITION_B.replace("TURN", "1")],
+     f"max-turns: {'9' * 20} is out of range"),
+    (["search", "random", "--game", "durak", "--max-bouts", "9" * 20, "--deals", "10"],
+     f"max_bouts {'9' * 20} is out of range"),
+])
+def test_bad_input_of_other_games_is_one_line_naming_it(capsys, tmp_path, monkeypatch, argv,
+                                                         line):
+    """A malformed position is not taken for a misspelt file name; a limit past what the
+    engine counts is refused when read, before any run is logged."""
+    monkeypatch.chdir(tmp_path)
+    status, err = one_line(capsys, argv)
+    assert status == 2 and line in err, err
+    assert statuses(tmp_path / "dealsearch.sqlite") == []

@@ -117,6 +117,7 @@ def test_options_have_a_stable_key_and_json_and_reject_unknown_names(name):
         assert game.options(**values) == options
         assert game.options(**values).key() == options.key()
         json.dumps(options.to_json())   # the log stores it
+        assert game.options(**options.to_json()) == options   # and may rebuild them from it
         keys.add(options.key())
     assert len(keys) == len(game.test_option_sets)  # different options, different keys
     with pytest.raises(ValueError, match="no_such_option"):

@@ -154,13 +154,14 @@ def _one_line(error: Exception) -> str:
 
 # An argument that does not parse as a deal is taken for a misspelt file name when it holds
 # something no deal notation uses: '.', '_', '~', a backslash or a letter that is not a card or
-# suit letter; an argument starting with '-' (a compact deal) or holding a space (hands written
-# card by card) is always reported as a deal.
+# suit letter; an argument starting with '-' (a compact deal), holding a space (hands written
+# card by card) or a character of a position ('{', '=', ';': Durak and Spite and Malice) is
+# always reported as a deal or position.
 _PATH_LIKE = re.compile(r"[._~\\]|[BEFGILMNOPRUVWXYZ]", re.IGNORECASE)
 
 
 def _looks_like_path(text: str) -> bool:
-    return not text.startswith("-") and not any(c.isspace() for c in text) and bool(
+    return not text.startswith("-") and not any(c.isspace() or c in "{=;" for c in text) and bool(
         _PATH_LIKE.search(text))
 
 

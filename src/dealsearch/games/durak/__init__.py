@@ -88,7 +88,8 @@ class DurakGame(Game):
         >>> DurakGame().options(players="3", no_throw_after_take=True).throw_after_take
         False
         """
-        known = {spec.name for spec in self.option_specs}
+        # throw_after_take is the options' own name (to_json), the CLI's is its negation.
+        known = {spec.name for spec in self.option_specs} | {"throw_after_take"}
         given: dict[str, Any] = {}
         for key, value in values.items():
             name = key.replace("-", "_")

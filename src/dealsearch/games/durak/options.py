@@ -127,11 +127,22 @@ class DurakOptions:
         }
 
 
+MAX_COUNT = 2**62   # limits are int64 in the compiled engine; beyond this, nothing is asked
+
+
 def _integer(value: Any, name: str) -> int:
+    """A whole number from an int, a whole float or text; anything else is a GameError."""
+    if isinstance(value, bool):
+        raise GameError(f"{name} must be a whole number, not {value!r}")
+    if isinstance(value, float) and not value.is_integer():
+        raise GameError(f"{name} must be a whole number, not {value!r}")
     try:
-        return int(value)
-    except (TypeError, ValueError):
+        number = int(value)
+    except (TypeError, ValueError, OverflowError):
         raise GameError(f"{name} must be a whole number, not {value!r}") from None
+    if abs(number) > MAX_COUNT:
+        raise GameError(f"{name} {number} is out of range (at most {MAX_COUNT})")
+    return number
 
 
 def _policy_text(names: list[str]) -> str:

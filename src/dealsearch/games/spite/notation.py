@@ -196,7 +196,7 @@ def parse_position(text: str) -> Position:
         if key not in _KEYS:
             raise GameError(f"position: unknown key {key!r}")
     turn = data["turn"]
-    if isinstance(turn, bool) or turn not in (1, 2):
+    if type(turn) is not int or turn not in (1, 2):  # not 1.0: the text must be canonical
         raise GameError(f"position: 'turn' must be 1 or 2, not {turn!r}")
     pairs = "a list of 2 strings"
     payoff = [parse_cards(text, f"payoff of seat {seat}")

@@ -38,6 +38,9 @@ def parse_policies(value: str | Sequence[str]) -> tuple[str, str]:
     return names[0], names[1]
 
 
+MAX_TURNS = 2**62   # the compiled engine counts turns in int64
+
+
 def parse_max_turns(value: int | str | None) -> int | None:
     """The agreed limit: a positive whole number of turns, or ``None``/``"none"`` for none.
 
@@ -54,6 +57,8 @@ def parse_max_turns(value: int | str | None) -> int | None:
         raise GameError(f"max-turns: {value!r} is not a whole number") from None
     if turns < 1:
         raise GameError(f"max-turns: {value!r} is not a positive whole number")
+    if turns > MAX_TURNS:
+        raise GameError(f"max-turns: {turns} is out of range (at most {MAX_TURNS})")
     return turns
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import json
 import os
 import signal
@@ -401,3 +402,17 @@ def test_a_climbs_histogram_counts_every_game_it_played(tmp_path):
     run = log.runs()[0]
     for measure in ("cards", "tricks"):
         assert sum(log.histogram([run["id"]], measure)[1].values()) == run["deals"] == 12000
+
+
+def test_records_shows_one_game_and_says_which_others_the_log_holds(capsys, tmp_path):
+    db = str(tmp_path / "log.sqlite")
+    assert main(["search", "random", "--game", "durak", "--players", "3", "--deals", "20000",
+                 "--workers", "1", "--seed", "1", "--quiet", "--db", db]) == 0
+    capsys.readouterr()
+    assert main(["records", "--db", db]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[-2:] == [f"0 finds in {db}",
+                        "the log also holds runs of durak: add --game NAME to see them"]
+    assert main(["records", "--game", "durak", "--db", db, "--csv"]) == 0
+    rows = list(csv.DictReader(capsys.readouterr().out.splitlines()))
+    assert rows and all(row["options_key"].startswith("players=3;") for row in rows)

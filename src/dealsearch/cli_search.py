@@ -16,7 +16,7 @@ from typing import Any
 
 from tqdm import tqdm
 
-from .campaigns import config_path
+from .campaigns import campaign_names, config_path
 from .cli_options import (
     DEFAULT_DB,
     DEFAULT_GAME,
@@ -62,8 +62,7 @@ def add_search_parser(commands: Any, game: Game | None = None) -> None:
     search.add_argument("strategy", nargs="?", choices=STRATEGIES,
                         help="random, climb or exhaustive (or from --config / --resume)")
     search.add_argument("--config", help="a campaign file (TOML), or the name of a shipped "
-                                         "one: overnight, cycles-small-decks, "
-                                         "random-3-players")
+                                         f"one: {', '.join(campaign_names())}")
     search.add_argument("--resume", type=positive_int, metavar="RUN_ID",
                         help="continue an interrupted run from its last checkpoint")
     search.add_argument("--db", default=DEFAULT_DB, help=f"the log (default: {DEFAULT_DB})")
@@ -295,12 +294,16 @@ def cmd_records(args: argparse.Namespace) -> int:
         for line in iter_lines(rows):
             print(json.dumps(line))
     elif args.csv:
-        fields = ["deal", "rules", "outcome", "winner", *measures,
+        # BMN keeps the v1 columns; other games name their options in full, so that every row
+        # can be replayed (dealsearch verify --game NAME with those options).
+        head, tail = ((["rules"], ["winner"]) if game.name == "beggar" else
+                      (["options_key"], ["details"]))
+        fields = ["deal", *head, "outcome", *tail, *measures,
                   *(f"entry_{m}" for m in measures), *(f"period_{m}" for m in measures),
-                  "strategy", "run_id", "limits"]
+                  "strategy", "run_id", *(["limits"] if game.name == "beggar" else [])]
         writer = csv.DictWriter(sys.stdout, fields, extrasaction="ignore", lineterminator="\n")
         writer.writeheader()
-        writer.writerows(rows)
+        writer.writerows({**row, "details": json.dumps(row["details"])} for row in rows)
     else:
         heads = "".join(f" {m:>6}" for m in measures)
         print(f"{'outcome':<7}{heads} {'period':>12}  {'run':>4} {'strategy':<10} deal")
@@ -311,14 +314,24 @@ def cmd_records(args: argparse.Namespace) -> int:
             print(f"{row['outcome']:<7}{values} {period:>12}  {row['run_id']:>4} "
                   f"{row['strategy']:<10} {row['deal']}")
         print(f"{len(rows)} finds in {args.db}")
-        _print_unfinished(log, args)
+        _print_other_games(log, game)
+        _print_unfinished(log, args, game)
     return EXIT_OK
 
 
-def _print_unfinished(log: RecordLog, args: argparse.Namespace) -> None:
-    """A line for each run not done (running, interrupted or failed) and how to resume it."""
+def _print_other_games(log: RecordLog, game: Game) -> None:
+    """Say so when the log holds runs of other games: records shows one game at a time."""
+    others = sorted({run["game"] for run in log.runs()} - {game.name})
+    if others:
+        print(f"the log also holds runs of {', '.join(others)}: add --game NAME to see them")
+
+
+def _print_unfinished(log: RecordLog, args: argparse.Namespace, game: Game) -> None:
+    """A line for each run of the game not done (running, interrupted or failed) and how to
+    resume it."""
     for run in log.runs():
-        if run["status"] == "done" or (args.run and run["id"] not in args.run):
+        if run["status"] == "done" or run["game"] != game.name or (
+                args.run and run["id"] not in args.run):
             continue
         print(f"run {run['id']} {run['status']}: {run['strategy']} search, {run['deals']:,} "
               f"deals; continue with: dealsearch search --resume {run['id']} --db {args.db}")

@@ -39,7 +39,6 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ._permutations import permutation_block
-from .catalogue import key_id
 from .deal import Deal
 from .engine import play, play_batch
 from .notation import format_deal, format_hand
@@ -124,11 +123,6 @@ def find_loop(deal: Deal, rules: Rules = STANDARD, parent: str = "") -> Loop | N
     result = play(Deal(usable[0]), rules)
     assert result.cycle is not None  # a state of a cycle: its game is that cycle
     return Loop(usable, key, result.cycle.period_cards, result.cycle.period_tricks, parent)
-
-
-def loop_id(loop: Loop, rules: Rules = STANDARD) -> str:
-    """The catalogue id of the cycle (:func:`dealsearch.catalogue.cycle_id`)."""
-    return key_id(loop.key, rules)
 
 
 def seed_loops(deck: tuple[int, ...], rules: Rules = STANDARD, players: int = 2) -> list[Loop]:

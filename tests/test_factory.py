@@ -25,7 +25,7 @@ from dealsearch.factory import (
 )
 from dealsearch.log import RecordLog
 from dealsearch.notation import parse_deck
-from dealsearch.reference import play_reference
+from dealsearch.reference import cycle_states, play_reference
 
 CASELLA = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
 # Casella's cycle with one jack taken out: a 51-card cycle of its own (period 54 tricks).
@@ -124,6 +124,24 @@ def test_found_deals_csv_rows_verify(capsys):
             family = cycle_id(deal, get_rules(row["rules"]))
             assert family != casella and family not in families
             families.add(family)
+
+
+def test_the_balanced_variant_of_casellas_cycle_shares_no_state_with_it():
+    """The README's claim about the 26/26 row: its cycle and Casella's have no trick-boundary
+    state in common, whichever seat is to move (the issue's test of "another cycle")."""
+    rows = [row for row in csv.DictReader(FOUND.open(encoding="utf-8"))
+            if "variant" in row["method"]]
+    assert len(rows) == 1
+    deal = parse_deal(rows[0]["deal"])
+    assert deal.hand_sizes == (26, 26)
+
+    def seen_from_either_seat(states):
+        return {(hands[(to_move + i) % 2], hands[(to_move + 1 + i) % 2])
+                for hands, to_move in states for i in (0, 1)}
+
+    ours = seen_from_either_seat(cycle_states(deal))
+    theirs = seen_from_either_seat(cycle_states(parse_deal(CASELLA)))
+    assert len(ours) == len(theirs) == 124 and not ours & theirs
 
 
 def test_factory_command_logs_whole_deck_cycles_with_their_starts(capsys, tmp_path):

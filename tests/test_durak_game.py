@@ -111,7 +111,8 @@ def test_speed_table_rows() -> None:
                                                 "pairs-perevodnoy 4p cheapest"}
     for row in rows:
         assert set(row) == {"setting", "deals_per_s", "bouts_per_s", "cards_per_s",
-                            "reference_deals_per_s", "ratio"}
+                            "reference_deals_per_s", "ratio", "mismatches"}
+        assert row["mismatches"] == 0   # the reference replays the same deals
         assert row["deals_per_s"] > 0 and row["reference_deals_per_s"] > 0
 
 

@@ -174,3 +174,19 @@ def test_bench_prints_a_games_speed_table(capsys):
         assert out.split("\n")[1].split() == ["standard", "1,234", "2.5"]
     finally:
         del GAMES["timed-bmn"]
+
+
+@pytest.mark.parametrize(("mismatches", "status"), [(0, 0), (3, 1)])
+def test_bench_of_a_game_fails_when_engine_and_reference_disagree(capsys, mismatches, status):
+    class Checked(GenericBeggar):
+        name = "checked-bmn"
+
+        def speed_table(self, deals: int, seed: int) -> list[dict[str, Any]]:
+            return [{"setting": "standard", "deals_per_s": 10.0, "mismatches": mismatches}]
+
+    GAMES["checked-bmn"] = Checked()
+    try:
+        assert cli(capsys, "bench", "--game", "checked-bmn", "--deals", "10")[0] == status
+        assert cli(capsys, "bench", "--game", "checked-bmn", "--json")[0] == status
+    finally:
+        del GAMES["checked-bmn"]

@@ -153,7 +153,8 @@ def test_speed_table_has_a_row_per_option_and_policy_pair() -> None:
     assert len(table) == 16 and len({row["setting"] for row in table}) == 16
     for row in table:
         assert set(row) == {"setting", "deals_per_s", "turns_per_s", "cards_per_s",
-                            "reference_deals_per_s", "ratio"}
+                            "reference_deals_per_s", "ratio", "mismatches"}
+        assert row["mismatches"] == 0   # the reference replays the same deals
 
 
 def test_result_is_a_game_result() -> None:

@@ -278,6 +278,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def _bench_game(game: Game, args: argparse.Namespace) -> int:
+    if args.workers != 1:
+        raise BadOption(f"bench --game {game.name} times one core: --workers does not apply")
     try:
         rows = game.speed_table(args.deals, args.seed)
     except NotImplementedError:
@@ -285,14 +287,14 @@ def _bench_game(game: Game, args: argparse.Namespace) -> int:
                        "none") from None
     if args.json:
         print(json.dumps({"game": game.name, "rows": rows}))
-        return EXIT_OK
-    if rows:
+    elif rows:
         keys = list(rows[0])
         widths = {k: max(len(k), *(len(_cell(row[k])) for row in rows)) for k in keys}
         print("  ".join(f"{k:>{widths[k]}}" for k in keys))
         for row in rows:
             print("  ".join(f"{_cell(row[k]):>{widths[k]}}" for k in keys))
-    return EXIT_OK
+    # The reference replays (part of) the same deals: any disagreement is a failed check.
+    return EXIT_MISMATCH if any(row.get("mismatches") for row in rows) else EXIT_OK
 
 
 def _cell(value: object) -> str:

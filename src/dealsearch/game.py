@@ -229,7 +229,8 @@ class Game(ABC):
     def speed_table(self, deals: int, seed: int) -> list[dict[str, Any]]:
         """Rows of ``dealsearch bench --game NAME``: per setting (preset, players, policies),
         the compiled engine and the reference on the same seeded deals in one run, with keys
-        ``setting, deals_per_s, <measure>_per_s, reference_deals_per_s, ratio``."""
+        ``setting, deals_per_s, <measure>_per_s, reference_deals_per_s, ratio, mismatches`` (deals
+        whose compiled and reference results differ: ``bench`` then exits 1)."""
         raise NotImplementedError(f"{self.name} has no speed table")
 
     def describe(self, result: GameResult) -> str:

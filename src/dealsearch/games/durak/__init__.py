@@ -213,6 +213,8 @@ class DurakGame(Game):
             for row in sample:
                 self.play_reference(row, options)
             slow = time.perf_counter() - start
+            mismatches = sum(_disagree(self, batch, i, row, options)
+                             for i, row in enumerate(sample))
             deals_per_s = deals / compiled if compiled else float("inf")
             reference_per_s = len(sample) / slow if slow else float("inf")
             rows_out.append({
@@ -222,8 +224,16 @@ class DurakGame(Game):
                 "cards_per_s": float(batch.measures[:, 1].sum()) / compiled,
                 "reference_deals_per_s": reference_per_s,
                 "ratio": deals_per_s / reference_per_s,
+                "mismatches": mismatches,
             })
         return rows_out
+
+
+def _disagree(game: Game, batch: BatchResults, i: int, row: Row, options: Any) -> bool:
+    """Whether the compiled result of ``row`` differs from the reference's (outcome, counts)."""
+    reference = game.play_reference(row, options)
+    return (game.outcomes[batch.outcome[i]] != reference.outcome
+            or tuple(batch.measures[i]) != tuple(reference.measures.values()))
 
 
 SPEED_SETTINGS = (*(("podkidnoy", n) for n in range(2, 7)),

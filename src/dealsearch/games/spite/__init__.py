@@ -239,12 +239,17 @@ class SpiteGame(Game):
             for row in few:
                 reference.play_row(row, options)
             slow = max(time.process_time() - started, 1e-9)
+            mismatches = 0
+            for i, row in enumerate(few):  # the same deals, checked outside the timing
+                found = self.play_reference(row, options)
+                mismatches += (self.outcomes[batch.outcome[i]] != found.outcome
+                               or tuple(batch.measures[i]) != tuple(found.measures.values()))
             table.append({
                 "setting": options.key(), "deals_per_s": deals / compiled,
                 "turns_per_s": float(batch.measures[:, 0].sum()) / compiled,
                 "cards_per_s": float(batch.measures[:, 1].sum()) / compiled,
                 "reference_deals_per_s": len(few) / slow,
-                "ratio": (deals / compiled) / (len(few) / slow)})
+                "ratio": (deals / compiled) / (len(few) / slow), "mismatches": mismatches})
         return table
 
 

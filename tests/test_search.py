@@ -416,3 +416,10 @@ def test_records_shows_one_game_and_says_which_others_the_log_holds(capsys, tmp_
     assert main(["records", "--game", "durak", "--db", db, "--csv"]) == 0
     rows = list(csv.DictReader(capsys.readouterr().out.splitlines()))
     assert rows and all(row["options_key"].startswith("players=3;") for row in rows)
+    assert main(["search", "random", "--game", "durak", "--players", "4", "--deals", "5000",
+                 "--workers", "1", "--seed", "1", "--quiet", "--db", db]) == 0
+    capsys.readouterr()
+    assert main(["records", "--game", "durak", "--db", db]) == 0
+    settings = [line.split(";")[0] for line in capsys.readouterr().out.splitlines()
+                if line.startswith("durak: ")]
+    assert sorted(settings) == ["durak: players=3", "durak: players=4"]  # never ranked together

@@ -306,13 +306,16 @@ def cmd_records(args: argparse.Namespace) -> int:
         writer.writerows({**row, "details": json.dumps(row["details"])} for row in rows)
     else:
         heads = "".join(f" {m:>6}" for m in measures)
-        print(f"{'outcome':<7}{heads} {'period':>12}  {'run':>4} {'strategy':<10} deal")
-        for row in rows:
-            period = ("/".join(str(row[f"period_{m}"]) for m in measures)
-                      if row["outcome"] == "cycle" else "")
-            values = "".join(f" {row[m]:>{max(6, len(m))}}" for m in measures)
-            print(f"{row['outcome']:<7}{values} {period:>12}  {row['run_id']:>4} "
-                  f"{row['strategy']:<10} {row['deal']}")
+        for options_key, group in _by_setting(rows, game):
+            if options_key is not None:
+                print(f"{game.name}: {options_key}")
+            print(f"{'outcome':<7}{heads} {'period':>12}  {'run':>4} {'strategy':<10} deal")
+            for row in group:
+                period = ("/".join(str(row[f"period_{m}"]) for m in measures)
+                          if row["outcome"] == "cycle" else "")
+                values = "".join(f" {row[m]:>{max(6, len(m))}}" for m in measures)
+                print(f"{row['outcome']:<7}{values} {period:>12}  {row['run_id']:>4} "
+                      f"{row['strategy']:<10} {row['deal']}")
         print(f"{len(rows)} finds in {args.db}")
         _print_other_games(log, game)
         _print_unfinished(log, args, game)
@@ -337,6 +340,19 @@ def _print_unfinished(log: RecordLog, args: argparse.Namespace, game: Game) -> N
               f"deals; continue with: dealsearch search --resume {run['id']} --db {args.db}")
 
 
+def _by_setting(rows: list[dict[str, Any]], game: Game
+                ) -> list[tuple[str | None, list[dict[str, Any]]]]:
+    """Rows grouped by the options they were found under, in order of first appearance, so
+    that finds of different settings are never ranked together. BMN keeps its one table
+    (its rows say their rules; the v1 layout is kept): key None."""
+    if game.name == "beggar":
+        return [(None, rows)]
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for row in rows:
+        groups.setdefault(row["options_key"], []).append(row)
+    return list(groups.items())
+
+
 def _pair(values: list[Any]) -> str:
     if len(values) == 2:
         return f"{values[0]!s:>6}/{values[1]!s:<5}"
@@ -356,11 +372,18 @@ def _print_cycles(log: RecordLog, args: argparse.Namespace, game: Game) -> int:
     else:
         what = ("smallest state (player to move first)" if game.name == "beggar"
                 else "cycle key")
-        print(f"{'cycle':<12} {'rules':<9} {'period':>12} {'entry':>12} {'deals':>6}  {what}")
-        for c in cycles:
-            period = _pair([c[f"period_{m}"] for m in game.measures])
-            entry = _pair([c[f"entry_{m}"] for m in game.measures])
-            print(f"{c['id']:<12} {c['rules']:<9} {period} {entry} {c['deals']:>6}  {c['key']}")
+        for options_key, group in _by_setting(cycles, game):
+            if options_key is None:
+                print(f"{'cycle':<12} {'rules':<9} {'period':>12} {'entry':>12} {'deals':>6}  "
+                      f"{what}")
+            else:
+                print(f"{game.name}: {options_key}")
+                print(f"{'cycle':<12} {'period':>12} {'entry':>12} {'deals':>6}  {what}")
+            for c in group:
+                period = _pair([c[f"period_{m}"] for m in game.measures])
+                entry = _pair([c[f"entry_{m}"] for m in game.measures])
+                rules = f" {c['rules']:<9}" if options_key is None else ""
+                print(f"{c['id']:<12}{rules} {period} {entry} {c['deals']:>6}  {c['key']}")
         print(f"{len(cycles)} distinct cycles in {args.db}")
     return EXIT_OK
 

@@ -60,3 +60,14 @@ def test_a_campaign_of_another_game_runs_by_name_alone(capsys, tmp_path, name) -
     game = "spite" if name.startswith("spite") else "durak"
     assert summary["deals"] == 3000
     assert sqlite3.connect(db).execute("SELECT game FROM runs").fetchall() == [(game,)]
+
+
+def test_a_campaign_of_an_unknown_or_other_game_is_one_line(capsys, tmp_path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text('game = "nosuch"\nstrategy = "random"\n', encoding="utf-8")
+    for argv, line in ((["--config", str(bad)], "unknown game 'nosuch'"),
+                       (["--config", "spite-cycles", "--game", "durak"],
+                        "spite-cycles is a campaign of spite, not of durak")):
+        assert main(["search", *argv, "--deals", "10", "--db", str(tmp_path / "x.sqlite")]) == 2
+        err = capsys.readouterr().err
+        assert len(err.splitlines()) == 1 and line in err, err

@@ -31,7 +31,7 @@ from .cli_options import (
     seed,
 )
 from .errors import BadInput, BadLog, BadOption, RunFailed
-from .game import Game, GameError, get_game
+from .game import Game, GameError, game_names, get_game
 from .log import Find, RecordLog, iter_lines
 from .search import STRATEGIES, Runner, SearchSpec, parse_duration
 from .search.backends import BACKENDS, DASK_EXTRA, Backend, BackendError, MissingDask, open_backend
@@ -135,9 +135,15 @@ def _load_config(text: str) -> dict[str, Any]:
 def _spec(args: argparse.Namespace) -> SearchSpec:
     options: dict[str, Any] = _load_config(args.config) if args.config else {}
     parsed_for = getattr(args, "parsed_for_game", DEFAULT_GAME)
-    if args.game is None and options.get("game", DEFAULT_GAME) != parsed_for:
-        raise BadInput(f"{args.config} searches {options['game']}: add --game "
-                       f"{options['game']} so that its options are known")
+    wanted = options.get("game", DEFAULT_GAME)
+    if wanted not in game_names():
+        raise BadInput(f"{args.config}: unknown game {wanted!r}: choose from "
+                       f"{', '.join(game_names())}")
+    if args.game is not None and args.game != wanted and "game" in options:
+        raise BadInput(f"{args.config} is a campaign of {wanted}, not of {args.game}")
+    if args.game is None and wanted != parsed_for:
+        raise BadInput(f"{args.config} searches {wanted}: add --game {wanted} so that its "
+                       "options are known")
     options.update(_given(args))
     if "strategy" not in options:
         raise BadInput("search needs a strategy (random, climb, exhaustive), --config or "

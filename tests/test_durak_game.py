@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -123,3 +125,20 @@ def test_row_layout_has_every_hand_contiguous_and_unordered() -> None:
         assert layout.unordered[-1] is False
         assert layout.names[0] == "hand 1"
     assert notation.layout(DurakOptions(players=2, deck=52)).segments == (6, 6, 40)
+
+
+def test_a_short_3_player_aggressive_search_logs_a_cycle_that_replays(tmp_path, capsys) -> None:
+    """The README's promise: a few seconds of random search find never-ending deals, and
+    records --verify replays every stored one."""
+    from dealsearch.cli import main
+
+    db = str(tmp_path / "log.sqlite")
+    assert main(["search", "random", "--game", "durak", "--players", "3", "--policy",
+                 "aggressive", "--deals", "100000", "--workers", "1", "--seed", "1", "--quiet",
+                 "--db", db]) == 0
+    capsys.readouterr()
+    assert main(["records", "--game", "durak", "--cycles", "--db", db, "--json"]) == 0
+    cycles = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert cycles and all(cycle["period_bouts"] > 0 for cycle in cycles)
+    assert main(["records", "--game", "durak", "--verify", "--db", db]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].endswith(" 0 mismatches")

@@ -159,3 +159,23 @@ def test_speed_table_has_a_row_per_option_and_policy_pair() -> None:
 
 def test_result_is_a_game_result() -> None:
     assert isinstance(SPITE.verify(DEAL_D, SPITE.options())[1], GameResult)
+
+
+def test_a_short_search_logs_cycles_and_counts_stalemates(tmp_path, capsys) -> None:
+    """Seconds of random search under the defaults find never-ending deals (logged, each
+    replayed by records --verify) and stalemates (counted in the run, not stored)."""
+    import json
+
+    from dealsearch.cli import main
+    from dealsearch.log import RecordLog
+
+    db = str(tmp_path / "log.sqlite")
+    assert main(["search", "random", "--game", "spite", "--deals", "5000", "--workers", "1",
+                 "--seed", "1", "--quiet", "--db", db]) == 0
+    capsys.readouterr()
+    run = RecordLog(db).runs()[0]
+    assert run["outcomes"]["cycle"] > 0 and run["outcomes"]["stalemate"] > 0
+    assert main(["records", "--game", "spite", "--json", "--db", db]) == 0
+    outcomes = {json.loads(line)["outcome"] for line in capsys.readouterr().out.splitlines()}
+    assert "cycle" in outcomes and "stalemate" not in outcomes
+    assert main(["records", "--game", "spite", "--verify", "--db", db]) == 0

@@ -12,6 +12,7 @@ class Climber:
     best_score: int
     stall: int
     temperature: float
+    kick: int
     def __init__(
         self,
         sizes: Sequence[int],
@@ -23,6 +24,7 @@ class Climber:
         by_tricks: bool = False,
     ) -> None: ...
     def reset(self, row: npt.NDArray[np.uint8], score: int, temperature: float) -> None: ...
+    def restore_best(self, row: npt.NDArray[np.uint8], score: int) -> None: ...
     @property
     def current_row(self) -> npt.NDArray[np.uint8]: ...
     @property

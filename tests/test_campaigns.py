@@ -46,3 +46,11 @@ def test_search_with_an_unknown_campaign_gives_one_line_and_exit_2(capsys, tmp_p
     assert main(["search", "--config", "nightly"]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "no campaign named 'nightly'" in err
+
+
+def test_the_overnight_campaign_is_a_climb_with_the_measured_best_options() -> None:
+    from dealsearch.cli_search import _load_config
+    from dealsearch.search import SearchSpec
+
+    spec = SearchSpec.from_json(_load_config("overnight"))
+    assert (spec.strategy, spec.restart, spec.kick, spec.stall) == ("climb", "random", 1, 5000)

@@ -53,4 +53,4 @@ def test_the_overnight_campaign_is_a_climb_with_the_measured_best_options() -> N
     from dealsearch.search import SearchSpec
 
     spec = SearchSpec.from_json(_load_config("overnight"))
-    assert (spec.strategy, spec.restart, spec.kick, spec.stall) == ("climb", "random", 1, 1000)
+    assert (spec.strategy, spec.restart, spec.kick, spec.stall) == ("climb", "random", 1, 5000)

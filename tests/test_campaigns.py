@@ -71,3 +71,11 @@ def test_a_campaign_of_an_unknown_or_other_game_is_one_line(capsys, tmp_path) ->
         assert main(["search", *argv, "--deals", "10", "--db", str(tmp_path / "x.sqlite")]) == 2
         err = capsys.readouterr().err
         assert len(err.splitlines()) == 1 and line in err, err
+
+
+def test_the_overnight_campaign_is_a_climb_with_the_measured_best_options() -> None:
+    from dealsearch.cli_search import _load_config
+    from dealsearch.search import SearchSpec
+
+    spec = SearchSpec.from_json(_load_config("overnight"))
+    assert (spec.strategy, spec.restart, spec.kick, spec.stall) == ("climb", "random", 1, 5000)

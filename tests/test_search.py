@@ -25,7 +25,13 @@ from dealsearch.reference import play_reference
 from dealsearch.rules import Rules
 from dealsearch.search import Runner, SearchSpec
 from dealsearch.search.base import Report, Task, compact
-from dealsearch.search.climb import SLICE_GAMES, ClimbSearch, _grow_backwards, climb_slice
+from dealsearch.search.climb import (
+    POOL_SIZE,
+    SLICE_GAMES,
+    ClimbSearch,
+    _grow_backwards,
+    climb_slice,
+)
 from dealsearch.search.exhaustive import count_deals, rank, unrank
 
 CASELLA = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
@@ -423,3 +429,109 @@ def test_records_shows_one_game_and_says_which_others_the_log_holds(capsys, tmp_
     settings = [line.split(";")[0] for line in capsys.readouterr().out.splitlines()
                 if line.startswith("durak: ")]
     assert sorted(settings) == ["durak: players=3", "durak: players=4"]  # never ranked together
+
+
+def test_pool_restarts_climb_near_the_best_deals_and_are_reproducible():
+    games = {"state": None, "games": 60_000}
+    plain = climb_slice(SearchSpec("climb", seed=4, workers=1, stall=1000), Task(0, games))
+    spec = SearchSpec("climb", seed=4, workers=1, stall=1000, restart="pool")
+    pooled, again = (climb_slice(spec, Task(0, games)) for _ in range(2))
+    assert pooled.state == again.state and pooled.cards == again.cards
+    assert pooled.state["restarts"] > POOL_SIZE, "the pool must fill and be restarted from"
+    assert pooled.cards != plain.cards and pooled.state["current"] != plain.state["current"]
+    pool = pooled.state["pool"]
+    assert len(pool) == POOL_SIZE and len({tuple(row) for _, row in pool}) == POOL_SIZE
+    scores = [score for score, _ in pool]
+    assert scores == sorted(scores, reverse=True)
+    assert scores == play_batch([row for _, row in pool]).cards.tolist()  # scores are true
+    assert scores[0] == pooled.state["record"]  # the climber's best ever is in its pool
+    assert "pool" not in plain.state
+
+
+@pytest.mark.parametrize("seed", [1, 3])
+def test_a_pool_climber_plays_the_same_games_however_its_work_is_sliced(seed):
+    spec = SearchSpec("climb", seed=seed, workers=1, stall=1000, restart="pool", kick=2)
+    whole = climb_slice(spec, Task(0, {"state": None, "games": 40_000}))
+    state, cards = None, 0
+    for _ in range(10):
+        part = climb_slice(spec, Task(0, {"state": state, "games": 4_000}))
+        state, cards = part.state, cards + part.cards
+    assert whole.state is not None and whole.state["restarts"] > POOL_SIZE
+    assert state == whole.state and cards == whole.cards
+
+
+def test_kick_makes_each_mutant_further_away_and_stays_reproducible():
+    games = {"state": None, "games": 30_000}
+    one = climb_slice(SearchSpec("climb", seed=5, workers=1), Task(0, games))
+    spec = SearchSpec("climb", seed=5, workers=1, kick=3)
+    three, again = (climb_slice(spec, Task(0, games)) for _ in range(2))
+    assert three.state == again.state and three.cards == again.cards
+    assert three.cards != one.cards
+    assert one.state["current"] != three.state["current"]
+
+
+def test_a_kick_of_three_moves_a_mutant_further_than_one():
+    payments = get_rules("standard").payments
+    row = np.array(random_deals(1, seed=9)[0], dtype=np.uint8)
+    counts, hist = np.zeros(3, dtype=np.int64), np.zeros(8, dtype=np.int64)
+    moved = {}
+    for kick in (1, 3):
+        moved[kick] = 0
+        for stream in range(200):
+            climber = _climb.Climber((26, 26), payments, 7, stream)
+            assert climber.kick == 1  # the default
+            climber.kick = kick
+            climber.reset(row, 0, float("inf"))  # the first mutant is always accepted
+            climber.climb(1, 10, 1.0, True, counts, hist, hist.copy(), 1000)
+            moved[kick] += int((climber.current_row != row).sum())
+    assert moved[3] > 2 * moved[1] > 0
+
+
+@pytest.mark.parametrize("kick", [0, 17, 2.5, "2"])
+def test_the_compiled_climber_refuses_a_bad_kick(kick):
+    climber = _climb.Climber((26, 26), get_rules("standard").payments, 1, 0)
+    with pytest.raises(ValueError, match="kick"):
+        climber.kick = kick
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--restart", "best"], "invalid choice"),
+    (["--kick", "17"], "kick must be 1 to 16"),
+    (["--kick", "0"], "kick"),
+])
+def test_bad_restart_or_kick_is_one_line_and_exit_2(capsys, tmp_path, argv, message):
+    code = main(["search", "climb", "--deals", "100", *argv, "--db",
+                 str(tmp_path / "log.sqlite")])
+    err = capsys.readouterr().err
+    assert code == 2 and message in err and "Traceback" not in err
+
+
+def test_kick_is_for_climbs_of_beggar():
+    with pytest.raises(ValueError, match="--kick needs a climb"):
+        SearchSpec("random", kick=2)
+    with pytest.raises(ValueError, match="unknown restart"):
+        SearchSpec("climb", restart="best")
+
+
+def test_a_pool_climb_with_kicks_resumes_to_the_fresh_run(capsys, tmp_path):
+    db = str(tmp_path / "log.sqlite")
+    spec = SearchSpec("climb", deals=120_000, seed=6, workers=2, stall=1000, restart="pool",
+                      kick=2)
+    pressed: list[Find] = []
+
+    def ctrl_c(find: Find) -> None:
+        if not pressed:
+            pressed.append(find)
+            raise KeyboardInterrupt
+
+    log = RecordLog(db)
+    interrupted = Runner(spec, log, on_find=ctrl_c, progress=False).run()
+    log.close()
+    assert interrupted.status == "interrupted"
+    _, resumed = search_json(capsys, "--resume", str(interrupted.run_id), "--db", db)
+    _, fresh = search_json(capsys, "climb", "--deals", "120000", "--seed", "6", "--workers",
+                           "2", "--stall", "1000", "--restart", "pool", "--kick", "2",
+                           "--db", str(tmp_path / "fresh.sqlite"))
+    for key in ("deals", "cards", "outcomes", "best"):
+        assert resumed[key] == fresh[key], key
+    assert climbers(db) == climbers(str(tmp_path / "fresh.sqlite"))

@@ -16,6 +16,7 @@ cdef class Climber:
     cdef int starts[MAX_SEATS + 1]
     cdef int n_cards
     cdef bint by_tricks
+    cdef int n_kick                 # mutations per mutant
     cdef uint8_t* current           # four rows of n_cards: current, best, a mutant, scratch
     cdef uint8_t* best
     cdef uint8_t* trial

@@ -12,6 +12,7 @@ class Climber:
     best_score: int
     stall: int
     temperature: float
+    kick: int
     def __init__(
         self,
         sizes: Sequence[int],

@@ -2,10 +2,10 @@
 """The climber's inner loop in compiled code: mutate, play, accept, thousands of times a call.
 
 Python chooses the starting deals and keeps the log; this loop does the rest without the GIL:
-one mutant per step (swap two cards of different classes, move a court card, swap cards
-between hands, rotate a hand), played by the engine (bit-planes up to 64 cards, rings above),
-accepted if at least as long (plateaus are crossed) or, when annealing, with probability
-exp(delta / T).
+one mutant per step (``kick`` random mutations, one by default, each of: swap two cards of
+different classes, move a court card, swap cards between hands, rotate a hand), played by the
+engine (bit-planes up to 64 cards, rings above), accepted if at least as long (plateaus are
+crossed) or, when annealing, with probability exp(delta / T).
 """
 
 cimport cython
@@ -32,6 +32,7 @@ from dealsearch._engine import _check_codes, _check_payments, _whole, _whole_lis
 
 cdef enum:
     TRIES = 64          # attempts to find a card of another class before giving up a swap
+    MAX_KICK = 16       # most mutations per mutant
 
 
 cdef inline double uniform(Rng* rng) noexcept nogil:
@@ -83,6 +84,7 @@ cdef class Climber:
         for seat in range(self.table.seats):
             self.starts[seat + 1] = self.starts[seat] + self.sizes[seat]
         self.by_tricks = bool(by_tricks)
+        self.n_kick = 1
         rng_seed(&self.rng, _whole("seed", seed, 0, UINT64_MAX),
                  _whole("stream", stream, 0, UINT64_MAX))
         self.current = <uint8_t*>malloc(4 * <size_t>self.n_cards)
@@ -163,6 +165,16 @@ cdef class Climber:
         return (res.outcome, res.cards, res.tricks, res.entry_cards, res.entry_tricks,
                 res.period_cards, res.period_tricks)
 
+    @property
+    def kick(self):
+        """Mutations per mutant (1 to 16; default 1): more reach further from the current
+        deal."""
+        return self.n_kick
+
+    @kick.setter
+    def kick(self, value):
+        self.n_kick = _whole("kick", value, 1, MAX_KICK)
+
     def random_state(self):
         """The PRNG state (four words), to checkpoint."""
         return [self.rng.s[i] for i in range(4)]
@@ -200,7 +212,7 @@ cdef class Climber:
         cdef Outcome res
         cdef Py_ssize_t played = 0
         cdef int64_t total_cards = 0, score, delta
-        cdef int status = 0, n_cycles = 0
+        cdef int status = 0, n_cycles = 0, _kick
         cdef Py_ssize_t card_top = card_v.shape[0] - 1, trick_top = trick_v.shape[0] - 1
         cycle_rows = np.empty((cycles_max, self.n_cards), dtype=np.uint8)
         cycle_results = np.empty((cycles_max, 7), dtype=np.int64)
@@ -209,7 +221,8 @@ cdef class Climber:
         with nogil:
             while played < wanted and self.stall < stall_max and n_cycles < cycles_max:
                 memcpy(trial, self.current, self.n_cards)
-                self.mutate(trial)
+                for _kick in range(self.n_kick):
+                    self.mutate(trial)
                 status = play_cards(&self.table, trial, self.sizes, &self.scratch, &res)
                 if status != 0:
                     break

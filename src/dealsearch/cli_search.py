@@ -35,7 +35,7 @@ from .game import Game, GameError, game_names, get_game
 from .log import Find, RecordLog, iter_lines
 from .search import STRATEGIES, Runner, SearchSpec, parse_duration
 from .search.backends import BACKENDS, DASK_EXTRA, Backend, BackendError, MissingDask, open_backend
-from .search.spec import ESCAPES
+from .search.spec import ESCAPES, MAX_KICK, RESTARTS
 
 
 def _duration(text: str) -> float:
@@ -80,7 +80,13 @@ def add_search_parser(commands: Any, game: Game | None = None) -> None:
     search.add_argument("--stall", type=positive_int,
                         help="climb: games without a new best before a restart "
                              "(default 5000)")
+    search.add_argument("--restart", choices=RESTARTS,
+                        help="climb: after a stall, start again from a random deal (default) "
+                             "or from one of the climber's best deals, a few mutations away")
     if game.name == "beggar":
+        search.add_argument("--kick", type=positive_int, metavar="K",
+                            help=f"climb: K random mutations per mutant, 1 to {MAX_KICK} "
+                                 "(default 1)")
         search.add_argument("--reverse-every", type=positive_int, metavar="K",
                             help="climb (2 players): every K new bests of a climber, grow its "
                                  "deal backwards and continue from the longest result")
@@ -100,7 +106,7 @@ def add_search_parser(commands: Any, game: Game | None = None) -> None:
 
 
 _SPEC_OPTIONS = ("strategy", "seed", "workers", "deals", "time", "objective", "start", "escape",
-                 "stall", "reverse_every")
+                 "stall", "reverse_every", "restart", "kick")
 
 
 def _given(args: argparse.Namespace) -> dict[str, Any]:

@@ -7,8 +7,11 @@ between segments, rotate a segment),
 accepted if it plays at least as long (plateaus are crossed) or, with ``escape=anneal``, with
 the simulated-annealing probability exp(delta / T), T halving every ``HALF_LIFE`` games. After
 ``stall`` games without a new best the climber restarts from a fresh random deal (or near the
-``--start`` deal). A climber's state travels with its tasks, so any worker can continue it and
-a resumed run picks it up.
+``--start`` deal); with ``restart=pool`` it keeps its ``POOL_SIZE`` best deals (the best of each
+climb) and, once the pool is full, restarts ``POOL_MUTATIONS`` mutations away from one of them
+(iterated local search). ``kick`` mutations make each mutant (BMN: a larger neighbourhood).
+A climber's state travels with its tasks, so any worker can continue it and a resumed run
+picks it up.
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ SLICE_GAMES = 50_000      # games per task: a fraction of a second
 HALF_LIFE = 5_000         # annealing: the temperature halves every this many games
 COOLING = 0.5 ** (1 / HALF_LIFE)
 RESTART_MUTATIONS = 4     # how far from --start a restart begins
+POOL_SIZE = 8             # restart=pool: the best deals a climber keeps to restart near
+POOL_MUTATIONS = 4        # ... and how far from one of them a restart begins
 REVERSE_TRICKS = 12       # --reverse-every: walk back from this many states of the best game
 REVERSE_STATES = 2_000    # ... each walk bounded to this many states
 
@@ -126,14 +131,22 @@ def climb_slice(spec: SearchSpec, task: Task) -> Report:
     cycle = game.outcomes.index("cycle") if "cycle" in game.outcomes else -1
 
     def restart(first: bool) -> None:
-        if spec.start is not None:
+        shuffler = np.random.default_rng([spec.seed, task.key, state["restarts"]])
+        pool = state.get("pool")
+        if pool is not None and not first:
+            _keep_best(pool, climber.best_row.tolist(), climber.best_score)
+        if pool is not None and len(pool) == POOL_SIZE:
+            row = np.array(pool[int(shuffler.integers(POOL_SIZE))][1], dtype=np.uint8)
+            mutations = POOL_MUTATIONS
+        elif spec.start is not None:
             row = game.parse(spec.start, options)
+            mutations = 0 if first else RESTART_MUTATIONS
         else:
-            shuffler = np.random.default_rng([spec.seed, task.key, state["restarts"]])
             row = random_row(spec.layout, shuffler)
+            mutations = 0
         climber.reset(row, 0, spec.temperature)
-        if spec.start is not None and not first:
-            climber.perturb(RESTART_MUTATIONS)
+        if mutations:
+            climber.perturb(mutations)
         outcome, measures, *_ = climber.play_current()
         counts[outcome] += 1
         report.deals += 1
@@ -145,8 +158,12 @@ def climb_slice(spec: SearchSpec, task: Task) -> Report:
             row = climber.current_row
             report.finds.append((compact(row, spec), results_of(spec, row[None, :])[0]))
 
+    if spec.kick != 1:
+        climber.kick = spec.kick
     if state is None:
         state = {"restarts": 0, "record": 0, "improvements": 0}
+        if spec.restart == "pool":
+            state["pool"] = []
         restart(first=True)
     else:
         climber.reset(np.array(state["current"], dtype=np.uint8), state["score"],
@@ -183,6 +200,15 @@ def climb_slice(spec: SearchSpec, task: Task) -> Report:
                     "temperature": climber.temperature, "stall": climber.stall,
                     "rng": climber.random_state()}
     return report
+
+
+def _keep_best(pool: list[list[Any]], row: list[int], score: int) -> None:
+    """Add ``[score, row]`` to ``pool`` (best first, at most ``POOL_SIZE``, no row twice)."""
+    if any(kept == row for _, kept in pool):
+        return
+    pool.append([score, row])
+    pool.sort(key=lambda entry: -entry[0])  # stable: of equal scores, the older stays
+    del pool[POOL_SIZE:]
 
 
 def _grow_backwards(spec: SearchSpec, climber: Any, state: dict[str, Any],

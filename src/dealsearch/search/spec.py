@@ -21,6 +21,8 @@ from ..rules import Rules, get_rules
 STRATEGIES = ("random", "climb", "exhaustive")
 MAX_EXHAUSTIVE = 10**13  # deals: about a month on 100 cores at BMN's speed
 ESCAPES = ("none", "anneal")
+RESTARTS = ("random", "pool")  # climb: where a stalled climber starts again
+MAX_KICK = 16                  # climb: most mutations per mutant
 OBJECTIVES = ("cards", "tricks")  # BMN's measures (other games: Game.measures)
 # The PRNG is seeded with a uint64 (dealsearch._random) and the log stores the seed as a SQLite
 # INTEGER (signed 64 bits): the seeds both accept.
@@ -81,6 +83,8 @@ class SearchSpec:
     stall: int = 5_000               # games without a new best before a restart
     temperature: float = 40.0        # annealing start temperature, in objective units
     reverse_every: int | None = None  # grow the best deal backwards every K new bests
+    restart: str = "random"          # random | pool (near one of the climber's best deals)
+    kick: int = 1                    # mutations per mutant (BMN climber)
     game: str = "beggar"
     game_options: dict[str, Any] = field(default_factory=dict)
 
@@ -100,6 +104,13 @@ class SearchSpec:
                              f"{' or '.join(self.plugin.measures)}")
         if self.escape not in ESCAPES:
             raise ValueError(f"unknown escape {self.escape!r}: choose from {', '.join(ESCAPES)}")
+        if self.restart not in RESTARTS:
+            raise ValueError(f"unknown restart {self.restart!r}: choose from "
+                             f"{', '.join(RESTARTS)}")
+        if not isinstance(self.kick, int) or not 1 <= self.kick <= MAX_KICK:
+            raise ValueError(f"kick must be 1 to {MAX_KICK}, not {self.kick!r}")
+        if self.kick != 1 and (self.strategy != "climb" or self.game != "beggar"):
+            raise ValueError("--kick needs a climb of beggar")
         for name in ("deals", "max_cards", "max_tricks", "stall", "reverse_every"):
             value = getattr(self, name)
             if value is not None and value < 1:

@@ -142,3 +142,15 @@ def test_a_short_3_player_aggressive_search_logs_a_cycle_that_replays(tmp_path, 
     assert cycles and all(cycle["period_bouts"] > 0 for cycle in cycles)
     assert main(["records", "--game", "durak", "--verify", "--db", db]) == 0
     assert capsys.readouterr().out.splitlines()[-1].endswith(" 0 mismatches")
+
+
+def test_verify_json_has_the_contracts_keys_in_its_order(capsys) -> None:
+    from dealsearch.cli import main
+
+    assert main(["verify", "--game", "durak", "--variant", "perevodnoy", "--json",
+                 "hands=8D QC KS/8C 8S TS KD; trump=H; attacker=1"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert list(result) == ["deal", "outcome", "loser", "losing_pair", "out", "bouts", "cards",
+                            "takes", "transfers", "cycle"]
+    assert list(result["cycle"]) == ["entry_bouts", "entry_cards", "period_bouts",
+                                     "period_cards"]

@@ -272,10 +272,22 @@ def _compiled_result(played: dict[str, Any]) -> GameResult:
         if OUTCOMES[played["outcome"]] == "cycle" else None})
 
 
-def _game_result(played: dict[str, Any]) -> GameResult:
-    """A §9 result dict as a GameResult whose to_json() has exactly the §9 keys."""
+class DurakResult(GameResult):
+    """A Durak result; ``to_json`` gives the §9 keys in the contract's order."""
+
+    def to_json(self) -> dict[str, Any]:
+        data = super().to_json()
+        return {key: data[key] for key in RESULT_KEYS}
+
+
+RESULT_KEYS = ("outcome", "loser", "losing_pair", "out", "bouts", "cards", "takes",
+               "transfers", "cycle")
+
+
+def _game_result(played: dict[str, Any]) -> DurakResult:
+    """A §9 result dict as a result whose to_json() has exactly the §9 keys, in order."""
     cycle = played["cycle"] or {}
-    return GameResult(
+    return DurakResult(
         outcome=played["outcome"],
         measures={"bouts": played["bouts"], "cards": played["cards"]},
         entry={m: cycle[f"entry_{m}"] for m in ("bouts", "cards")} if cycle else {},

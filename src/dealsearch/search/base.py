@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..deal import Deal
-from ..game import BatchResults, Game, GameResult, Layout
+from ..game import BatchResults, Game, GameResult, Layout, get_game
 from .spec import SearchSpec
 
 
@@ -28,18 +28,10 @@ class Task:
     payload: dict[str, Any] = field(default_factory=dict)
 
 
-# BMN's bins (kept for callers of the v1 API); every game's come from Game.histogram.
-CARD_BIN = 10        # cards per bin of the length histogram
-CARD_BINS = 2048     # the last bin takes every longer game
-TRICK_BINS = 4096    # one trick per bin, the last takes every longer game
-BIN_WIDTHS = {"cards": CARD_BIN, "tricks": 1}
-
-
 def new_histograms(game: Game | None = None) -> dict[str, npt.NDArray[np.int64]]:
-    """Empty length histograms, one per measure of the game (BMN by default)."""
-    if game is None:
-        return {"cards": np.zeros(CARD_BINS, dtype=np.int64),
-                "tricks": np.zeros(TRICK_BINS, dtype=np.int64)}
+    """Empty length histograms, one per measure of the game (BMN by default), sized by
+    :meth:`Game.histogram`."""
+    game = game or get_game("beggar")
     return {m: np.zeros(game.histogram(m)[1], dtype=np.int64) for m in game.measures}
 
 

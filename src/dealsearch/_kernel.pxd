@@ -30,3 +30,17 @@ cdef class Kernel:
     # The game's check of one row's codes (a callable raising ValueError), or None: rows from
     # Python pass it once before any loop plays them unchecked.
     cdef object row_check
+
+
+cdef inline void set_two_measures(KernelResult* result, int outcome, int64_t first,
+                                  int64_t second, int64_t entry_first, int64_t entry_second,
+                                  int64_t period_first, int64_t period_second) noexcept nogil:
+    # Every game so far reports two measures (BMN: cards, tricks; Durak: bouts, cards; Spite
+    # and Malice: turns, cards): its kernel fills the result in one call.
+    result.outcome = outcome
+    result.measure[0] = first
+    result.measure[1] = second
+    result.entry[0] = entry_first
+    result.entry[1] = entry_second
+    result.period[0] = period_first
+    result.period[1] = period_second

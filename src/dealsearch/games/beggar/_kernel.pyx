@@ -19,7 +19,7 @@ from dealsearch._engine cimport (
     detector_init,
     play_game,
 )
-from dealsearch._kernel cimport KernelResult
+from dealsearch._kernel cimport KernelResult, set_two_measures
 
 from functools import partial
 
@@ -34,13 +34,8 @@ cdef int play_beggar_row(void* context, const uint8_t* row,
     deal_hands(row, ctx.sizes, ctx.table.seats, hands)
     if play_game(&ctx.table, hands, &ctx.det, &res) != 0:
         return -1
-    result.outcome = res.outcome
-    result.measure[0] = res.cards
-    result.measure[1] = res.tricks
-    result.entry[0] = res.entry_cards
-    result.entry[1] = res.entry_tricks
-    result.period[0] = res.period_cards
-    result.period[1] = res.period_tricks
+    set_two_measures(result, res.outcome, res.cards, res.tricks, res.entry_cards,
+                     res.entry_tricks, res.period_cards, res.period_tricks)
     return 0
 
 

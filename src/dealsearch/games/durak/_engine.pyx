@@ -22,7 +22,7 @@ from dealsearch._cycle cimport (
     store_init,
     store_marks,
 )
-from dealsearch._kernel cimport Kernel, KernelResult
+from dealsearch._kernel cimport Kernel, KernelResult, set_two_measures
 
 cnp.import_array()
 
@@ -685,13 +685,9 @@ cdef int kernel_play_row(void* context, const uint8_t* row,
     deal_row(&ctx.rules, row, &table)
     if play_table(&ctx.rules, &table, &ctx.store, &outcome) != 0:
         return -1
-    result.outcome = outcome.outcome
-    result.measure[0] = outcome.bouts
-    result.measure[1] = outcome.cards
-    result.entry[0] = outcome.entry_bouts
-    result.entry[1] = outcome.entry_cards
-    result.period[0] = outcome.period_bouts
-    result.period[1] = outcome.period_cards
+    set_two_measures(result, outcome.outcome, outcome.bouts, outcome.cards,
+                     outcome.entry_bouts, outcome.entry_cards, outcome.period_bouts,
+                     outcome.period_cards)
     return 0
 
 

@@ -42,7 +42,7 @@ from dealsearch._cycle cimport (
     store_init,
     store_marks,
 )
-from dealsearch._kernel cimport Kernel, KernelResult
+from dealsearch._kernel cimport Kernel, KernelResult, set_two_measures
 
 cnp.import_array()
 
@@ -656,13 +656,8 @@ cdef int kernel_play_row(void* context, const uint8_t* row,
     cdef Result game
     if play_deal(<Context*>context, row, &game) != 0:
         return -1
-    result.outcome = game.outcome
-    result.measure[0] = game.turns
-    result.measure[1] = game.cards
-    result.entry[0] = game.entry_turns
-    result.entry[1] = game.entry_cards
-    result.period[0] = game.period_turns
-    result.period[1] = game.period_cards
+    set_two_measures(result, game.outcome, game.turns, game.cards, game.entry_turns,
+                     game.entry_cards, game.period_turns, game.period_cards)
     return 0
 
 

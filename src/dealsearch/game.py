@@ -122,13 +122,18 @@ class GameResult:
     period: Mapping[str, int] = field(default_factory=dict)
     details: Mapping[str, Any] = field(default_factory=dict)
 
+    # A game's subclass may name its contract's key order; by default: outcome, details,
+    # measures, cycle.
+    json_keys: ClassVar[tuple[str, ...]] = ()
+
     def to_json(self) -> dict[str, Any]:
         """The result with exactly the keys of the game's contract (``cycle`` null or a dict)."""
         cycle = None
         if self.outcome == "cycle":
             cycle = {f"entry_{m}": v for m, v in self.entry.items()}
             cycle |= {f"period_{m}": v for m, v in self.period.items()}
-        return {"outcome": self.outcome, **self.details, **self.measures, "cycle": cycle}
+        data = {"outcome": self.outcome, **self.details, **self.measures, "cycle": cycle}
+        return {key: data[key] for key in self.json_keys} if self.json_keys else data
 
 
 @dataclass(frozen=True)

@@ -275,13 +275,8 @@ def _compiled_result(played: dict[str, Any]) -> GameResult:
 class DurakResult(GameResult):
     """A Durak result; ``to_json`` gives the §9 keys in the contract's order."""
 
-    def to_json(self) -> dict[str, Any]:
-        data = super().to_json()
-        return {key: data[key] for key in RESULT_KEYS}
-
-
-RESULT_KEYS = ("outcome", "loser", "losing_pair", "out", "bouts", "cards", "takes",
-               "transfers", "cycle")
+    json_keys = ("outcome", "loser", "losing_pair", "out", "bouts", "cards", "takes",
+                 "transfers", "cycle")
 
 
 def _game_result(played: dict[str, Any]) -> DurakResult:

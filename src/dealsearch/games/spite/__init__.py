@@ -61,11 +61,8 @@ _DECK2 = np.concatenate([_DECK1, np.full(4, JOKER, dtype=np.uint8)])
 class SpiteResult(GameResult):
     """A game's result; ``to_json`` gives the contract's keys in the contract's order."""
 
-    def to_json(self) -> dict[str, Any]:
-        data = super().to_json()
-        keys = ("outcome", "winner", "first", "turns", "cards", "discards", "piles", "payoff",
-                "cycle")
-        return {key: data[key] for key in keys}
+    json_keys = ("outcome", "winner", "first", "turns", "cards", "discards", "piles", "payoff",
+                 "cycle")
 
 
 def _result(outcome: str, winner: int | None, first: int, counts: Mapping[str, int],

@@ -173,3 +173,49 @@ def test_migrated_finds_share_keys_with_new_runs(v1_log, capsys):
     rows = db.execute("SELECT run_id FROM finds WHERE deal = ?", (best_of_run_1,)).fetchall()
     assert rows == [(1,)]
     assert db.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == 10
+
+
+def test_a_new_log_appears_on_disk_with_its_tables(tmp_path, monkeypatch):
+    """A reader opening the file the moment it appears (``records`` while a search starts)
+    finds the tables, in WAL mode; no temporary file is left beside it."""
+    import os
+
+    import dealsearch.log as log
+
+    seen: list[set[str]] = []
+    link = os.link
+
+    def watched(source: str | Path, target: str | Path) -> None:
+        link(source, target)
+        reader = sqlite3.connect(target)
+        seen.append({row[0] for row in reader.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")})
+        seen.append({reader.execute("PRAGMA journal_mode").fetchone()[0]})
+        reader.close()
+
+    monkeypatch.setattr(log.os, "link", watched)
+    path = tmp_path / "new.sqlite"
+    RecordLog(path).start_run("random", {}, "standard", 1, 1)
+    assert {"runs", "finds", "cycles"} <= seen[0] and seen[1] == {"wal"}
+    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.endswith(("-wal", "-shm"))
+                  ) == ["new.sqlite"]
+
+
+def test_a_log_created_by_another_process_first_is_kept(tmp_path, monkeypatch):
+    import dealsearch.log as log
+
+    path = tmp_path / "raced.sqlite"
+    create = log._create_file
+
+    def other_process_first(target: Path) -> None:
+        create(target)      # theirs, between our exists() check and our link
+        theirs = sqlite3.connect(target)
+        theirs.execute("INSERT INTO runs (strategy, options, rules, workers, machine, started,"
+                       " status) VALUES ('climb', '{}', 'standard', 2, 'm', 0, 'running')")
+        theirs.commit()
+        theirs.close()
+        create(target)      # ours: must not replace theirs
+
+    monkeypatch.setattr(log, "_create_file", other_process_first)
+    mine = RecordLog(path)
+    assert [run["strategy"] for run in mine.runs()] == ["climb"]

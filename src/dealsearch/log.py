@@ -13,6 +13,7 @@ resumed run starts exactly where the log says it stood.
 from __future__ import annotations
 
 import json
+import os
 import platform
 import sqlite3
 import time
@@ -170,26 +171,13 @@ class RecordLog:
 
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
+        if self.path != ":memory:" and not Path(self.path).exists():
+            _create_file(Path(self.path))
         # A reader opened while a search writes waits briefly instead of failing.
         self.db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
         self.db.row_factory = sqlite3.Row
         try:
-            # Schema first, in one transaction (a v1 log is migrated inside it), then WAL: a
-            # new file appears on disk with its tables, so a reader never finds it empty.
-            with _transaction(self.db):
-                version = self.db.execute("PRAGMA user_version").fetchone()[0]
-                if version > VERSION:
-                    raise LogError(f"{self.path} is a version {version} log: this dealsearch "
-                                   f"reads version {VERSION} and older")
-                if version < VERSION:
-                    tables = {row[0] for row in self.db.execute(
-                        "SELECT name FROM sqlite_master WHERE type = 'table'")}
-                    if "runs" in tables:
-                        from .log_migrate import migrate_v1
-
-                        migrate_v1(self.db)
-                    self._create()
-            self.db.execute("PRAGMA journal_mode=WAL")
+            _prepare(self.db, self.path)
         except sqlite3.DatabaseError as error:
             self.db.close()
             raise LogError(f"{self.path} is not a dealsearch log ({error})") from None
@@ -198,13 +186,6 @@ class RecordLog:
             raise
         # FULL: a commit survives a power cut, not only a crash of this process.
         self.db.execute("PRAGMA synchronous=FULL")
-
-    def _create(self) -> None:
-        # Statement by statement: executescript would commit the open transaction.
-        for statement in SCHEMA.split(";"):
-            if statement.strip():
-                self.db.execute(statement)
-        self.db.execute(f"PRAGMA user_version = {VERSION}")
 
     def close(self) -> None:
         """Close the connection."""
@@ -356,6 +337,50 @@ class RecordLog:
         table.sort(key=lambda c: (-c["deals"], *[c[k] for k in reversed(list(c))
                                                  if k.startswith("period_")]))
         return table
+
+
+def _prepare(db: sqlite3.Connection, path: str) -> None:
+    """Bring the log on ``db`` to this release's schema in one transaction (a v1 log is
+    migrated inside it), then switch it to WAL."""
+    with _transaction(db):
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        if version > VERSION:
+            raise LogError(f"{path} is a version {version} log: this dealsearch "
+                           f"reads version {VERSION} and older")
+        if version < VERSION:
+            tables = {row[0] for row in db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if "runs" in tables:
+                from .log_migrate import migrate_v1
+
+                migrate_v1(db)
+            # Statement by statement: executescript would commit the open transaction.
+            for statement in SCHEMA.split(";"):
+                if statement.strip():
+                    db.execute(statement)
+            db.execute(f"PRAGMA user_version = {VERSION}")
+    db.execute("PRAGMA journal_mode=WAL")
+
+
+def _create_file(path: Path) -> None:
+    """Create a new log at ``path`` that appears on disk complete or not at all.
+
+    SQLite makes the file before its first transaction commits, and a reader opening it then
+    (``records`` while a search starts) would find no tables; so the log is built beside its
+    place and hard-linked into it, which also loses no race against another process.
+    """
+    temp = path.with_name(f".{path.name}.{os.getpid()}.new")
+    db = sqlite3.connect(temp, isolation_level=None)
+    try:
+        _prepare(db, str(path))
+    finally:
+        db.close()
+    try:
+        os.link(temp, path)
+    except OSError:
+        pass  # another process created it first (open theirs), or no hard links: SQLite makes it
+    finally:
+        temp.unlink(missing_ok=True)
 
 
 def decode_find(row: sqlite3.Row) -> dict[str, Any]:

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from dealsearch.game import Game, GameResult, get_game, iter_games
-from dealsearch.search.base import random_row
+from dealsearch.search.base import crossover, random_row
 
 ROWS = 200  # random rows per option set
 
@@ -143,3 +143,24 @@ def test_a_climb_plays_the_same_games_however_its_work_is_sliced(name):
     assert whole.state is not None and whole.state["restarts"] >= 2
     assert state == whole.state and deals == whole.deals == 3_000
     assert [deal for deal, _ in finds] == [deal for deal, _ in whole.finds]
+
+
+def _parts(layout: Any, row: np.ndarray) -> list[list[int]]:
+    """The sorted cards of each part a deal keeps: outside the fixed segments, and each one."""
+    bounds = list(zip(layout.bounds(), layout.fixed, strict=True))
+    free = sorted(int(row[i]) for (a, b), fixed in bounds if not fixed for i in range(a, b))
+    return [free] + [sorted(row[a:b].tolist()) for (a, b), fixed in bounds if fixed]
+
+
+@pytest.mark.parametrize(("name", "index"), CASES)
+def test_a_crossover_child_is_a_deal_of_the_layout_made_of_its_parents(name, index):
+    game, options, rows = _setup(name, index)
+    layout = game.layout(options)
+    rng = np.random.default_rng(index)
+    for first, second in zip(rows[:40:2], rows[1:40:2], strict=True):
+        child = crossover(layout, first, second, rng)
+        assert _parts(layout, child) == _parts(layout, first)
+        game.format(child, options)  # a deal the game accepts
+        foreign = int(((child != first) & (child != second)).sum())  # cards put back
+        assert foreign <= int((first != second).sum())
+        assert (crossover(layout, first, first.copy(), rng) == first).all()

@@ -448,6 +448,21 @@ def test_pool_restarts_climb_near_the_best_deals_and_are_reproducible():
     assert "pool" not in plain.state
 
 
+def test_crossover_restarts_start_from_children_of_the_pool_and_are_reproducible():
+    games = {"state": None, "games": 60_000}
+    pooled = climb_slice(SearchSpec("climb", seed=4, workers=1, stall=1000, restart="pool"),
+                         Task(0, games))
+    spec = SearchSpec("climb", seed=4, workers=1, stall=1000, restart="crossover")
+    crossed, again = (climb_slice(spec, Task(0, games)) for _ in range(2))
+    assert crossed.state == again.state and crossed.cards == again.cards
+    assert crossed.state["restarts"] > POOL_SIZE, "the pool must fill and be crossed"
+    pool = crossed.state["pool"]
+    assert len(pool) == POOL_SIZE and [s for s, _ in pool] == play_batch(
+        [row for _, row in pool]).cards.tolist()
+    # the same climbs fill both pools; after that the restarts differ
+    assert crossed.cards != pooled.cards
+
+
 @pytest.mark.parametrize("seed", [1, 3])
 def test_a_pool_climber_plays_the_same_games_however_its_work_is_sliced(seed):
     spec = SearchSpec("climb", seed=seed, workers=1, stall=1000, restart="pool", kick=2)

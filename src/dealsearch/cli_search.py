@@ -82,7 +82,8 @@ def add_search_parser(commands: Any, game: Game | None = None) -> None:
                              "(default 5000)")
     search.add_argument("--restart", choices=RESTARTS,
                         help="climb: after a stall, start again from a random deal (default) "
-                             "or from one of the climber's best deals, a few mutations away")
+                             "(random), from one of the climber's best deals, a few mutations away "
+                             "(pool), or from a child of two of them (crossover)")
     if game.name == "beggar":
         search.add_argument("--kick", type=positive_int, metavar="K",
                             help=f"climb: K random mutations per mutant, 1 to {MAX_KICK} "

@@ -173,6 +173,44 @@ def random_row(layout: Layout, rng: np.random.Generator) -> npt.NDArray[np.uint8
     return row
 
 
+def crossover(layout: Layout, first: npt.NDArray[np.uint8], second: npt.NDArray[np.uint8],
+              rng: np.random.Generator) -> npt.NDArray[np.uint8]:
+    """A child of two rows: ``first`` with a random stretch of ``second`` copied in (two-point
+    crossover: a stretch keeps runs of cards, which is what a long game is made of), then made
+    a deal of the layout again: in each part (the positions outside fixed segments, and each
+    fixed segment) the cards it holds too many of, at random places outside the stretch where
+    possible, become the cards it lacks, in random order.
+
+    >>> layout = Layout((0, 0, 0, 1, 2), (5,))
+    >>> child = crossover(layout, np.array([1, 2, 0, 0, 0], np.uint8),
+    ...                   np.array([0, 0, 0, 2, 1], np.uint8), np.random.default_rng(3))
+    >>> sorted(child.tolist()) == list(layout.deck)
+    True
+    """
+    n = layout.n_cards
+    start, stop = sorted(int(i) for i in rng.choice(n + 1, 2, replace=False))
+    child = first.copy()
+    child[start:stop] = second[start:stop]
+    inside = np.zeros(n, dtype=bool)
+    inside[start:stop] = True
+    free = [i for (a, b), fixed in zip(layout.bounds(), layout.fixed, strict=True)
+            if not fixed for i in range(a, b)]
+    parts = [np.array(free, dtype=np.int64)] + [
+        np.arange(a, b) for (a, b), fixed in zip(layout.bounds(), layout.fixed, strict=True)
+        if fixed]
+    for part in parts:
+        want = np.bincount(first[part], minlength=256)   # the part's cards (first is a deal)
+        have = np.bincount(child[part], minlength=256)
+        surplus = have - want
+        drop = []
+        for i in sorted(rng.permutation(part), key=lambda i: inside[i]):  # outside first
+            if surplus[child[i]] > 0:
+                surplus[child[i]] -= 1
+                drop.append(i)
+        child[drop] = rng.permutation(np.repeat(np.arange(256), np.maximum(want - have, 0)))
+    return child
+
+
 def results_of(spec: SearchSpec, rows: npt.NDArray[np.uint8]) -> list[GameResult]:
     """Full results (details included) of a few rows, played again by the game's batch."""
     if not len(rows):

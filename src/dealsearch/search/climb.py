@@ -9,7 +9,9 @@ the simulated-annealing probability exp(delta / T), T halving every ``HALF_LIFE`
 ``stall`` games without a new best the climber restarts from a fresh random deal (or near the
 ``--start`` deal); with ``restart=pool`` it keeps its ``POOL_SIZE`` best deals (the best of each
 climb) and, once the pool is full, restarts ``POOL_MUTATIONS`` mutations away from one of them
-(iterated local search). ``kick`` mutations make each mutant (BMN: a larger neighbourhood).
+(iterated local search); with ``restart=crossover`` it restarts from a child of two of them
+(:func:`~dealsearch.search.base.crossover`: a memetic search, each climber its own population).
+``kick`` mutations make each mutant (BMN: a larger neighbourhood).
 A climber's state travels with its tasks, so any worker can continue it and a resumed run
 picks it up.
 """
@@ -23,14 +25,14 @@ import numpy as np
 from ..notation import parse_deal
 from ..reverse import longer_starts
 from ._generic import Climber
-from .base import Report, Task, compact, random_row, results_of, row_deal, score
+from .base import Report, Task, compact, crossover, random_row, results_of, row_deal, score
 from .spec import SearchSpec
 
 SLICE_GAMES = 50_000      # games per task: a fraction of a second
 HALF_LIFE = 5_000         # annealing: the temperature halves every this many games
 COOLING = 0.5 ** (1 / HALF_LIFE)
 RESTART_MUTATIONS = 4     # how far from --start a restart begins
-POOL_SIZE = 8             # restart=pool: the best deals a climber keeps to restart near
+POOL_SIZE = 8             # restart=pool|crossover: the best deals a climber keeps to restart near
 POOL_MUTATIONS = 4        # ... and how far from one of them a restart begins
 REVERSE_TRICKS = 12       # --reverse-every: walk back from this many states of the best game
 REVERSE_STATES = 2_000    # ... each walk bounded to this many states
@@ -135,7 +137,11 @@ def climb_slice(spec: SearchSpec, task: Task) -> Report:
         pool = state.get("pool")
         if pool is not None and not first:
             _keep_best(pool, climber.best_row.tolist(), climber.best_score)
-        if pool is not None and len(pool) == POOL_SIZE:
+        if pool is not None and len(pool) == POOL_SIZE and spec.restart == "crossover":
+            first, second = (np.array(pool[i][1], dtype=np.uint8)
+                             for i in shuffler.choice(POOL_SIZE, 2, replace=False))
+            row, mutations = crossover(spec.layout, first, second, shuffler), 0
+        elif pool is not None and len(pool) == POOL_SIZE:
             row = np.array(pool[int(shuffler.integers(POOL_SIZE))][1], dtype=np.uint8)
             mutations = POOL_MUTATIONS
         elif spec.start is not None:
@@ -162,7 +168,7 @@ def climb_slice(spec: SearchSpec, task: Task) -> Report:
         climber.kick = spec.kick
     if state is None:
         state = {"restarts": 0, "record": 0, "improvements": 0}
-        if spec.restart == "pool":
+        if spec.restart in ("pool", "crossover"):
             state["pool"] = []
         restart(first=True)
     else:

@@ -21,7 +21,7 @@ from ..rules import Rules, get_rules
 STRATEGIES = ("random", "climb", "exhaustive")
 MAX_EXHAUSTIVE = 10**13  # deals: about a month on 100 cores at BMN's speed
 ESCAPES = ("none", "anneal")
-RESTARTS = ("random", "pool")  # climb: where a stalled climber starts again
+RESTARTS = ("random", "pool", "crossover")  # climb: where a stalled climber starts again
 MAX_KICK = 16                  # climb: most mutations per mutant
 OBJECTIVES = ("cards", "tricks")  # BMN's measures (other games: Game.measures)
 # The PRNG is seeded with a uint64 (dealsearch._random) and the log stores the seed as a SQLite
@@ -84,6 +84,7 @@ class SearchSpec:
     temperature: float = 40.0        # annealing start temperature, in objective units
     reverse_every: int | None = None  # grow the best deal backwards every K new bests
     restart: str = "random"          # random | pool (near one of the climber's best deals)
+    #                                  | crossover (a child of two of them)
     kick: int = 1                    # mutations per mutant (BMN climber)
     game: str = "beggar"
     game_options: dict[str, Any] = field(default_factory=dict)

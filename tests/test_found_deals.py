@@ -1,0 +1,50 @@
+"""data/found_deals.csv: every deal our own searches found worth keeping replays as recorded:
+the longest deals of each setting (from `search climb`) and every new cycle family (from
+`factory`)."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+
+from dealsearch import get_rules, parse_deal
+from dealsearch.catalogue import cycle_id
+from dealsearch.cli import main
+
+FOUND = Path(__file__).resolve().parents[1] / "data" / "found_deals.csv"
+COLUMNS = ["deal", "rules", "players", "outcome", "cards", "tricks", "method"]
+CASELLA = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
+
+
+def rows() -> list[dict[str, str]]:
+    with FOUND.open(newline="", encoding="utf-8") as handle:
+        reader = csv.DictReader(handle)
+        assert reader.fieldnames == COLUMNS
+        return list(reader)
+
+
+def test_the_file_has_the_longest_deal_of_each_setting_and_the_cycles():
+    assert {int(row["players"]) for row in rows() if row["outcome"] == "win"} == {2, 3, 4}
+    assert {row["rules"] for row in rows() if row["outcome"] == "cycle"} == {
+        "standard", "italian"}
+
+
+@pytest.mark.parametrize("row", rows(), ids=lambda row: f"{row['players']}p-{row['cards']}")
+def test_each_found_deal_verifies(capsys, row):
+    assert main(["verify", "--json", "--rules", row["rules"], row["deal"]]) == 0
+    played = json.loads(capsys.readouterr().out)
+    assert len(row["deal"].split("/")) == int(row["players"])
+    assert (played["outcome"], played["cards"], played["tricks"]) == (
+        row["outcome"], int(row["cards"]), int(row["tricks"]))
+    command = "dealsearch factory " if row["outcome"] == "cycle" else "dealsearch search climb "
+    assert row["method"].startswith(command)
+
+
+def test_each_cycle_row_is_a_family_of_its_own_not_casellas():
+    families = [cycle_id(parse_deal(row["deal"], get_rules(row["rules"])), get_rules(row["rules"]))
+                for row in rows() if row["outcome"] == "cycle"]
+    assert cycle_id(parse_deal(CASELLA)) not in families
+    assert len(set(families)) == len(families)

@@ -197,8 +197,33 @@ def test_a_new_log_appears_on_disk_with_its_tables(tmp_path, monkeypatch):
     path = tmp_path / "new.sqlite"
     RecordLog(path).start_run("random", {}, "standard", 1, 1)
     assert {"runs", "finds", "cycles"} <= seen[0] and seen[1] == {"wal"}
-    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.endswith(("-wal", "-shm"))
-                  ) == ["new.sqlite"]
+    assert sorted(p.name for p in tmp_path.iterdir()) in (
+        ["new.sqlite"], ["new.sqlite", "new.sqlite-shm", "new.sqlite-wal"])
+
+
+def test_without_hard_links_the_log_is_made_in_place(tmp_path, monkeypatch):
+    import dealsearch.log as log
+
+    def no_links(source: str | Path, target: str | Path) -> None:
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(log.os, "link", no_links)
+    path = tmp_path / "fat.sqlite"
+    RecordLog(path).start_run("random", {}, "standard", 1, 1)
+    assert [run["strategy"] for run in RecordLog(path).runs()] == ["random"]
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".new")]
+
+
+def test_an_interrupted_creation_leaves_no_file(tmp_path, monkeypatch):
+    import dealsearch.log as log
+
+    def interrupted(db: sqlite3.Connection, path: str) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(log, "_prepare", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        RecordLog(tmp_path / "never.sqlite")
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_a_log_created_by_another_process_first_is_kept(tmp_path, monkeypatch):

@@ -448,7 +448,7 @@ def test_pool_restarts_climb_near_the_best_deals_and_are_reproducible():
     assert "pool" not in plain.state
 
 
-def test_crossover_restarts_start_from_children_of_the_pool_and_are_reproducible():
+def test_crossover_restarts_keep_a_true_pool_differ_from_pool_restarts_and_replay():
     games = {"state": None, "games": 60_000}
     pooled = climb_slice(SearchSpec("climb", seed=4, workers=1, stall=1000, restart="pool"),
                          Task(0, games))
@@ -463,9 +463,9 @@ def test_crossover_restarts_start_from_children_of_the_pool_and_are_reproducible
     assert crossed.cards != pooled.cards
 
 
-@pytest.mark.parametrize("seed", [1, 3])
-def test_a_pool_climber_plays_the_same_games_however_its_work_is_sliced(seed):
-    spec = SearchSpec("climb", seed=seed, workers=1, stall=1000, restart="pool", kick=2)
+@pytest.mark.parametrize(("seed", "restart"), [(1, "pool"), (3, "pool"), (1, "crossover")])
+def test_a_pool_climber_plays_the_same_games_however_its_work_is_sliced(seed, restart):
+    spec = SearchSpec("climb", seed=seed, workers=1, stall=1000, restart=restart, kick=2)
     whole = climb_slice(spec, Task(0, {"state": None, "games": 40_000}))
     state, cards = None, 0
     for _ in range(10):

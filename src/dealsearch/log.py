@@ -16,6 +16,7 @@ import json
 import os
 import platform
 import sqlite3
+import tempfile
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -366,19 +367,29 @@ def _create_file(path: Path) -> None:
     """Create a new log at ``path`` that appears on disk complete or not at all.
 
     SQLite makes the file before its first transaction commits, and a reader opening it then
-    (``records`` while a search starts) would find no tables; so the log is built beside its
-    place and hard-linked into it, which also loses no race against another process.
+    (``records`` while a search starts) would find no tables; so the log is built in a fresh
+    temporary file beside its place and hard-linked into it, which also loses no race against
+    another process creating it. Where that cannot be done (no hard links on the file system,
+    no right to write the directory) SQLite makes the file in place, as it did before, and
+    reports what it cannot do itself.
     """
-    temp = path.with_name(f".{path.name}.{os.getpid()}.new")
-    db = sqlite3.connect(temp, isolation_level=None)
     try:
-        _prepare(db, str(path))
-    finally:
-        db.close()
-    try:
-        os.link(temp, path)
+        handle, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".new", dir=path.parent)
     except OSError:
-        pass  # another process created it first (open theirs), or no hard links: SQLite makes it
+        return
+    os.close(handle)
+    temp = Path(name)
+    try:
+        db = sqlite3.connect(temp, isolation_level=None)
+        try:
+            _prepare(db, str(path))
+        finally:
+            db.close()
+        os.link(temp, path)
+    except FileExistsError:
+        pass  # another process created it first: open theirs
+    except OSError:
+        pass  # no hard links here (FAT, some network file systems): SQLite makes it in place
     finally:
         temp.unlink(missing_ok=True)
 

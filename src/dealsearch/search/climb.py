@@ -138,9 +138,12 @@ def climb_slice(spec: SearchSpec, task: Task) -> Report:
         if pool is not None and not first:
             _keep_best(pool, climber.best_row.tolist(), climber.best_score)
         if pool is not None and len(pool) == POOL_SIZE and spec.restart == "crossover":
-            first, second = (np.array(pool[i][1], dtype=np.uint8)
-                             for i in shuffler.choice(POOL_SIZE, 2, replace=False))
-            row, mutations = crossover(spec.layout, first, second, shuffler), 0
+            one, other = (np.array(pool[i][1], dtype=np.uint8)
+                          for i in shuffler.choice(POOL_SIZE, 2, replace=False))
+            row = crossover(spec.layout, one, other, shuffler)
+            # A child equal to a deal of the pool (parents alike where the stretch fell) would
+            # climb a summit already climbed: move it off as a pool restart does.
+            mutations = POOL_MUTATIONS if any(row.tolist() == kept for _, kept in pool) else 0
         elif pool is not None and len(pool) == POOL_SIZE:
             row = np.array(pool[int(shuffler.integers(POOL_SIZE))][1], dtype=np.uint8)
             mutations = POOL_MUTATIONS

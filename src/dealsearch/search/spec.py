@@ -83,8 +83,8 @@ class SearchSpec:
     stall: int = 5_000               # games without a new best before a restart
     temperature: float = 40.0        # annealing start temperature, in objective units
     reverse_every: int | None = None  # grow the best deal backwards every K new bests
-    restart: str = "random"          # random | pool (near one of the climber's best deals)
-    #                                  | crossover (a child of two of them)
+    # random, pool (near one of the climber's best deals) or crossover (a child of two of them)
+    restart: str = "random"
     kick: int = 1                    # mutations per mutant (BMN climber)
     game: str = "beggar"
     game_options: dict[str, Any] = field(default_factory=dict)

@@ -19,6 +19,7 @@ import pytest
 from dealsearch import Deal, _climb, get_rules
 from dealsearch.cli import main
 from dealsearch.engine import play, play_batch, random_deals
+from dealsearch.game import GameResult
 from dealsearch.log import Find, RecordLog
 from dealsearch.notation import format_deal, parse_deal, parse_deck
 from dealsearch.reference import play_reference
@@ -343,6 +344,12 @@ def _climber_at(deal: str, spec: SearchSpec) -> tuple[_climb.Climber, np.ndarray
     return climber, row
 
 
+def _row_result(deal: str, spec: SearchSpec) -> tuple[np.ndarray, GameResult]:
+    """What a game's ``longer_starts`` gives for ``deal``: its row and result."""
+    row = spec.plugin.parse(deal, spec.options)
+    return row, spec.plugin.play_reference(row, spec.options)
+
+
 def _more_cards_fewer_tricks() -> tuple[str, str, str]:
     """Three random deals X, A, B: A has the most cards, B more tricks than A, X more than A."""
     rows = random_deals(2000, seed=12)
@@ -359,9 +366,9 @@ def _more_cards_fewer_tricks() -> tuple[str, str, str]:
 def test_reverse_every_with_tricks_continues_from_the_most_tricks(monkeypatch):
     x, a, b = _more_cards_fewer_tricks()
     # The walk back is tested in test_reverse; here it finds A and B, longest in cards first.
-    monkeypatch.setattr("dealsearch.search.climb.longer_starts",
-                        lambda *args: [(a, play(a)), (b, play(b))])
     spec = SearchSpec("climb", objective="tricks", reverse_every=1, workers=1)
+    monkeypatch.setattr(spec.plugin, "longer_starts",
+                        lambda *args: [_row_result(a, spec), _row_result(b, spec)])
     climber, _ = _climber_at(x, spec)
     _grow_backwards(spec, climber, {"record": climber.best_score}, Report(0))
     assert climber.best_score == play(b).tricks > play(a).tricks
@@ -371,8 +378,8 @@ def test_reverse_every_with_tricks_continues_from_the_most_tricks(monkeypatch):
 
 def test_reverse_every_never_restarts_a_climber_below_its_best(monkeypatch):
     x, a, _ = _more_cards_fewer_tricks()
-    monkeypatch.setattr("dealsearch.search.climb.longer_starts", lambda *args: [(a, play(a))])
     spec = SearchSpec("climb", objective="tricks", reverse_every=1, workers=1)
+    monkeypatch.setattr(spec.plugin, "longer_starts", lambda *args: [_row_result(a, spec)])
     climber, x_row = _climber_at(x, spec)
     before = climber.best_score
     _grow_backwards(spec, climber, {"record": before}, Report(0))
@@ -550,3 +557,24 @@ def test_a_pool_climb_with_kicks_resumes_to_the_fresh_run(capsys, tmp_path):
     for key in ("deals", "cards", "outcomes", "best"):
         assert resumed[key] == fresh[key], key
     assert climbers(db) == climbers(str(tmp_path / "fresh.sqlite"))
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--players", "3"], "--reverse-every: playing backwards needs 2 players"),
+    (["--deck", "-" * 63 + "JQ"], "needs a deck of at most 64 cards"),
+    (["--game", "durak"], "unrecognized arguments: --reverse-every 2"),
+])
+def test_reverse_every_is_refused_where_a_game_cannot_be_played_backwards(capsys, tmp_path,
+                                                                          argv, message):
+    db = tmp_path / "log.sqlite"
+    assert main(["search", "climb", "--reverse-every", "2", *argv, "--deals", "100",
+                 "--db", str(db)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
+    assert not db.exists()
+
+
+@pytest.mark.parametrize("game", ["durak", "spite"])
+def test_a_campaign_cannot_grow_other_games_backwards(game):
+    with pytest.raises(ValueError, match=f"--reverse-every: {game} cannot be played backwards"):
+        SearchSpec("climb", game=game, reverse_every=2)

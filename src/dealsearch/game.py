@@ -231,6 +231,16 @@ class Game(ABC):
         seat that reaches it (the catalogue's identity); ``ValueError`` if the game ends."""
         raise NotImplementedError(f"{self.name} has no cycle catalogue")
 
+    def backwards_refusal(self, options: GameOptions) -> str | None:
+        """Why :meth:`longer_starts` cannot serve these options (``search climb
+        --reverse-every`` then refuses them), or None if it can."""
+        return f"{self.name} cannot be played backwards"
+
+    def longer_starts(self, row: Row, options: GameOptions) -> list[tuple[Row, GameResult]]:
+        """Deals longer than ``row``'s whose games run through the first states of its game,
+        found by playing it backwards, longest first (``search climb --reverse-every``)."""
+        raise NotImplementedError(self.backwards_refusal(options))
+
     def speed_table(self, deals: int, seed: int) -> list[dict[str, Any]]:
         """Rows of ``dealsearch bench --game NAME``: per setting (preset, players, policies),
         the compiled engine and the reference on the same seeded deals in one run, with keys

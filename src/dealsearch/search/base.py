@@ -15,7 +15,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..deal import Deal
 from ..game import BatchResults, Game, GameResult, Layout, get_game
 from .spec import SearchSpec
 
@@ -146,16 +145,6 @@ class NumberedSearch:
     def checkpoint(self) -> dict[str, Any]:
         """The state to resume from."""
         return {"chunks": self.chunks.checkpoint()}
-
-
-def row_deal(row: npt.NDArray[np.uint8], sizes: tuple[int, ...]) -> Deal:
-    """BMN: the deal of a row (hands concatenated, hand 1 first)."""
-    cards = row.tolist()
-    hands, start = [], 0
-    for size in sizes:
-        hands.append(tuple(cards[start:start + size]))
-        start += size
-    return Deal(tuple(hands))
 
 
 def random_row(layout: Layout, rng: np.random.Generator) -> npt.NDArray[np.uint8]:

@@ -22,10 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from ..notation import parse_deal
-from ..reverse import longer_starts
 from ._generic import Climber
-from .base import Report, Task, compact, crossover, random_row, results_of, row_deal, score
+from .base import Report, Task, compact, crossover, random_row, results_of, score
 from .spec import SearchSpec
 
 SLICE_GAMES = 50_000      # games per task: a fraction of a second
@@ -34,8 +32,6 @@ COOLING = 0.5 ** (1 / HALF_LIFE)
 RESTART_MUTATIONS = 4     # how far from --start a restart begins
 POOL_SIZE = 8             # restart=pool|crossover: the best deals a climber keeps to restart near
 POOL_MUTATIONS = 4        # ... and how far from one of them a restart begins
-REVERSE_TRICKS = 12       # --reverse-every: walk back from this many states of the best game
-REVERSE_STATES = 2_000    # ... each walk bounded to this many states
 
 
 class ClimbSearch:
@@ -222,23 +218,19 @@ def _keep_best(pool: list[list[Any]], row: list[int], score: int) -> None:
 
 def _grow_backwards(spec: SearchSpec, climber: Any, state: dict[str, Any],
                     report: Report) -> None:
-    """BMN: try to extend the climber's best deal backwards; continue from the longest result
-    by the objective, if it is at least as long as the climber's best."""
-    from ..games.beggar import to_game_result
-
-    deal = row_deal(climber.best_row, spec.hand_sizes)
-    longer = longer_starts(deal, spec.game_rules, REVERSE_TRICKS, REVERSE_STATES)
+    """Try to extend the climber's best deal backwards (:meth:`Game.longer_starts`); continue
+    from the longest result by the objective, if it is at least as long as the climber's
+    best."""
+    longer = spec.plugin.longer_starts(climber.best_row, spec.options)
     if not longer:
         return
-    # longer_starts finds deals longer in cards; the longest by the objective is the pick.
-    text, result = max(((text, to_game_result(found)) for text, found in longer),
-                       key=lambda item: score(item[1], spec))
+    # The game finds deals longer in its first measure; the longest by the objective is the pick.
+    row, result = max(longer, key=lambda item: score(item[1], spec))
     gained = score(result, spec)
     if gained < climber.best_score:  # more cards but fewer tricks: never restart below
         return
-    row = np.array(parse_deal(text, spec.game_rules, "any").cards, dtype=np.uint8)
     climber.reset(row, gained, climber.temperature)
     state["record"] = max(state["record"], gained)
-    report.finds.append((text, result))
+    report.finds.append((compact(row, spec), result))
     report.notes.append(f"climber {report.key + 1}: grown backwards to {gained} "
                         f"{spec.objective}")

@@ -15,7 +15,6 @@ from typing import Any
 
 from ..game import Game, GameError, GameOptions, get_game
 from ..notation import parse_deal
-from ..reverse import MAX_CARDS as REVERSE_CARDS
 from ..rules import Rules, get_rules
 
 STRATEGIES = ("random", "climb", "exhaustive")
@@ -116,12 +115,12 @@ class SearchSpec:
             value = getattr(self, name)
             if value is not None and value < 1:
                 raise ValueError(f"{name.replace('_', '-')} must be at least 1")
-        if self.reverse_every is not None and (self.strategy != "climb" or self.players != 2
-                                               or self.game != "beggar"):
-            raise ValueError("--reverse-every needs a 2-player climb of beggar")
-        if self.reverse_every is not None and self.game_rules.deck_size > REVERSE_CARDS:
-            raise ValueError(f"--reverse-every needs a deck of at most {REVERSE_CARDS} cards "
-                             f"(playing backwards works on 64-bit hands)")
+        if self.reverse_every is not None and self.strategy != "climb":
+            raise ValueError("--reverse-every is an option of climb")
+        refusal = None if self.reverse_every is None else self.plugin.backwards_refusal(
+            self.options)
+        if refusal:
+            raise ValueError(f"--reverse-every: {refusal}")
         if self.strategy == "exhaustive" and self.game == "beggar" and self.deck is None:
             raise ValueError("an exhaustive search needs --deck, e.g. --deck --------AKQJJ")
         if self.strategy == "exhaustive":

@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 import numpy as np
 import numpy.typing as npt
 
-from ... import catalogue
+from ... import catalogue, reverse
 from ...deal import Deal
 from ...engine import BatchResult
 from ...engine import play_batch as bmn_play_batch
@@ -33,6 +33,8 @@ from ...result import OUTCOMES, Cycle, Result
 from .options import OPTION_SPECS, BeggarOptions, make_options
 
 MEASURES = ("cards", "tricks")
+REVERSE_TRICKS = 12       # longer_starts: walk back from this many states of the game
+REVERSE_STATES = 2_000    # ... each walk bounded to this many states
 
 
 class BeggarResult(GameResult):
@@ -230,6 +232,27 @@ class Beggar(Game):
         """The catalogue's key (:func:`dealsearch.catalogue.cycle_key`)."""
         options = _options(options)
         return catalogue.cycle_key(self.deal(row, options), options.game_rules)
+
+    def backwards_refusal(self, options: Any) -> str | None:
+        """Playing backwards (:mod:`dealsearch.reverse`) takes two players and 64-bit hands."""
+        options = _options(options)
+        if options.players != 2:
+            return "playing backwards needs 2 players"
+        if options.game_rules.deck_size > reverse.MAX_CARDS:
+            return (f"playing backwards needs a deck of at most {reverse.MAX_CARDS} cards "
+                    f"(it works on 64-bit hands)")
+        return None
+
+    def longer_starts(self, row: Row, options: Any) -> list[tuple[Row, GameResult]]:
+        """:func:`dealsearch.reverse.longer_starts` from the first ``REVERSE_TRICKS`` states
+        of ``row``'s game, each walk bounded to ``REVERSE_STATES`` states."""
+        options = _options(options)
+        refusal = self.backwards_refusal(options)
+        if refusal:
+            raise ValueError(refusal)
+        found = reverse.longer_starts(self.deal(row, options), options.game_rules,
+                                      REVERSE_TRICKS, REVERSE_STATES)
+        return [(self.parse(text, options), to_game_result(result)) for text, result in found]
 
     def cycle_id(self, key: str, options: Any) -> str:
         """The v1 catalogue id (rules name and key), so old and new logs agree."""

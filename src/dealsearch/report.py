@@ -226,7 +226,7 @@ def draw_records(rows: list[tuple[Any, ...]], path: Path, measure: str = "cards"
     labels = [f"{who}: {value}" for who, value, *_ in rows]
     ax.barh(range(len(rows)), [value for _, value, *_ in rows], color=colours)
     ax.set_yticks(range(len(rows)), labels)
-    ax.set_title("Our best comparable games (green) next to the published records (grey)")
+    ax.set_title("Our best games (green) and the published records (grey)")
     ax.set_xlabel(f"game length ({measure})")
     _save(fig, path)
 

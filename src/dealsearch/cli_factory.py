@@ -20,6 +20,7 @@ from .cli_options import (
     EXIT_OK,
     BadInput,
     check_log_path,
+    duration,
     open_log,
     positive_int,
     seed,
@@ -32,18 +33,10 @@ from .games.beggar.options import BeggarOptions, make_options
 from .log import Find
 from .notation import DealError, format_deal, parse_deal, parse_deck
 from .rules import PRESETS, Rules, get_rules
-from .search import parse_duration
 
 # Small decks whose exhaustive play has cycles to grow from, per (rules, players).
 START_DECKS = {("standard", 2): "------JJQQK", ("italian", 2): "00000011223",
                ("standard", 3): "------JJQQK", ("italian", 3): "00000011223"}
-
-
-def _duration(text: str) -> float:
-    try:
-        return parse_duration(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def add_factory_parser(commands: Any) -> None:
@@ -64,7 +57,7 @@ def add_factory_parser(commands: Any) -> None:
     factory.add_argument("--start", metavar="DEAL",
                          help="grow the cycle this never-ending deal enters instead")
     factory.add_argument("--seed", type=seed, default=1, help="PRNG seed (default 1)")
-    factory.add_argument("--time", type=_duration,
+    factory.add_argument("--time", type=duration,
                          help="budget: 90s, 3m, 1h (default 2m unless --nodes is given)")
     factory.add_argument("--nodes", type=positive_int, help="budget: cycles to expand")
     factory.add_argument("--samples", type=positive_int, default=4096,

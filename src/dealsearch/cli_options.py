@@ -20,7 +20,7 @@ from .errors import (
 )
 from .game import Game, GameError, GameOptions, game_names, get_game
 from .log import RecordLog
-from .search.spec import MAX_SEED
+from .search.spec import MAX_SEED, parse_duration
 
 EXIT_MISMATCH = EXIT_FAILED  # verify --known, records --verify: a stored count is wrong
 DEFAULT_DB = "dealsearch.sqlite"  # the log, in the current directory
@@ -47,6 +47,14 @@ def positive_int(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
     return value
+
+
+def duration(text: str) -> float:
+    """An argparse type: a time budget such as ``8h``, ``30m``, ``90s`` or ``1h30m``."""
+    try:
+        return parse_duration(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def seed(text: str) -> int:

@@ -25,6 +25,7 @@ from .cli_options import (
     add_game_choice,
     add_game_options,
     check_log_path,
+    duration,
     open_log,
     option_values,
     positive_int,
@@ -36,13 +37,6 @@ from .log import Find, RecordLog, iter_lines
 from .search import STRATEGIES, Runner, SearchSpec, parse_duration
 from .search.backends import BACKENDS, DASK_EXTRA, Backend, BackendError, MissingDask, open_backend
 from .search.spec import ESCAPES, MAX_KICK, RESTARTS
-
-
-def _duration(text: str) -> float:
-    try:
-        return parse_duration(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _workers(text: str) -> int:
@@ -70,7 +64,7 @@ def add_search_parser(commands: Any, game: Game | None = None) -> None:
     search.add_argument("--seed", type=seed,
                         help="PRNG seed, 0 to 2**63-1 (default: chosen and logged)")
     search.add_argument("--deals", type=positive_int, help="budget: games to play")
-    search.add_argument("--time", type=_duration, help="budget: 8h, 30m, 90s, 1h30m")
+    search.add_argument("--time", type=duration, help="budget: 8h, 30m, 90s, 1h30m")
     search.add_argument("--objective", choices=game.measures,
                         help=f"longer means more {' or more '.join(game.measures)} (default: "
                              f"{game.measures[0]})")

@@ -18,8 +18,10 @@ def compiled(module: str) -> Extension:
 
 
 # Every compiled module; a game's engine lives in its folder (e.g. "games.durak._engine").
-MODULES = ["_engine", "_ring", "_permutations", "_climb", "_kernel", "games.beggar._kernel",
-           "search._generic", "games.durak._engine", "games.spite._engine"]
+MODULES = ["_kernel", "_permutations", "search._generic",
+           "games.beggar._engine", "games.beggar._ring", "games.beggar._climb",
+           "games.beggar._kernel",
+           "games.durak._engine", "games.spite._engine"]
 
 setup(
     ext_modules=cythonize(

@@ -13,8 +13,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from dealsearch._climb import Climber as BmnClimber
 from dealsearch.game import get_game
+from dealsearch.games.beggar._climb import Climber as BmnClimber
 from dealsearch.search._generic import Climber, Sampler
 from dealsearch.search.base import new_histograms
 from dealsearch.search.climb import COOLING

@@ -10,8 +10,9 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from dealsearch import STANDARD, _engine
+from dealsearch import STANDARD
 from dealsearch.bench import Yardstick, load_yardstick
+from dealsearch.games.beggar import _engine
 
 DEALS = 20_000
 SEED = 1

@@ -54,14 +54,14 @@ def main() -> None:
             rows.append({"seed": seed, **result})
             print(json.dumps(rows[-1]), flush=True)
     args.out.write_text(json.dumps(rows, indent=1))
-    print(f"\n| method | median best | min–max | median deals | seeds won |")
+    print("\n| method | median best | min-max | median deals | seeds won |")
     print("|---|---|---|---|---|")
     for name in CONTENDERS:
         bests = [row[name]["best"] for row in rows]
         deals = [row[name]["deals"] for row in rows]
         wins = sum(row[name]["best"] > max(row[o]["best"] for o in CONTENDERS if o != name)
                    for row in rows)
-        print(f"| {name} | {statistics.median(bests):,.0f} | {min(bests):,}–{max(bests):,} | "
+        print(f"| {name} | {statistics.median(bests):,.0f} | {min(bests):,}-{max(bests):,} | "
               f"{statistics.median(deals):,.0f} | {wins} of {len(rows)} |")
 
 

@@ -11,8 +11,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from dealsearch import STANDARD, _engine, play, play_batch
+from dealsearch import STANDARD, play, play_batch
 from dealsearch.bench import Yardstick
+from dealsearch.games.beggar import _engine
 
 RECORD = "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---"  # 8344 cards, 1164 tricks
 LOOPING = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"  # first repeat at 474 cards
@@ -63,7 +64,7 @@ def test_looping_deal_cycle_detection(benchmark: Any) -> None:
 
 def test_play_loop_python_overhead(benchmark: Any, random_rows: npt.NDArray[np.uint8]) -> None:
     """A Python loop of play() over 1,000 deals: against play_batch, the per-call overhead."""
-    from dealsearch.deal import Deal
+    from dealsearch.games.beggar.deal import Deal
 
     deals = [Deal((tuple(row[:26].tolist()), tuple(row[26:].tolist())))
              for row in random_rows[:1000]]

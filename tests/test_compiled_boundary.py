@@ -22,8 +22,9 @@ import pytest
 SETUP = """
 import json, sys
 import numpy as np
-from dealsearch import _engine, _permutations
-from dealsearch._climb import Climber
+from dealsearch import _permutations
+from dealsearch.games.beggar import _engine
+from dealsearch.games.beggar._climb import Climber
 from dealsearch._kernel import Kernel
 PAY = (0, 1, 2, 3, 4)
 DECK = (36, 4, 4, 4, 4)
@@ -323,8 +324,9 @@ def test_good_arguments_still_play() -> None:
     """The checks refuse only what is wrong: the same entry points with good arguments."""
     import numpy as np
 
-    from dealsearch import _engine, _permutations
-    from dealsearch._climb import Climber
+    from dealsearch import _permutations
+    from dealsearch.games.beggar import _engine
+    from dealsearch.games.beggar._climb import Climber
 
     pay, deck = (0, 1, 2, 3, 4), (36, 4, 4, 4, 4)
     rows = _engine.random_rows(deck, 4, 1)

@@ -28,7 +28,7 @@ from dealsearch import (
     play,
     play_batch,
 )
-from dealsearch.reference import Trick, play_reference
+from dealsearch.games.beggar.reference import Trick, play_reference
 
 KNOWN_DEALS = Path(__file__).resolve().parents[1] / "data" / "known_deals.csv"
 CASELLA = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"

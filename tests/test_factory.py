@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from dealsearch import ITALIAN, STANDARD, Deal, parse_deal
-from dealsearch.catalogue import cycle_id, cycle_key
 from dealsearch.cli import main
-from dealsearch.factory import (
+from dealsearch.games.beggar.catalogue import cycle_id, cycle_key
+from dealsearch.games.beggar.factory import (
     closer_moves,
     distance,
     expand,
@@ -23,9 +23,9 @@ from dealsearch.factory import (
     seed_loops,
     starting_deals,
 )
+from dealsearch.games.beggar.notation import parse_deck
+from dealsearch.games.beggar.reference import cycle_states, play_reference
 from dealsearch.log import RecordLog
-from dealsearch.notation import parse_deck
-from dealsearch.reference import cycle_states, play_reference
 
 CASELLA = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
 # Casella's cycle with one jack taken out: a 51-card cycle of its own (period 54 tricks).

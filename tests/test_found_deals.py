@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from dealsearch import get_rules, parse_deal
-from dealsearch.catalogue import cycle_id
 from dealsearch.cli import main
+from dealsearch.games.beggar.catalogue import cycle_id
 
 FOUND = Path(__file__).resolve().parents[1] / "data" / "found_deals.csv"
 COLUMNS = ["deal", "rules", "players", "outcome", "cards", "tricks", "method"]

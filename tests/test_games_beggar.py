@@ -10,12 +10,12 @@ import numpy as np
 import pytest
 
 from dealsearch import play
-from dealsearch.catalogue import cycle_id
 from dealsearch.cli import main
 from dealsearch.game import GAMES, GameError, get_game
 from dealsearch.games.beggar import Beggar
+from dealsearch.games.beggar.catalogue import cycle_id
+from dealsearch.games.beggar.notation import parse_deal
 from dealsearch.log import RecordLog
-from dealsearch.notation import parse_deal
 
 RECORD = "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---"
 CASELLA = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
@@ -143,7 +143,7 @@ def test_a_start_deal_is_checked_by_the_game(capsys, tmp_path):
 
 def test_every_cycle_a_bmn_search_reports_repeats_after_its_period(capsys, tmp_path):
     """The states at entry and at entry + period tricks are the same state (reference)."""
-    from dealsearch.reference import trick_states
+    from dealsearch.games.beggar.reference import trick_states
 
     db = str(tmp_path / "log.sqlite")
     cli(capsys, "search", "exhaustive", "--deck", "------JJQQK", "--workers", "1", "--db", db,

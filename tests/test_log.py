@@ -144,7 +144,7 @@ def test_a_log_from_a_newer_release_or_not_sqlite_is_one_line(tmp_path, capsys):
 
 def test_a_new_log_is_v2_and_a_failed_migration_leaves_v1_untouched(v1_log, monkeypatch):
     assert RecordLog(":memory:").db.execute("PRAGMA user_version").fetchone()[0] == VERSION
-    import dealsearch.log_migrate as migrate
+    import dealsearch.games.beggar.log_migrate as migrate
 
     def broken(db: sqlite3.Connection) -> None:
         db.execute("ALTER TABLE finds RENAME TO finds_v1")

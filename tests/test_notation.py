@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dealsearch import ITALIAN, STANDARD, Deal, DealError, Rules, format_deal, parse_deal
-from dealsearch.notation import parse_deck
+from dealsearch.games.beggar.notation import parse_deck
 
 CASELLA = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
 ITALIAN_CYCLE = "00302020303100000310/00100200002000000010"

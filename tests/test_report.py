@@ -10,12 +10,12 @@ import pytest
 from matplotlib.image import imread
 
 from dealsearch import STANDARD, parse_deal, play_batch
-from dealsearch._engine import random_rows
-from dealsearch.catalogue import cycle_id
 from dealsearch.cli import main
+from dealsearch.games.beggar._engine import random_rows
+from dealsearch.games.beggar.catalogue import cycle_id
+from dealsearch.games.beggar.reverse import basin
 from dealsearch.log import RecordLog
 from dealsearch.report import FIGURE_SIZE, tail_fit
-from dealsearch.reverse import basin
 
 CASELLA = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
 FIGURES = ("lengths.png", "best.png", "throughput.png", "records.png", "cycles.png")

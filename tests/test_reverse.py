@@ -8,10 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dealsearch import ITALIAN, STANDARD, Deal, get_rules, parse_deal, play
-from dealsearch._engine import predecessors
 from dealsearch.cli import main
-from dealsearch.reference import Trick, play_reference
-from dealsearch.reverse import basin, pack, unpack
+from dealsearch.games.beggar._engine import predecessors
+from dealsearch.games.beggar.reference import Trick, play_reference
+from dealsearch.games.beggar.reverse import basin, pack, unpack
 
 CASELLA = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
 

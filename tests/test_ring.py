@@ -14,11 +14,12 @@ import json
 import numpy as np
 import pytest
 
-from dealsearch import STANDARD, Deal, _engine, format_deal, parse_deal, play, play_batch
+from dealsearch import STANDARD, Deal, format_deal, parse_deal, play, play_batch
 from dealsearch._permutations import permutation_block
 from dealsearch.cli import main
-from dealsearch.reference import play_reference
-from dealsearch.rules import Rules
+from dealsearch.games.beggar import _engine
+from dealsearch.games.beggar.reference import play_reference
+from dealsearch.games.beggar.rules import Rules
 from dealsearch.search.exhaustive import count_deals, unrank
 
 TWO_PACKS = "-" * 72 + "J" * 8 + "Q" * 8 + "K" * 8 + "A" * 8

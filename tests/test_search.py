@@ -16,14 +16,15 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
-from dealsearch import Deal, _climb, get_rules
+from dealsearch import Deal, get_rules
 from dealsearch.cli import main
-from dealsearch.engine import play, play_batch, random_deals
 from dealsearch.game import GameResult
+from dealsearch.games.beggar import _climb
+from dealsearch.games.beggar.engine import play, play_batch, random_deals
+from dealsearch.games.beggar.notation import format_deal, parse_deal, parse_deck
+from dealsearch.games.beggar.reference import play_reference
+from dealsearch.games.beggar.rules import Rules
 from dealsearch.log import Find, RecordLog
-from dealsearch.notation import format_deal, parse_deal, parse_deck
-from dealsearch.reference import play_reference
-from dealsearch.rules import Rules
 from dealsearch.search import Runner, SearchSpec
 from dealsearch.search.base import Report, Task, compact
 from dealsearch.search.climb import (

@@ -5,11 +5,11 @@
 8344
 """
 
-from .deal import Deal
-from .engine import BatchResult, play, play_batch, random_deals
-from .notation import DealError, format_deal, parse_deal
-from .result import Cycle, Result
-from .rules import ITALIAN, PRESETS, STANDARD, Rules, get_rules
+from .games.beggar.deal import Deal
+from .games.beggar.engine import BatchResult, play, play_batch, random_deals
+from .games.beggar.notation import DealError, format_deal, parse_deal
+from .games.beggar.result import Cycle, Result
+from .games.beggar.rules import ITALIAN, PRESETS, STANDARD, Rules, get_rules
 
 __all__ = [
     "ITALIAN",

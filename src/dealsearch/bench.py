@@ -30,13 +30,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from . import _engine
-from .deal import Deal
-from .engine import play_batch
-from .reference import play_reference
-from .rules import STANDARD
+from .games.beggar import _engine
+from .games.beggar.deal import Deal
+from .games.beggar.engine import play_batch
+from .games.beggar.reference import play_reference
+from .games.beggar.rules import STANDARD
 
-_SOURCE = Path(__file__).with_name("yardstick.c")
+_SOURCE = Path(__file__).parent / "games" / "beggar" / "yardstick.c"
 _FLAGS = ["-O3", "-fPIC", "-shared"]  # the engine's optimisation, portable (no -march=native)
 _REPEATS = 3  # each contender is timed this many times and its best time is kept
 _SIZES = (26, 26)

@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import TextIO
 
 from . import __name__ as package_name
-from .cli_factory import add_factory_parser, cmd_factory
 from .cli_options import (
     EXIT_BAD_INPUT,
     EXIT_MISMATCH,
@@ -31,14 +30,15 @@ from .cli_options import (
     seed,
 )
 from .cli_report import add_report_parser, cmd_report
-from .cli_reverse import add_reverse_parser, cmd_reverse
 from .cli_search import add_records_parser, add_search_parser, cmd_records, cmd_search
-from .engine import play
 from .errors import BadInput, BadOption, DealsearchError, NoSuchFile, NotAFile, NotATextFile
 from .game import Game, GameError, get_game
-from .known import KnownDeal, load_known
-from .notation import DealError
-from .result import Result
+from .games.beggar.cli_factory import add_factory_parser, cmd_factory
+from .games.beggar.cli_reverse import add_reverse_parser, cmd_reverse
+from .games.beggar.engine import play
+from .games.beggar.known import KnownDeal, load_known
+from .games.beggar.notation import DealError
+from .games.beggar.result import Result
 
 # Compact deals start with '-', which argparse would take for an option: such arguments are
 # moved behind '--' (or glued to the option that takes them) before parsing. Option names hold

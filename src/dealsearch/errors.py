@@ -1,6 +1,6 @@
 """Every failure a user can meet, as a named exception carrying its exit status.
 
-The command line turns these (and :class:`dealsearch.notation.DealError` and
+The command line turns these (and :class:`dealsearch.games.beggar.notation.DealError` and
 :class:`dealsearch.game.GameError`, which are bad input too) into one line on stderr and the
 exit status, in one place (:func:`dealsearch.cli.main`); anything else is a bug and shows its
 traceback.

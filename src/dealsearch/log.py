@@ -167,7 +167,7 @@ class RecordLog:
     """A SQLite record log. ``path`` is created if missing; ``:memory:`` for tests.
 
     A v1 log (written before games were plug-ins) is migrated in place on opening, in one
-    transaction: see :mod:`dealsearch.log_migrate`.
+    transaction: see :mod:`dealsearch.games.beggar.log_migrate`.
     """
 
     def __init__(self, path: str | Path) -> None:
@@ -352,7 +352,7 @@ def _prepare(db: sqlite3.Connection, path: str) -> None:
             tables = {row[0] for row in db.execute(
                 "SELECT name FROM sqlite_master WHERE type = 'table'")}
             if "runs" in tables:
-                from .log_migrate import migrate_v1
+                from .games.beggar.log_migrate import migrate_v1
 
                 migrate_v1(db)
             # Statement by statement: executescript would commit the open transaction.

@@ -23,7 +23,7 @@ matplotlib.use("Agg")  # files only: no screen is needed or wanted
 import matplotlib.pyplot as plt
 
 from .game import get_game
-from .known import load_known
+from .games.beggar.known import load_known
 from .log import RecordLog
 
 DPI = 100

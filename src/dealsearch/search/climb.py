@@ -1,9 +1,9 @@
 """Hill climbing with restarts: mutate the deal, keep what plays longer.
 
 The inner loop is compiled: the game's own climber if it has one (BMN:
-:class:`dealsearch._climb.Climber`), else :class:`dealsearch.search._generic.Climber` on the
-game's kernel. One mutant per step (swap two cards of different codes, move a card, swap cards
-between segments, rotate a segment),
+:class:`dealsearch.games.beggar._climb.Climber`), else
+:class:`dealsearch.search._generic.Climber` on the game's kernel. One mutant per step (swap two
+cards of different codes, move a card, swap cards between segments, rotate a segment),
 accepted if it plays at least as long (plateaus are crossed) or, with ``escape=anneal``, with
 the simulated-annealing probability exp(delta / T), T halving every ``HALF_LIFE`` games. After
 ``stall`` games without a new best the climber restarts from a fresh random deal (or near the

@@ -14,8 +14,8 @@ from math import factorial, prod
 from typing import Any
 
 from ..game import Game, GameError, GameOptions, get_game
-from ..notation import parse_deal
-from ..rules import Rules, get_rules
+from ..games.beggar.notation import parse_deal
+from ..games.beggar.rules import Rules, get_rules
 
 STRATEGIES = ("random", "climb", "exhaustive")
 MAX_EXHAUSTIVE = 10**13  # deals: about a month on 100 cores at BMN's speed

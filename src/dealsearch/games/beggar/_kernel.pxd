@@ -1,5 +1,5 @@
 # The BMN engine behind the generic Kernel interface (see dealsearch/_kernel.pxd).
-from dealsearch._engine cimport MAX_SEATS, Detector, Table
+from dealsearch.games.beggar._engine cimport MAX_SEATS, Detector, Table
 from dealsearch._kernel cimport Kernel
 
 

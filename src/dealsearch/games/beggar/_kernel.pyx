@@ -9,7 +9,7 @@ BMN strategies themselves keep their specialised loops (``_engine.RandomPlayer``
 from libc.stdint cimport INT64_MAX, uint8_t
 from libc.string cimport memset
 
-from dealsearch._engine cimport (
+from dealsearch.games.beggar._engine cimport (
     MAX_SEATS,
     PLANE_CARDS,
     Hand,
@@ -23,7 +23,7 @@ from dealsearch._kernel cimport KernelResult, set_two_measures
 
 from functools import partial
 
-from dealsearch._engine import _check_codes, _check_limit, _check_payments, _whole_list
+from dealsearch.games.beggar._engine import _check_codes, _check_limit, _check_payments, _whole_list
 
 
 cdef int play_beggar_row(void* context, const uint8_t* row,
@@ -41,7 +41,7 @@ cdef int play_beggar_row(void* context, const uint8_t* row,
 
 cdef class BeggarKernel(Kernel):
     """BMN under fixed rules, hand sizes and limit: measures (cards, tricks), outcomes
-    (win, cycle, limit) as in ``dealsearch.result.OUTCOMES``."""
+    (win, cycle, limit) as in ``dealsearch.games.beggar.result.OUTCOMES``."""
 
     def __cinit__(self, sizes, payments, max_cards=None, max_tricks=None):
         sizes = _whole_list("sizes", sizes, 1, PLANE_CARDS, 2, MAX_SEATS)

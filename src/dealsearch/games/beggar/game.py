@@ -1,6 +1,6 @@
 """Beggar-My-Neighbour as a :class:`~dealsearch.game.Game`: an adapter over the BMN modules.
 
-The rules, notation, engines and catalogue stay where they were (``dealsearch.rules``,
+The rules, notation, engines and catalogue stay where they were (``dealsearch.games.beggar.rules``,
 ``notation``, ``engine``, ``reference``, ``catalogue``); this module only translates between
 them and the game interface. Rows are card classes (0 = a plain card), hand 1 first.
 
@@ -21,16 +21,16 @@ from typing import Any, ClassVar
 import numpy as np
 import numpy.typing as npt
 
-from ... import catalogue, reverse
-from ...deal import Deal
-from ...engine import BatchResult
-from ...engine import play_batch as bmn_play_batch
 from ...game import BatchResults, Game, GameError, GameResult, Layout, OptionSpec, Row
-from ...notation import DealError, format_deal, parse_deal
-from ...reference import Trick
-from ...reference import play_reference as bmn_reference
-from ...result import OUTCOMES, Cycle, Result
+from . import catalogue, reverse
+from .deal import Deal
+from .engine import BatchResult
+from .engine import play_batch as bmn_play_batch
+from .notation import DealError, format_deal, parse_deal
 from .options import OPTION_SPECS, BeggarOptions, make_options
+from .reference import Trick
+from .reference import play_reference as bmn_reference
+from .result import OUTCOMES, Cycle, Result
 
 MEASURES = ("cards", "tricks")
 REVERSE_TRICKS = 12       # longer_starts: walk back from this many states of the game
@@ -161,7 +161,7 @@ class Beggar(Game):
         return format_deal(self.deal(row, options), options.game_rules)
 
     def play_batch(self, rows: npt.ArrayLike, options: Any) -> BeggarBatch:
-        """The compiled engine (:func:`dealsearch.engine.play_batch`) on many rows."""
+        """The compiled engine (:func:`dealsearch.games.beggar.engine.play_batch`) on many rows."""
         options = _options(options)
         raw = bmn_play_batch(rows, options.game_rules, options.players, options.sizes or None,
                              options.max_cards, options.max_tricks)
@@ -189,7 +189,7 @@ class Beggar(Game):
             self.play_deal(deal, options))
 
     def play_reference(self, row: Row, options: Any) -> GameResult:
-        """The pure-Python engine (:func:`dealsearch.reference.play_reference`)."""
+        """The pure-Python engine (:func:`dealsearch.games.beggar.reference.play_reference`)."""
         options = _options(options)
         return to_game_result(bmn_reference(self.deal(row, options), options.game_rules,
                                             options.max_cards, options.max_tricks))
@@ -229,12 +229,13 @@ class Beggar(Game):
                             options.max_tricks)
 
     def cycle_key(self, row: Row, options: Any) -> str:
-        """The catalogue's key (:func:`dealsearch.catalogue.cycle_key`)."""
+        """The catalogue's key (:func:`dealsearch.games.beggar.catalogue.cycle_key`)."""
         options = _options(options)
         return catalogue.cycle_key(self.deal(row, options), options.game_rules)
 
     def backwards_refusal(self, options: Any) -> str | None:
-        """Playing backwards (:mod:`dealsearch.reverse`) takes two players and 64-bit hands."""
+        """Playing backwards (:mod:`dealsearch.games.beggar.reverse`) takes two players and
+        64-bit hands."""
         options = _options(options)
         if options.players != 2:
             return "playing backwards needs 2 players"
@@ -244,8 +245,9 @@ class Beggar(Game):
         return None
 
     def longer_starts(self, row: Row, options: Any) -> list[tuple[Row, GameResult]]:
-        """:func:`dealsearch.reverse.longer_starts` from the first ``REVERSE_TRICKS`` states
-        of ``row``'s game, each walk bounded to ``REVERSE_STATES`` states."""
+        """:func:`dealsearch.games.beggar.reverse.longer_starts` from the first
+        ``REVERSE_TRICKS`` states of ``row``'s game, each walk bounded to ``REVERSE_STATES``
+        states."""
         options = _options(options)
         refusal = self.backwards_refusal(options)
         if refusal:

@@ -15,8 +15,8 @@ from functools import cached_property
 from typing import Any
 
 from ...game import GameError, OptionSpec
-from ...notation import DealError, format_hand, parse_deck
-from ...rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS, Rules, get_rules
+from .notation import DealError, format_hand, parse_deck
+from .rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS, Rules, get_rules
 
 ANY_DECK = "any"   # verify: any cards of the rules (partial decks, exercise-style deals)
 

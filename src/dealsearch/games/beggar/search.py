@@ -13,8 +13,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..._climb import Climber
-from ..._engine import RandomPlayer
+from ._climb import Climber
+from ._engine import RandomPlayer
 from .options import BeggarOptions
 
 I64 = npt.NDArray[np.int64]

@@ -26,7 +26,7 @@ class BatchResult:
     """Results of :func:`play_batch`, one entry per deal (row).
 
     Attributes:
-        outcome: 0 win, 1 cycle, 2 limit (``dealsearch.result.OUTCOMES`` names them).
+        outcome: 0 win, 1 cycle, 2 limit (``dealsearch.games.beggar.result.OUTCOMES`` names them).
         winner: 1-based seat, 0 for none.
         cards, tricks: the counts (at the first repeated state for a cycle).
         out: 1-based seats in the order they went out, 0-padded; one column per player.

@@ -2,7 +2,7 @@
 from libc.stdint cimport int64_t, uint8_t
 
 from dealsearch._cycle cimport StateStore
-from dealsearch._engine cimport Outcome, Table
+from dealsearch.games.beggar._engine cimport Outcome, Table
 
 
 # The memory of the game in play: each hand a ring buffer of card classes, the pile a plain

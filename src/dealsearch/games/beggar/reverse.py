@@ -2,7 +2,8 @@
 
 Two players only (with more, who led a pile is no longer determined by its cards alone in the
 same simple way; :func:`basin` refuses other deals). A state is a trick boundary: both hands and
-the player to move, packed as the compiled :func:`~dealsearch._engine.predecessors` wants it.
+the player to move, packed as the compiled
+:func:`~dealsearch.games.beggar._engine.predecessors` wants it.
 
 >>> from dealsearch import parse_deal
 >>> walk = basin(parse_deal("---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"))

@@ -3,7 +3,7 @@
 This is the yardstick of correctness (the compiled engine must agree with it to the card) and
 the source of ``dealsearch verify --trace``, which wants to see every card.
 
->>> from dealsearch.notation import parse_deal
+>>> from dealsearch.games.beggar.notation import parse_deal
 >>> play_reference(parse_deal("-" * 26 + "/" + "-" * 26, deck="any")).cards
 52
 """

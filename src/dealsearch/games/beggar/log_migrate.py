@@ -13,7 +13,7 @@ import json
 import sqlite3
 from typing import Any
 
-from .game import GameError, get_game
+from ...game import GameError, get_game
 
 
 def _options(spec: dict[str, Any], rules: str) -> tuple[dict[str, Any], str]:
@@ -47,7 +47,7 @@ def migrate_v1(db: sqlite3.Connection) -> None:
         db.execute("ALTER TABLE finds RENAME TO finds_v1")
     if "cycles" in tables:
         db.execute("ALTER TABLE cycles RENAME TO cycles_v1")
-    from .log import SCHEMA
+    from ...log import SCHEMA
 
     for statement in SCHEMA.split(";"):
         if "CREATE TABLE IF NOT EXISTS finds" in statement or \

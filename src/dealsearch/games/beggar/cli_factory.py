@@ -14,8 +14,7 @@ from typing import Any
 
 from tqdm import tqdm
 
-from .catalogue import key_id
-from .cli_options import (
+from ...cli_options import (
     DEFAULT_DB,
     EXIT_OK,
     BadInput,
@@ -25,12 +24,13 @@ from .cli_options import (
     positive_int,
     seed,
 )
+from ...games.beggar import to_game_result
+from ...games.beggar.options import BeggarOptions, make_options
+from ...log import Find
+from .catalogue import key_id
 from .deal import Deal
 from .engine import play
 from .factory import FactoryStats, Loop, find_loop, grow, seed_loops, starting_deals
-from .games.beggar import to_game_result
-from .games.beggar.options import BeggarOptions, make_options
-from .log import Find
 from .notation import DealError, format_deal, parse_deal, parse_deck
 from .rules import PRESETS, Rules, get_rules
 

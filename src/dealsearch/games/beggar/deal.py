@@ -9,7 +9,8 @@ from dataclasses import dataclass
 class Deal:
     """The starting hands. ``hands[0]`` leads; ``hands[s][0]`` is the first card seat ``s`` turns.
 
-    Cards are class numbers under some :class:`~dealsearch.rules.Rules` (0 = plain card).
+    Cards are class numbers under some :class:`~dealsearch.games.beggar.rules.Rules`
+    (0 = plain card).
 
     >>> Deal(((0, 4), (1, 0))).hand_sizes
     (2, 2)

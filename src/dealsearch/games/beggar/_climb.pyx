@@ -16,7 +16,7 @@ from libc.string cimport memcpy
 
 import numpy as np
 
-from dealsearch._engine cimport (
+from dealsearch.games.beggar._engine cimport (
     MAX_CARDS,
     MAX_SEATS,
     OUTCOME_CYCLE,
@@ -28,7 +28,7 @@ from dealsearch._engine cimport (
 )
 from dealsearch._random cimport Rng, rng_below, rng_next, rng_seed
 
-from dealsearch._engine import _check_codes, _check_payments, _whole, _whole_list
+from dealsearch.games.beggar._engine import _check_codes, _check_payments, _whole, _whole_list
 
 cdef enum:
     TRIES = 64          # attempts to find a card of another class before giving up a swap

@@ -16,9 +16,10 @@ exactly the target deck are yielded by :func:`grow`; :func:`starting_deals` find
 deals (26/26 for two players) that enter one, among its own states and walking backwards.
 
 The rules are those of RULES.md throughout: every candidate is played by the compiled engine
-(:func:`~dealsearch.engine.play_batch`) and every cycle is read off by the reference engine.
+(:func:`~dealsearch.games.beggar.engine.play_batch`) and every cycle is read off by the reference
+engine.
 
->>> from dealsearch.notation import parse_deck
+>>> from dealsearch.games.beggar.notation import parse_deck
 >>> import random
 >>> seeds = seed_loops(parse_deck("------JJQQK"))
 >>> len(seeds), seeds[0].period_tricks
@@ -38,14 +39,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._permutations import permutation_block
+from ..._permutations import permutation_block
+from ...search.exhaustive import count_deals, unrank
 from .deal import Deal
 from .engine import play, play_batch
 from .notation import format_deal, format_hand
 from .reference import cycle_states
 from .reverse import basin
 from .rules import MAX_CARDS, STANDARD, Rules
-from .search.exhaustive import count_deals, unrank
 
 Hands = tuple[tuple[int, ...], ...]
 
@@ -62,7 +63,7 @@ class Loop:
         states: every trick-boundary state of the cycle (hands, the player to move first),
             in the order they are played, none with an empty hand.
         key: the canonical form of the cycle (the smallest state in compact notation, as
-            :func:`dealsearch.catalogue.cycle_key` writes it).
+            :func:`dealsearch.games.beggar.catalogue.cycle_key` writes it).
         period_cards, period_tricks: one turn of the cycle.
         parent: the key of the cycle it was grown from ("" for a seed).
     """
@@ -439,7 +440,7 @@ def starting_deals(loop: Loop, rules: Rules = STANDARD, max_states: int = 20_000
     """Starting deals (cards dealt as evenly as possible, hand 1 holding the most and leading)
     whose game enters the cycle, in compact notation: the cycle's own states of those sizes,
     and, for two players, every one found walking backwards from the cycle (at most
-    ``max_states`` states; :func:`dealsearch.reverse.basin`).
+    ``max_states`` states; :func:`dealsearch.games.beggar.reverse.basin`).
 
     >>> from dealsearch import parse_deal
     >>> loop = find_loop(parse_deal("---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"))

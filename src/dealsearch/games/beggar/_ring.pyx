@@ -18,7 +18,7 @@ from libc.string cimport memcmp, memcpy, memset
 
 from dealsearch._cycle cimport store_clear, store_find_or_add, store_free, store_init
 from dealsearch._cycle cimport store_marks
-from dealsearch._engine cimport (
+from dealsearch.games.beggar._engine cimport (
     MAX_CLASSES,
     MAX_SEATS,
     OUTCOME_CYCLE,

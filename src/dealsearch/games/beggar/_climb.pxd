@@ -1,7 +1,7 @@
 # The compiled climber as other Cython modules may cimport it: its state, C-level methods.
 from libc.stdint cimport int64_t, uint8_t
 
-from dealsearch._engine cimport MAX_SEATS, Scratch, Table
+from dealsearch.games.beggar._engine cimport MAX_SEATS, Scratch, Table
 from dealsearch._random cimport Rng
 
 

@@ -32,7 +32,7 @@ import numpy as np
 cimport numpy as cnp
 
 from dealsearch._random cimport Rng, deal_random, rng_seed, shuffle_row
-from dealsearch._ring cimport Ring, ring_free, ring_new, ring_play
+from dealsearch.games.beggar._ring cimport Ring, ring_free, ring_new, ring_play
 
 cnp.import_array()
 
@@ -1078,7 +1078,8 @@ def predecessors(state, payments):
     """Every trick-boundary state one trick before ``state`` (two players).
 
     A state is ``(plane0, plane1, plane2, length)`` for hand 1, the same for hand 2, then the
-    seat to move (0 or 1), as :mod:`dealsearch.reverse` packs it. At a trick boundary the last
+    seat to move (0 or 1), as :mod:`dealsearch.games.beggar.reverse` packs it. At a trick boundary
+    the last
     pile lies at the bottom of the winner's hand (the player to move): each suffix of that hand
     is tried as the pile with each player as its leader; the pile is replayed under the rules
     to see who turned each card, and kept only if the trick ends exactly on its last card with

@@ -71,7 +71,8 @@ def _optional_int(text: str) -> int | None:
 
 def load_known() -> list[KnownDeal]:
     """Every published deal shipped with the package, oldest first."""
-    text = resources.files(__package__).joinpath("known_deals.csv").read_text(encoding="utf-8")
+    csv_file = resources.files(__package__).joinpath("data", "known_deals.csv")
+    text = csv_file.read_text(encoding="utf-8")
     known = []
     for row in csv.DictReader(text.splitlines()):
         cycle_fields = [_optional_int(row[k]) for k in

@@ -10,7 +10,7 @@ from typing import Any
 
 from tqdm import tqdm
 
-from .cli_options import (
+from ...cli_options import (
     DEFAULT_DB,
     EXIT_OK,
     add_game_choice,
@@ -19,10 +19,10 @@ from .cli_options import (
     open_log,
     positive_int,
 )
-from .errors import BadInput, BadOption
-from .games.beggar import to_game_result
-from .games.beggar.options import make_options
-from .log import Find
+from ...errors import BadInput, BadOption
+from ...games.beggar import to_game_result
+from ...games.beggar.options import make_options
+from ...log import Find
 from .notation import parse_deal
 from .reverse import MAX_CARDS, basin, longer_starts
 from .rules import get_rules

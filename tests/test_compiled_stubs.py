@@ -21,7 +21,7 @@ COMPILED = sorted(path.relative_to(PACKAGE).with_suffix("").as_posix()
 CALLERS = ["games/beggar/engine.py", "bench.py", "games/beggar/reverse.py",
            "search/climb.py", "search/random_search.py",
            "search/exhaustive.py", "games/beggar/game.py", "games/beggar/search.py",
-           "games/durak/__init__.py", "games/spite/__init__.py"]
+           "games/durak/game.py", "games/spite/game.py"]
 
 
 def module(name: str) -> str:

@@ -1,0 +1,289 @@
+"""Durak (seed 002) as a dealsearch game: the contract is RULES-DURAK.md (the docs' Durak page).
+
+Modules: ``options`` (§7, §8 names), ``cards`` (§1), ``notation`` (§2 deals, positions and
+the row), ``reference`` (the pure-Python twin), ``_engine`` (the compiled engine, its
+policies and the Kernel). Rule decisions where the contract is silent: README.md here.
+
+>>> from dealsearch.game import get_game
+>>> durak = get_game("durak")
+>>> options = durak.options(players=3)
+>>> text, result = durak.verify("hands=9C AS/KS/JD QS; trump=H; attacker=1", options)
+>>> result.outcome, result.period["bouts"]
+('cycle', 6)
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any, ClassVar
+
+import numpy as np
+import numpy.typing as npt
+
+from dealsearch.game import (
+    BatchResults,
+    Game,
+    GameError,
+    GameResult,
+    Layout,
+    OptionSpec,
+    Row,
+)
+from dealsearch.games.durak import _engine, notation, reference
+from dealsearch.games.durak.cards import SUITS
+from dealsearch.games.durak.cards import value as card_value
+from dealsearch.games.durak.options import PRESETS, DurakOptions
+
+OUTCOMES = ("win", "draw", "cycle", "limit")   # index = the compiled outcome code
+CYCLE_KEYS = ("entry_bouts", "entry_cards", "period_bouts", "period_cards")
+
+
+def _max_bouts(text: str) -> int | None:
+    return None if str(text).lower() in ("", "none") else int(text)
+
+
+class DurakGame(Game):
+    """Durak under named options and per-seat policies: deals, positions, both engines."""
+
+    name = "durak"
+    title = "Durak"
+    measures = ("bouts", "cards")
+    outcomes = OUTCOMES
+    option_specs = (
+        OptionSpec("players", "seats, 2 to 6", 2, int, metavar="N"),
+        OptionSpec("variant", "preset: transfers and/or pair vs pair", "podkidnoy",
+                   str, choices=tuple(PRESETS)),
+        OptionSpec("deck", "36 or 52 cards", 36, int, metavar="36|52"),
+        OptionSpec("policy", "cheapest or aggressive: one for every seat or one per seat, "
+                   "comma-separated", "cheapest", str, metavar="P[,P...]"),
+        OptionSpec("first_limit", "attack cards allowed in the first bout (5 or 6)", 6, int,
+                   metavar="5|6"),
+        OptionSpec("first_transfer", "allow transfers in the first bout", False,
+                   switch=True),
+        OptionSpec("show_trump", "transfer by showing the trump of the attack rank", False,
+                   switch=True),
+        OptionSpec("no_throw_after_take", "no throw-ins once the defender takes", False,
+                   switch=True),
+        OptionSpec("max_bouts", "agreed limit: stop after this many bouts", None,
+                   _max_bouts, metavar="N"),
+    )
+    #: Option sets the generic contract tests run every game through.
+    test_option_sets: ClassVar[tuple[dict[str, Any], ...]] = (
+        {},
+        {"players": 3, "policy": "aggressive"},
+        {"players": 2, "variant": "perevodnoy", "show_trump": True},
+        {"players": 4, "variant": "pairs-perevodnoy",
+         "policy": "cheapest,aggressive,aggressive,cheapest"},
+        {"players": 6, "deck": 52, "first_limit": 5, "no_throw_after_take": True},
+        {"players": 6, "variant": "perevodnoy", "first_transfer": True, "max_bouts": 30},
+    )
+
+    def options(self, **values: Any) -> DurakOptions:
+        """Options from option-spec values (names with ``_`` or ``-``; ``None`` = default).
+
+        >>> DurakGame().options(players="3", no_throw_after_take=True).throw_after_take
+        False
+        """
+        # throw_after_take is the options' own name (to_json), the CLI's is its negation.
+        known = {spec.name for spec in self.option_specs} | {"throw_after_take"}
+        given: dict[str, Any] = {}
+        for key, value in values.items():
+            name = key.replace("-", "_")
+            if name not in known:
+                raise GameError(f"durak has no option {key!r}")
+            if value is not None:
+                given[name] = value
+        if given.pop("no_throw_after_take", False):
+            given["throw_after_take"] = False
+        return DurakOptions(**given)
+
+    def layout(self, options: DurakOptions) -> Layout:  # type: ignore[override]
+        """Hands 1..n (unordered), then the talon with the trump card last."""
+        return notation.layout(options)
+
+    def parse(self, text: str, options: DurakOptions) -> Row:  # type: ignore[override]
+        """A deal (the deck top first) as a row."""
+        if notation.is_position(text):
+            raise GameError("a position is not a deal: positions can be verified, "
+                            "not searched")
+        return notation.parse_deal(text, options)
+
+    def format(self, row: Row, options: DurakOptions) -> str:  # type: ignore[override]
+        """The canonical deal text: hands sorted, dealt round-robin, then trump and talon."""
+        return notation.format_deal(self.canonical(row, options), options)
+
+    def play_batch(self, rows: npt.ArrayLike,
+                   options: DurakOptions) -> BatchResults:  # type: ignore[override]
+        """Play many rows in the compiled engine (without the GIL)."""
+        cards = np.ascontiguousarray(rows, dtype=np.uint8)
+        if cards.ndim == 1:
+            cards = cards.reshape(1, -1)
+        outcome, _, _, counts, cycle, _ = _engine.play_rows(cards, **options.engine_rules())
+        return BatchResults(outcome, counts[:, :2].copy(), cycle[:, :2].copy(),
+                            cycle[:, 2:].copy())
+
+    def verify(self, text: str,
+               options: DurakOptions) -> tuple[str, GameResult]:  # type: ignore[override]
+        """Play a deal or a position in the compiled engine: ``(canonical text, result)``."""
+        if notation.is_position(text):
+            position = notation.parse_position(text, options)
+            played = _engine.play_position(
+                [list(hand) for hand in position.hands], position.trump,
+                list(position.talon), position.attacker, position.first,
+                **options.engine_rules())
+            return notation.format_position(position), _compiled_result(played)
+        row = self.canonical(self.parse(text, options), options)
+        outcome, loser, pair, counts, cycle, out = _engine.play_rows(
+            row.reshape(1, -1), **options.engine_rules())
+        played = {"outcome": int(outcome[0]), "loser": int(loser[0]),
+                  "losing_pair": int(pair[0]), "out": [int(s) for s in out[0] if s >= 0],
+                  **dict(zip(("bouts", "cards", "takes", "transfers"),
+                             counts[0].tolist(), strict=True)),
+                  **dict(zip(("entry_bouts", "entry_cards", "period_bouts", "period_cards"),
+                             cycle[0].tolist(), strict=True))}
+        return notation.format_deal(row, options), _compiled_result(played)
+
+    def play_reference(self, row: Row,
+                       options: DurakOptions) -> GameResult:  # type: ignore[override]
+        """The pure-Python engine on a row."""
+        played = reference.play(notation.row_position(row, options), options)
+        return _game_result(played)
+
+    def play_reference_text(self, text: str, options: DurakOptions) -> GameResult:
+        """The pure-Python engine on a deal or a position given as text."""
+        return _game_result(reference.play(self.position(text, options), options))
+
+    def position(self, text: str, options: DurakOptions) -> notation.Position:
+        """The starting position of a deal or a position given as text."""
+        if notation.is_position(text):
+            return notation.parse_position(text, options)
+        return notation.row_position(self.parse(text, options), options)
+
+    def trace(self, text: str,
+              options: DurakOptions) -> Iterator[str]:  # type: ignore[override]
+        """The game bout by bout (the reference engine's account)."""
+        position = self.position(text, options)
+        def by_value(hand: tuple[int, ...]) -> str:
+            return reference.names(sorted(hand, key=lambda c: card_value(c, position.trump)))
+
+        yield f"trump {SUITS[position.trump]}; " + "; ".join(
+            f"{seat + 1}: {by_value(hand)}" for seat, hand in enumerate(position.hands))
+        yield f"talon (top first): {reference.names(position.talon) or '-'}"
+        lines: list[str] = []
+        played = reference.play(position, options, trace=lines)
+        yield from lines
+        yield "result: " + ", ".join(f"{key} {value}" for key, value in played.items()
+                                     if value is not None)
+
+    def kernel(self, options: DurakOptions) -> Any:  # type: ignore[override]
+        """A Kernel playing rows under these options (one per thread)."""
+        return _engine.make_kernel(**options.engine_rules())
+
+    def cycle_key(self, row: Row, options: DurakOptions) -> str:  # type: ignore[override]
+        """The cycle's identity: its smallest state written from the leader's seat.
+
+        Every state of the cycle is rotated so that the seat to lead is first (with the
+        seats' policies rotated alike); the smallest text names the cycle, whichever deal or
+        seat enters it.
+        """
+        states: list[reference.State] = []
+        played = reference.play(notation.row_position(row, options), options, states=states)
+        if played["outcome"] != "cycle":
+            raise ValueError(f"this deal ends ({played['outcome']}): it has no cycle")
+        period = played["cycle"]["period_bouts"]
+        loop = states[-1 - period:-1]
+        trump = notation.row_position(row, options).trump
+        return min(_state_text(state, trump, options) for state in loop)
+
+    def speed_table(self, deals: int, seed: int) -> list[dict[str, Any]]:
+        """Compiled vs reference on the same seeded 36-card deals, per preset and players."""
+        rows_out = []
+        for variant, players in SPEED_SETTINGS:
+            options = DurakOptions(players=players, variant=variant)
+            rows = random_rows(options, deals, seed)
+            start = time.perf_counter()
+            batch = self.play_batch(rows, options)
+            compiled = time.perf_counter() - start
+            sample = rows[:max(1, min(deals, 300))]
+            start = time.perf_counter()
+            for row in sample:
+                self.play_reference(row, options)
+            slow = time.perf_counter() - start
+            mismatches = sum(_disagree(self, batch, i, row, options)
+                             for i, row in enumerate(sample))
+            deals_per_s = deals / compiled if compiled else float("inf")
+            reference_per_s = len(sample) / slow if slow else float("inf")
+            rows_out.append({
+                "setting": f"{variant} {players}p cheapest",
+                "deals_per_s": deals_per_s,
+                "bouts_per_s": float(batch.measures[:, 0].sum()) / compiled,
+                "cards_per_s": float(batch.measures[:, 1].sum()) / compiled,
+                "reference_deals_per_s": reference_per_s,
+                "ratio": deals_per_s / reference_per_s,
+                "mismatches": mismatches,
+            })
+        return rows_out
+
+
+def _disagree(game: Game, batch: BatchResults, i: int, row: Row, options: Any) -> bool:
+    """Whether the compiled result of ``row`` differs from the reference's (outcome, counts)."""
+    reference = game.play_reference(row, options)
+    return (game.outcomes[batch.outcome[i]] != reference.outcome
+            or tuple(batch.measures[i]) != tuple(reference.measures.values()))
+
+
+SPEED_SETTINGS = (*(("podkidnoy", n) for n in range(2, 7)),
+                  *(("perevodnoy", n) for n in range(2, 7)),
+                  ("pairs", 4), ("pairs-perevodnoy", 4))
+
+
+def random_rows(options: DurakOptions, n: int, seed: int) -> npt.NDArray[np.uint8]:
+    """``n`` seeded random rows (uniform deals) under ``options``."""
+    rng = np.random.default_rng(seed)
+    deck = notation.layout(options).deck
+    return np.array([rng.permutation(deck) for _ in range(n)], dtype=np.uint8).reshape(
+        n, len(deck))
+
+
+def _state_text(state: reference.State, trump: int, options: DurakOptions) -> str:
+    hands, talon, leader, _first = state
+    n = options.players
+    order = [(leader + step) % n for step in range(n)]
+    written = "/".join(reference.names(sorted(hands[seat])) or "-" for seat in order)
+    policies = ",".join(options.policies[seat] for seat in order)
+    return (f"trump={SUITS[trump]}; talon={reference.names(talon) or '-'}; "
+            f"hands={written}; policy={policies}")
+
+
+def _compiled_result(played: dict[str, Any]) -> GameResult:
+    pair = played["losing_pair"]
+    return _game_result({
+        "outcome": OUTCOMES[played["outcome"]],
+        "loser": None if played["loser"] < 0 else played["loser"] + 1,
+        "losing_pair": None if pair < 0 else [pair + 1, pair + 3],
+        "out": [seat + 1 for seat in played["out"]],
+        "bouts": played["bouts"], "cards": played["cards"], "takes": played["takes"],
+        "transfers": played["transfers"],
+        "cycle": {key: played[key] for key in CYCLE_KEYS}
+        if OUTCOMES[played["outcome"]] == "cycle" else None})
+
+
+class DurakResult(GameResult):
+    """A Durak result; ``to_json`` gives the §9 keys in the contract's order."""
+
+    json_keys = ("outcome", "loser", "losing_pair", "out", "bouts", "cards", "takes",
+                 "transfers", "cycle")
+
+
+def _game_result(played: dict[str, Any]) -> DurakResult:
+    """A §9 result dict as a result whose to_json() has exactly the §9 keys, in order."""
+    cycle = played["cycle"] or {}
+    return DurakResult(
+        outcome=played["outcome"],
+        measures={"bouts": played["bouts"], "cards": played["cards"]},
+        entry={m: cycle[f"entry_{m}"] for m in ("bouts", "cards")} if cycle else {},
+        period={m: cycle[f"period_{m}"] for m in ("bouts", "cards")} if cycle else {},
+        details={key: played[key] for key in
+                 ("loser", "losing_pair", "out", "takes", "transfers")},
+    )

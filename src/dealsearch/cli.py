@@ -39,6 +39,7 @@ from .games.beggar.engine import play
 from .games.beggar.known import KnownDeal, load_known
 from .games.beggar.notation import DealError
 from .games.beggar.result import Result
+from .interrupt import exit_status
 
 # Compact deals start with '-', which argparse would take for an option: such arguments are
 # moved behind '--' (or glued to the option that takes them) before parsing. Option names hold
@@ -138,9 +139,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()  # what was printed before the failure comes first
         print(f"{package_name}: error: {_one_line(error)}", file=sys.stderr)
         return getattr(error, "exit_status", EXIT_BAD_INPUT)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:
         print(f"{package_name}: interrupted", file=sys.stderr)
-        return 130
+        return exit_status(stop)
     except BrokenPipeError:  # e.g. piped into head: the reader has all it wanted
         sys.stderr.close()
         return EXIT_OK

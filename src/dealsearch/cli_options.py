@@ -100,10 +100,11 @@ def check_log_path(path: str | Path, must_exist: bool = False) -> None:
 
 def open_log(path: str | Path, must_exist: bool = False) -> RecordLog:
     """The log at ``path`` after :func:`check_log_path`; what SQLite still refuses (a damaged
-    database, no permission) is :class:`BadLog` too."""
+    database, no permission) is :class:`BadLog` too. A log that must exist is there to be
+    read (``records``, ``report``): it is opened read-only, without the write lock."""
     check_log_path(path, must_exist)
     try:
-        return RecordLog(path)
+        return RecordLog(path, readonly=must_exist)
     except sqlite3.DatabaseError as error:  # OperationalError included
         raise BadLog(f"cannot open the log {path}: {error}") from None
 

@@ -6,7 +6,6 @@ import argparse
 import csv
 import json
 import os
-import signal
 import sqlite3
 import sys
 import tomllib
@@ -16,6 +15,7 @@ from typing import Any
 
 from tqdm import tqdm
 
+from . import interrupt
 from .campaigns import campaign_names, config_path
 from .cli_options import (
     DEFAULT_DB,
@@ -219,7 +219,7 @@ def cmd_search(args: argparse.Namespace) -> int:
             tqdm.write(note)
 
     # kill (SIGTERM) stops as cleanly as Ctrl-C: summary printed, run marked interrupted.
-    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    interrupt.install()
     # The backend is up before the log is touched: a missing package or an unreachable
     # scheduler leaves no run behind.
     with _open_backend(backend_name, spec, args.scheduler) as backend, \
@@ -252,8 +252,10 @@ def cmd_search(args: argparse.Namespace) -> int:
     resume = f"dealsearch search --resume {summary.run_id} --db {args.db}{where}"
     if summary.status == "failed":
         raise RunFailed(f"run {summary.run_id} failed: {summary.error}; continue with: {resume}")
-    if summary.status == "interrupted" and not args.json:
-        print(f"continue with: {resume}")
+    if summary.status == "interrupted":
+        if not args.json:
+            print(f"continue with: {resume}")
+        return interrupt.exit_status(summary.signal)
     return EXIT_OK
 
 

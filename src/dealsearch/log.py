@@ -12,6 +12,7 @@ resumed run starts exactly where the log says it stood.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import platform
@@ -25,6 +26,7 @@ from typing import Any
 
 from .errors import BadLog
 
+BUSY_TIMEOUT = 30.0  # seconds a writer waits for another writer's lock before giving up
 VERSION = 2   # PRAGMA user_version; 0 (never set) is a v1 log, migrated on opening
 
 SCHEMA = """
@@ -166,16 +168,23 @@ def machine() -> str:
 class RecordLog:
     """A SQLite record log. ``path`` is created if missing; ``:memory:`` for tests.
 
+    ``readonly`` opens an existing log only to read it (``records``, ``report``): no write
+    lock is taken, so a reader never waits for a search, and a log on read-only storage can
+    still be read.
+
     A v1 log (written before games were plug-ins) is migrated in place on opening, in one
     transaction: see :mod:`dealsearch.games.beggar.log_migrate`.
     """
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, readonly: bool = False) -> None:
         self.path = str(path)
+        if readonly:
+            self.db = _open_reader(self.path)
+            return
         if self.path != ":memory:" and not Path(self.path).exists():
             _create_file(Path(self.path))
         # A reader opened while a search writes waits briefly instead of failing.
-        self.db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+        self.db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None)
         self.db.row_factory = sqlite3.Row
         try:
             _prepare(self.db, self.path)
@@ -191,6 +200,12 @@ class RecordLog:
     def close(self) -> None:
         """Close the connection."""
         self.db.close()
+
+    def __enter__(self) -> RecordLog:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
 
     def start_run(self, strategy: str, options: dict[str, Any], rules: str, seed: int | None,
                   workers: int, game: str = "beggar", game_options: dict[str, Any] | None = None,
@@ -243,6 +258,11 @@ class RecordLog:
                  json.dumps(progress["outcomes"]), json.dumps(progress["checkpoint"]), status,
                  None if status == "running" else time.time(), run_id),
             )
+
+    def set_status(self, run_id: int, status: str) -> None:
+        """Only the run's status: what can still be written when a whole save cannot."""
+        self.db.execute("UPDATE runs SET status = ?, ended = ? WHERE id = ?",
+                        (status, None if status == "running" else time.time(), run_id))
 
     def _insert_find(self, run_id: int, label: str, find: Find) -> None:
         now = time.time()
@@ -363,6 +383,43 @@ def _prepare(db: sqlite3.Connection, path: str) -> None:
     db.execute("PRAGMA journal_mode=WAL")
 
 
+def _open_reader(path: str) -> sqlite3.Connection:
+    """A read-only connection to the log at ``path`` (see :class:`RecordLog`)."""
+    uri = Path(path).resolve().as_uri()
+    try:
+        db = _connect_reader(f"{uri}?mode=ro")
+    except sqlite3.OperationalError:
+        # Read-only storage: SQLite cannot make the WAL index beside the log; read it as a
+        # file nobody writes (a search cannot be writing where nothing can be written).
+        db = _connect_reader(f"{uri}?immutable=1")
+    try:
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        if version > VERSION:
+            raise LogError(f"{path} is a version {version} log: this dealsearch "
+                           f"reads version {VERSION} and older")
+        if version < VERSION:  # an older log is read through a migrated copy in memory
+            memory = sqlite3.connect(":memory:", isolation_level=None)
+            memory.row_factory = sqlite3.Row
+            db.backup(memory)
+            db.close()
+            db = memory
+            _prepare(db, path)
+    except sqlite3.DatabaseError as error:
+        db.close()
+        raise LogError(f"{path} is not a dealsearch log ({error})") from None
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
+def _connect_reader(uri: str) -> sqlite3.Connection:
+    db = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT, isolation_level=None)
+    db.row_factory = sqlite3.Row
+    db.execute("SELECT count(*) FROM sqlite_master").fetchone()  # fails here, not later
+    return db
+
+
 def _create_file(path: Path) -> None:
     """Create a new log at ``path`` that appears on disk complete or not at all.
 
@@ -428,7 +485,21 @@ class _transaction:
         self.db.execute("BEGIN IMMEDIATE")
 
     def __exit__(self, kind: object, *_: object) -> None:
-        self.db.execute("ROLLBACK" if kind else "COMMIT")
+        if not kind:
+            try:
+                self.db.execute("COMMIT")
+                return
+            except BaseException:
+                self._rollback()
+                raise
+        self._rollback()
+
+    def _rollback(self) -> None:
+        if self.db.in_transaction:
+            # SQLite may already have rolled back (a full disk, an interrupted statement):
+            # a second ROLLBACK would fail and hide the error that caused it.
+            with contextlib.suppress(sqlite3.Error):
+                self.db.execute("ROLLBACK")
 
 
 def iter_lines(rows: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:

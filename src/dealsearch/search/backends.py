@@ -11,9 +11,12 @@ compute: the runner's process alone absorbs reports and writes the log, whatever
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import logging
 import os
 import signal
+import sys
 import threading
 import time
 from abc import ABC, abstractmethod
@@ -55,8 +58,9 @@ class Backend(ABC):
         """Where the work runs, in a few words."""
 
     @abstractmethod
-    def close(self) -> None:
-        """Cancel what has not started and release the workers."""
+    def close(self, wait: bool = True) -> None:
+        """Cancel what has not started and release the workers; without ``wait``, stop the
+        running tasks too instead of letting them finish."""
 
     @abstractmethod
     def wait_for_workers(self) -> None:
@@ -70,10 +74,34 @@ class Backend(ABC):
         self.close()
 
 
-def _worker_signals() -> None:
-    # Ctrl-C goes to the whole process group; the coordinator alone decides how to stop.
+PARENT_CHECK = 0.5  # seconds between a worker's checks that its coordinator still lives
+
+
+def _worker_signals(coordinator: int) -> None:
+    """Initialise a local worker process: it takes no Ctrl-C, and dies with the coordinator.
+
+    Ctrl-C goes to the whole process group; the coordinator alone decides how to stop. A
+    coordinator killed outright (SIGKILL, a crash) cannot tell its workers, who would wait for
+    tasks forever: on Linux the kernel sends them SIGKILL (PR_SET_PDEATHSIG), and everywhere a
+    watchdog thread ends the worker once its parent is no longer the coordinator.
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    threading.Thread(target=_watch_parent, args=(coordinator,), name="dealsearch-parent-watch",
+                     daemon=True).start()
+
+
+PR_SET_PDEATHSIG = 1  # <sys/prctl.h>
+
+
+def _watch_parent(coordinator: int) -> None:
+    while os.getppid() == coordinator:  # also catches a coordinator gone before prctl ran
+        time.sleep(PARENT_CHECK)
+    os._exit(1)
 
 
 def installed_version() -> str:
@@ -100,7 +128,8 @@ class LocalBackend(Backend):
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
-        self.pool = ProcessPoolExecutor(workers, initializer=_worker_signals)
+        self.pool = ProcessPoolExecutor(workers, initializer=_worker_signals,
+                                        initargs=(os.getpid(),))
 
     @property
     def slots(self) -> int:
@@ -118,9 +147,14 @@ class LocalBackend(Backend):
         """E.g. '4 workers'."""
         return f"{self.workers} workers"
 
-    def close(self) -> None:
-        """Drop queued tasks, let running ones finish, stop the processes."""
-        self.pool.shutdown(wait=True, cancel_futures=True)
+    def close(self, wait: bool = True) -> None:
+        """Drop queued tasks, let running ones finish (or kill them), stop the processes."""
+        if not wait:
+            # The executor has no public way to stop a running task: end its processes.
+            for process in list(getattr(self.pool, "_processes", {}).values()):
+                with contextlib.suppress(OSError):
+                    process.kill()
+        self.pool.shutdown(wait=wait, cancel_futures=True)
 
 
 class DaskBackend(Backend):
@@ -147,7 +181,11 @@ class DaskBackend(Backend):
                 dashboard_address=":0", preload=[__name__],
                 # Its housekeeping (tasks cancelled at Ctrl-C, a worker restarted) is not news.
                 silence_logs=logging.ERROR)
-            self.client = distributed.Client(self.cluster)
+            try:
+                self.client = distributed.Client(self.cluster)
+            except BaseException:
+                self.cluster.close()  # else its worker processes outlive the failed start
+                raise
         else:
             self.client = _connect(distributed, scheduler, timeout)
         self.executor = self.client.get_executor(pure=False)
@@ -200,7 +238,7 @@ class DaskBackend(Backend):
         """E.g. 'Dask at tcp://10.0.0.1:8786, 16 workers'."""
         return f"Dask at {self.address}, {self.slots} workers"
 
-    def close(self) -> None:
+    def close(self, wait: bool = True) -> None:
         """Cancel our tasks and disconnect (and stop the LocalCluster, if we started it)."""
         self.executor.shutdown(wait=False)
         self.client.close()
@@ -216,16 +254,25 @@ def _connect(distributed: Any, address: str, timeout: float) -> Any:
     hold it forever: so the connection is made in a thread that we stop waiting for.
     """
     outcome: dict[str, Any] = {}
+    lock = threading.Lock()
 
     def connect() -> None:
         try:
-            outcome["client"] = distributed.Client(address, timeout=f"{timeout}s")
+            client = distributed.Client(address, timeout=f"{timeout}s")
         except Exception as error:  # reported below, in the caller's thread
             outcome["error"] = error
+            return
+        with lock:
+            if outcome.get("abandoned"):  # connected after we stopped waiting: not ours
+                client.close()
+            else:
+                outcome["client"] = client
 
     thread = threading.Thread(target=connect, name="dask-connect", daemon=True)
     thread.start()
     thread.join(timeout + 1.0)
+    with lock:
+        outcome.setdefault("abandoned", "client" not in outcome)
     error = outcome.get("error")
     if "client" in outcome:
         return outcome["client"]

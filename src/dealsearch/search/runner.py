@@ -9,6 +9,9 @@ printed is on disk, and a resumed run starts from the last commit.
 from __future__ import annotations
 
 import contextlib
+import os
+import signal
+import sqlite3
 import sys
 import time
 from collections.abc import Callable
@@ -20,6 +23,7 @@ import numpy as np
 from tqdm import tqdm
 
 from ..game import GameResult
+from ..interrupt import deferred
 from ..log import Find, RecordLog
 from .backends import Backend, LocalBackend
 from .base import Report, Task, bin_widths, finished_outcomes, score
@@ -29,6 +33,13 @@ from .random_search import RandomSearch, play_chunk
 from .spec import SearchSpec
 
 SAMPLE_SECONDS = 10.0  # throughput is logged at least this often (and at the end)
+
+# Test hooks, read from the environment so tests can drive a real `dealsearch search`
+# process; never set in normal use. SAVE_PAUSE widens the window between absorbing a report
+# and committing it (where an interrupt used to lose finds); HOLD_AFTER_FINDS makes the
+# coordinator stop, still 'running', once it has told that many finds (to kill it there).
+SAVE_PAUSE = float(os.environ.get("DEALSEARCH_TEST_SAVE_PAUSE") or 0)
+HOLD_AFTER_FINDS = int(os.environ.get("DEALSEARCH_TEST_HOLD_AFTER_FINDS") or 0)
 
 
 class _WorkerFailed(Exception):
@@ -119,6 +130,7 @@ class Summary:
     seconds: float
     status: str                 # done | interrupted | failed
     error: str | None = None    # failed: what went wrong, in one line
+    signal: int | None = None   # interrupted: the signal that stopped it (SIGINT, SIGTERM)
 
     def to_json(self) -> dict[str, Any]:
         """The ``--json`` summary line."""
@@ -170,6 +182,8 @@ class Runner:
                                         spec.worker_count, spec.game,
                                         spec.options.to_json(), spec.options.key())
         self.last_sample = -SAMPLE_SECONDS   # search seconds at the last throughput sample
+        self.hurry = False   # interrupted twice: stop without waiting for running tasks
+        self.told = 0        # finds handed to on_find
 
     # ------------------------------------------------------------------ bookkeeping
 
@@ -222,17 +236,61 @@ class Runner:
                       limits=self.spec.limits, histograms=histograms, sample=sample)
 
     def _absorb(self, task: Task, report: Report, started: float) -> None:
+        """Add a report to the run and commit it with its finds: both or neither.
+
+        Signals wait until the commit is done (:func:`~dealsearch.interrupt.deferred`); if the
+        commit fails (a full disk, a log locked too long) the run's state goes back to what the
+        log holds, so a later save cannot commit a checkpoint past finds that were never saved.
+        """
         if report.key != task.key:
             raise RuntimeError(f"task {task.key} came back as the report of task {report.key}")
-        self.strategy.absorb(report)
-        self.state.add(report)
-        finds = [self._find(deal, result) for deal, result in report.finds
-                 if self._keep(deal, result)]
-        self._save(finds, started)
+        with deferred():
+            try:
+                self.strategy.absorb(report)
+                self.state.add(report)
+                finds = [self._find(deal, result) for deal, result in report.finds
+                         if self._keep(deal, result)]
+                if SAVE_PAUSE:
+                    time.sleep(SAVE_PAUSE)
+                self._save(finds, started)
+            except BaseException:
+                self._reload()
+                raise
         for find in finds:  # committed: now it may be told
             self.on_find(find)
+            self.told += 1
+            while HOLD_AFTER_FINDS and self.told >= HOLD_AFTER_FINDS:
+                time.sleep(1)
         for note in report.notes:
             self.on_note(note)
+
+    def _reload(self) -> None:
+        """The run's counters, best and strategy as the log last committed them."""
+        run = self.log.run(self.run_id)
+        assert run is not None
+        checkpoint = run["checkpoint"]
+        self.state = RunState(self.game.outcomes, run["deals"], run["cards"], run["outcomes"],
+                              checkpoint.get("best"), self.state.seconds,
+                              {m: self.log.histogram([self.run_id], m)[1] for m in self.widths})
+        self.strategy = STRATEGIES[self.spec.strategy][0](self.spec,
+                                                          checkpoint.get("strategy", {}))
+
+    def _drain(self, in_flight: dict[Future[Report], Task], started: float) -> None:
+        """After an interrupt: keep the work of tasks already running, unless interrupted
+        again (then what is still running is redone on --resume)."""
+        for future in in_flight:
+            future.cancel()
+        try:
+            for future, task in in_flight.items():
+                if future.cancelled():
+                    continue
+                try:
+                    report = future.result()
+                except Exception:  # a worker killed by the same signal: redone on --resume
+                    continue
+                self._absorb(task, report, started)
+        except KeyboardInterrupt:
+            self.hurry = True
 
     # ------------------------------------------------------------------ the run
 
@@ -247,54 +305,63 @@ class Runner:
         # Each submission is its own future, absorbed once when it leaves in_flight: a task
         # that a backend recomputes (Dask, after losing a worker) still reports only once.
         in_flight: dict[Future[Report], Task] = {}
-        status, error = "done", None
+        status, error, stop_signal = "done", None, None
         backend = self.backend or LocalBackend(spec.worker_count)
         try:
-            while True:
-                out_of_time = deadline is not None and time.monotonic() >= deadline
-                while not out_of_time and len(in_flight) < 2 * max(1, backend.slots):
-                    task = self.strategy.next_task()
-                    if task is None:
+            try:
+                while True:
+                    out_of_time = deadline is not None and time.monotonic() >= deadline
+                    while not out_of_time and len(in_flight) < 2 * max(1, backend.slots):
+                        task = self.strategy.next_task()
+                        if task is None:
+                            break
+                        in_flight[backend.submit(run_task, spec, task)] = task
+                    if not in_flight:
                         break
-                    in_flight[backend.submit(run_task, spec, task)] = task
-                if not in_flight:
-                    break
-                done, _ = wait(in_flight, timeout=0.5, return_when=FIRST_COMPLETED)
-                for future in done:
-                    task = in_flight.pop(future)
-                    before = self.state.deals
-                    self._absorb(task, _report(future), started)
-                    bar.update(self.state.deals - before)
-                self._show(bar, started)
-        except KeyboardInterrupt:
-            status = "interrupted"
-            for future in in_flight:
-                future.cancel()
-            for future, task in in_flight.items():  # tasks already running: keep their work
-                if future.cancelled():
-                    continue
-                try:
-                    report = future.result()
-                except Exception:  # a worker killed by the same signal: redone on --resume
-                    continue
-                self._absorb(task, report, started)
+                    done, _ = wait(in_flight, timeout=0.5, return_when=FIRST_COMPLETED)
+                    for future in done:
+                        task = in_flight.pop(future)
+                        before = self.state.deals
+                        self._absorb(task, _report(future), started)
+                        bar.update(self.state.deals - before)
+                    self._show(bar, started)
+            except KeyboardInterrupt as stop:
+                status, stop_signal = "interrupted", getattr(stop, "signum", signal.SIGINT)
+                self._drain(in_flight, started)
         except _WorkerFailed as failure:  # the work done so far stays; --resume redoes the rest
             status, error = "failed", str(failure)
         except BaseException:
             # A failure of this process (the log's disk, a bug): never leave the run 'running'.
-            with contextlib.suppress(Exception):
-                self._save([], started, "failed")
+            with deferred(reraise=False):
+                self._close(backend, in_flight, bar)
+                self._final_save(started, "failed")
             raise
-        finally:
-            for future in in_flight:
-                future.cancel()
-            if self.backend is None:
-                backend.close()
-            bar.close()
-        self._save([], started, status)
+        # From here the run only ends: a further Ctrl-C may hurry it, never leave it 'running'.
+        with deferred(reraise=False):
+            self._close(backend, in_flight, bar)
+            self._final_save(started, status)
         return Summary(self.run_id, spec.strategy, self.state.deals, self.state.cards,
                        self.state.outcomes, self.state.best, self._progress(started)["seconds"],
-                       status, error)
+                       status, error, stop_signal)
+
+    def _close(self, backend: Backend, in_flight: dict[Future[Report], Task],
+               bar: tqdm) -> None:
+        for future in in_flight:
+            future.cancel()
+        if self.backend is None:
+            backend.close(wait=not self.hurry)
+        bar.close()
+
+    def _final_save(self, started: float, status: str) -> None:
+        """Save the run's last state and status; if the log cannot take the whole save (a
+        full disk), at least its status, so it does not stay 'running'."""
+        try:
+            self._save([], started, status)
+        except sqlite3.Error:
+            with contextlib.suppress(sqlite3.Error):
+                self.log.set_status(self.run_id, status)
+            if status != "failed":
+                raise
 
     def _show(self, bar: tqdm, started: float) -> None:
         if bar.disable:

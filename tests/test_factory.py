@@ -4,14 +4,17 @@ they say, and the command logs what it builds."""
 from __future__ import annotations
 
 import csv
+import itertools
 import json
 import random
+import shlex
 from pathlib import Path
 
 import pytest
 
 from dealsearch import ITALIAN, STANDARD, Deal, parse_deal
 from dealsearch.cli import main
+from dealsearch.games.beggar import cli_factory
 from dealsearch.games.beggar.catalogue import cycle_id, cycle_key
 from dealsearch.games.beggar.factory import (
     closer_moves,
@@ -140,6 +143,35 @@ def test_factory_command_logs_whole_deck_cycles_with_their_starts(capsys, tmp_pa
     assert found["cycle_id"] in {cycle["id"] for cycle in log.cycles()}
     assert len(log.finds()) == 31  # the cycle's state and its 30 starting deals
     log.close()
+
+
+def test_an_interrupted_factory_run_ends_interrupted_and_the_command_it_suggests_runs(
+        capsys, tmp_path, monkeypatch):
+    db = tmp_path / "log.sqlite"
+    grow = cli_factory.grow
+
+    def grow_then_ctrl_c(*args, **kwargs):
+        yield from itertools.islice(grow(*args, **kwargs), 1)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli_factory, "grow", grow_then_ctrl_c)
+    assert main(["factory", "--start", CASELLA_LESS_A_JACK, "--nodes", "1", "--samples", "64",
+                 "--db", str(db)]) == 130
+    out = capsys.readouterr().out
+    monkeypatch.undo()
+    with RecordLog(db, readonly=True) as log:
+        (run,) = log.runs()
+        assert run["status"] == "interrupted" and len(log.finds()) == 31
+    suggested = out.splitlines()[-1].split("start it again with: ")[1]
+    assert main(["records", "--db", str(db)]) == 0
+    (line,) = [line for line in capsys.readouterr().out.splitlines() if "run 1 " in line]
+    assert line.startswith("run 1 interrupted: factory run")
+    assert line.endswith(f"not resumable; start it again with: {suggested}")
+    assert main(["search", "--resume", "1", "--db", str(db)]) == 2
+    assert f"start it again with: {suggested}" in capsys.readouterr().err
+    assert main(shlex.split(suggested)[1:]) == 0  # the suggestion is a command that works
+    with RecordLog(db, readonly=True) as log:
+        assert [run["status"] for run in log.runs()] == ["interrupted", "done"]
 
 
 @pytest.mark.parametrize(("argv", "message"), [

@@ -198,6 +198,9 @@ def cmd_search(args: argparse.Namespace) -> int:
             raise BadOption(f"no run {args.resume} in {args.db}")
         if run["status"] == "done":
             raise BadOption(f"run {args.resume} is already done")
+        if run["strategy"] not in STRATEGIES:
+            raise BadOption(f"run {args.resume} is a {run['strategy']} run, which cannot be "
+                            f"resumed; {_how_to_continue(run, args.db)}")
         try:
             spec = SearchSpec.from_json(run["options"])
         except (ValueError, TypeError) as error:
@@ -345,8 +348,19 @@ def _print_unfinished(log: RecordLog, args: argparse.Namespace, game: Game) -> N
         if run["status"] == "done" or run["game"] != game.name or (
                 args.run and run["id"] not in args.run):
             continue
-        print(f"run {run['id']} {run['status']}: {run['strategy']} search, {run['deals']:,} "
-              f"deals; continue with: dealsearch search --resume {run['id']} --db {args.db}")
+        kind = "search" if run["strategy"] in STRATEGIES else "run"
+        print(f"run {run['id']} {run['status']}: {run['strategy']} {kind}, {run['deals']:,} "
+              f"deals; {_how_to_continue(run, args.db)}")
+
+
+def _how_to_continue(run: dict[str, Any], db: str) -> str:
+    """A search resumes; any other run (the factory, a reverse walk) starts again."""
+    if run["strategy"] in STRATEGIES:
+        return f"continue with: dealsearch search --resume {run['id']} --db {db}"
+    again = run["options"].get("again")
+    if again:
+        return f"not resumable; start it again with: {again}"
+    return "not resumable"
 
 
 def _by_setting(rows: list[dict[str, Any]], game: Game

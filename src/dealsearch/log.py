@@ -383,6 +383,77 @@ def _prepare(db: sqlite3.Connection, path: str) -> None:
     db.execute("PRAGMA journal_mode=WAL")
 
 
+class ManagedRun:
+    """One run of any kind (a search, the factory, a reverse walk) from its start to its end.
+
+    Every kind of run opens, saves, finishes and fails through this one class, so each ends
+    ``done``, ``interrupted`` or ``failed``, never left ``running`` by an exception::
+
+        with ManagedRun.start(log, "factory", options, again="dealsearch factory ...") as run:
+            run.save(finds, progress)          # each commit: finds and progress together
+            run.progress = progress            # what the last status is saved with
+        # left normally: done; by Ctrl-C or kill: interrupted; by any other exception: failed
+
+    ``again`` is the command that starts a run over when it cannot be resumed (only searches
+    resume: ``dealsearch search --resume ID``); ``records`` suggests it.
+    """
+
+    def __init__(self, log: RecordLog, run_id: int, label: str = "") -> None:
+        self.log = log
+        self.run_id = run_id
+        self.label = label
+        self.progress: dict[str, Any] | None = None
+        self.status: str | None = None   # the status the run ended with, once it has
+
+    @classmethod
+    def start(cls, log: RecordLog, strategy: str, options: dict[str, Any], rules: str = "",
+              seed: int | None = None, workers: int = 1, game: str = "beggar",
+              game_options: dict[str, Any] | None = None, options_key: str = "",
+              again: str | None = None) -> ManagedRun:
+        """Log a new run (``again``, if given, is kept with its options)."""
+        stored = options if again is None else {**options, "again": again}
+        run_id = log.start_run(strategy, stored, rules, seed, workers, game, game_options,
+                               options_key)
+        return cls(log, run_id, rules)
+
+    def save(self, finds: Iterable[Find], progress: dict[str, Any], **extra: Any) -> None:
+        """Commit finds with the run's progress (see :meth:`RecordLog.save`)."""
+        self.log.save(self.run_id, self.label, finds, progress, **extra)
+        self.progress = progress
+
+    def finish(self, status: str, progress: dict[str, Any] | None = None,
+               **extra: Any) -> None:
+        """End the run: its last progress and its status. If the log cannot take the whole
+        save (a full disk, a lock held too long), at least its status is written, and the
+        error is raised unless the run is failing anyway."""
+        self.status = status
+        progress = progress if progress is not None else self.progress
+        try:
+            if progress is None:
+                self.log.set_status(self.run_id, status)
+            else:
+                self.log.save(self.run_id, self.label, [], progress, status=status, **extra)
+        except sqlite3.Error:
+            with contextlib.suppress(sqlite3.Error):
+                self.log.set_status(self.run_id, status)
+            if status != "failed":
+                raise
+
+    def __enter__(self) -> ManagedRun:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
+        if self.status is not None:
+            return
+        if kind is None:
+            self.finish("done")
+        elif issubclass(kind, KeyboardInterrupt):
+            self.finish("interrupted")
+        else:
+            with contextlib.suppress(sqlite3.Error):
+                self.finish("failed")
+
+
 def _open_reader(path: str) -> sqlite3.Connection:
     """A read-only connection to the log at ``path`` (see :class:`RecordLog`)."""
     uri = Path(path).resolve().as_uri()

@@ -8,10 +8,8 @@ printed is on disk, and a resumed run starts from the last commit.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import signal
-import sqlite3
 import sys
 import time
 from collections.abc import Callable
@@ -24,7 +22,7 @@ from tqdm import tqdm
 
 from ..game import GameResult
 from ..interrupt import deferred
-from ..log import Find, RecordLog
+from ..log import Find, ManagedRun, RecordLog
 from .backends import Backend, LocalBackend
 from .base import Report, Task, bin_widths, finished_outcomes, score
 from .climb import ClimbSearch, climb_slice
@@ -177,10 +175,12 @@ class Runner:
                                   {m: log.histogram([run_id], m)[1] for m in self.widths})
         self.strategy: Strategy = STRATEGIES[spec.strategy][0](spec, checkpoint.get("strategy", {}))
         if run_id is None:  # logged once the strategy is ready: no run left 'running' unused
-            self.run_id = log.start_run(spec.strategy, spec.to_json(),
-                                        str(spec.game_options.get("rules", "")), spec.seed,
-                                        spec.worker_count, spec.game,
-                                        spec.options.to_json(), spec.options.key())
+            self.run_id = ManagedRun.start(log, spec.strategy, spec.to_json(),
+                                           str(spec.game_options.get("rules", "")), spec.seed,
+                                           spec.worker_count, spec.game,
+                                           spec.options.to_json(), spec.options.key()).run_id
+        self.managed = ManagedRun(log, self.run_id,
+                                  str(self.full_options.get("rules", self.game.name)))
         self.last_sample = -SAMPLE_SECONDS   # search seconds at the last throughput sample
         self.hurry = False   # interrupted twice: stop without waiting for running tasks
         self.told = 0        # finds handed to on_find
@@ -231,9 +231,11 @@ class Runner:
             self.last_sample = progress["seconds"]
         histograms = {m: (self.widths[m], self.state.histograms.get(m, {}))
                       for m in self.widths}
-        self.log.save(self.run_id, str(self.full_options.get("rules", self.game.name)),
-                      finds, progress, status=status,
-                      limits=self.spec.limits, histograms=histograms, sample=sample)
+        extra = {"limits": self.spec.limits, "histograms": histograms, "sample": sample}
+        if status == "running":
+            self.managed.save(finds, progress, **extra)
+        else:
+            self.managed.finish(status, progress, **extra)
 
     def _absorb(self, task: Task, report: Report, started: float) -> None:
         """Add a report to the run and commit it with its finds: both or neither.
@@ -334,12 +336,12 @@ class Runner:
             # A failure of this process (the log's disk, a bug): never leave the run 'running'.
             with deferred(reraise=False):
                 self._close(backend, in_flight, bar)
-                self._final_save(started, "failed")
+                self._save([], started, "failed")
             raise
         # From here the run only ends: a further Ctrl-C may hurry it, never leave it 'running'.
         with deferred(reraise=False):
             self._close(backend, in_flight, bar)
-            self._final_save(started, status)
+            self._save([], started, status)
         return Summary(self.run_id, spec.strategy, self.state.deals, self.state.cards,
                        self.state.outcomes, self.state.best, self._progress(started)["seconds"],
                        status, error, stop_signal)
@@ -351,17 +353,6 @@ class Runner:
         if self.backend is None:
             backend.close(wait=not self.hurry)
         bar.close()
-
-    def _final_save(self, started: float, status: str) -> None:
-        """Save the run's last state and status; if the log cannot take the whole save (a
-        full disk), at least its status, so it does not stay 'running'."""
-        try:
-            self._save([], started, status)
-        except sqlite3.Error:
-            with contextlib.suppress(sqlite3.Error):
-                self.log.set_status(self.run_id, status)
-            if status != "failed":
-                raise
 
     def _show(self, bar: tqdm, started: float) -> None:
         if bar.disable:

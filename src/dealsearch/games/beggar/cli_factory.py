@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 import time
+from contextlib import closing
 from typing import Any
 
 from tqdm import tqdm
@@ -24,14 +26,15 @@ from ...cli_options import (
     positive_int,
     seed,
 )
-from ...games.beggar import to_game_result
-from ...games.beggar.options import BeggarOptions, make_options
-from ...log import Find
+from ...interrupt import exit_status
+from ...log import Find, ManagedRun
 from .catalogue import key_id
 from .deal import Deal
 from .engine import play
 from .factory import FactoryStats, Loop, find_loop, grow, seed_loops, starting_deals
+from .game import to_game_result
 from .notation import DealError, format_deal, parse_deal, parse_deck
+from .options import BeggarOptions, make_options
 from .rules import PRESETS, Rules, get_rules
 
 # Small decks whose exhaustive play has cycles to grow from, per (rules, players).
@@ -136,8 +139,9 @@ def cmd_factory(args: argparse.Namespace) -> int:
     bmn = make_options(rules.name, players=args.players, deck="any")
     options = {k: getattr(args, k) for k in ("players", "start_deck", "start", "time", "nodes",
                                              "samples", "max_states", "stop_after")}
-    run_id = log.start_run("factory", options, rules.name, args.seed, 1, "beggar",
-                           bmn.to_json(), bmn.key())
+    run = ManagedRun.start(log, "factory", options, rules.name, args.seed, 1, "beggar",
+                           bmn.to_json(), bmn.key(), again=_again(args))
+    run_id = run.run_id
     bar = tqdm(total=None, unit=" cycles", disable=args.quiet or not sys.stderr.isatty())
     last = FactoryStats()
 
@@ -147,27 +151,28 @@ def cmd_factory(args: argparse.Namespace) -> int:
 
     found = with_starts = 0
     started = time.time()
-    status = "done"
-    try:
-        for loop in grow(seeds, rules.deck, rules, args.seed, args.nodes, args.time,
-                         args.samples, on_node=on_node, stats=last):
-            found += 1
-            starts = starting_deals(loop, rules, args.max_states)
-            with_starts += bool(starts)
-            finds = _finds(loop, starts, rules, run_id, bmn)
-            progress = {"seconds": time.time() - started, "deals": last.played,
-                        "cards": 0, "outcomes": {"cycle": found}, "checkpoint": {}}
-            log.save(run_id, rules.name, finds, progress)
-            _show(args, loop, starts, rules, run_id, last)
-            if args.stop_after and with_starts >= args.stop_after:
-                break
-    except KeyboardInterrupt:
-        status = "interrupted"
-    bar.close()
-    progress = {"seconds": time.time() - started, "deals": last.played, "cards": 0,
+
+    def progress() -> dict[str, Any]:
+        return {"seconds": time.time() - started, "deals": last.played, "cards": 0,
                 "outcomes": {"cycle": found}, "checkpoint": {}}
-    log.save(run_id, rules.name, [], progress, status=status)
-    log.close()
+
+    stop: KeyboardInterrupt | None = None
+    with closing(log), run:
+        try:
+            for loop in grow(seeds, rules.deck, rules, args.seed, args.nodes, args.time,
+                             args.samples, on_node=on_node, stats=last):
+                found += 1
+                starts = starting_deals(loop, rules, args.max_states)
+                with_starts += bool(starts)
+                run.save(_finds(loop, starts, rules, run_id, bmn), progress())
+                _show(args, loop, starts, rules, run_id, last)
+                if args.stop_after and with_starts >= args.stop_after:
+                    break
+        except KeyboardInterrupt as interrupted:  # what was found stays; the summary follows
+            stop = interrupted
+        finally:
+            bar.close()
+        run.finish("interrupted" if stop else "done", progress())
     summary = _summary(last, found, with_starts, run_id)
     if args.json:
         print(json.dumps(summary))
@@ -177,7 +182,24 @@ def cmd_factory(args: argparse.Namespace) -> int:
               f" {last.cycles} cycles met; {found} of the whole deck (periods in tricks: "
               f"{periods}), {with_starts} with a starting deal; logged as run {run_id} in "
               f"{args.db}")
+    if stop is not None:
+        if not args.json:
+            print(f"a factory run cannot be resumed; start it again with: {_again(args)}")
+        return exit_status(stop)
     return EXIT_OK
+
+
+def _again(args: argparse.Namespace) -> str:
+    """The command that starts this factory run again (factory runs cannot be resumed)."""
+    words = ["dealsearch", "factory", "--rules", args.rules, "--players", str(args.players),
+             "--seed", str(args.seed)]
+    for option in ("start_deck", "start", "nodes", "samples", "max_states", "stop_after"):
+        value = getattr(args, option)
+        if value is not None:
+            words += [f"--{option.replace('_', '-')}", str(value)]
+    if args.time is not None:
+        words += ["--time", f"{args.time:g}s"]
+    return shlex.join([*words, "--db", str(args.db)])
 
 
 def _show(args: argparse.Namespace, loop: Loop, starts: list[str], rules: Rules,

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 import time
+from contextlib import closing
 from typing import Any
 
 from tqdm import tqdm
@@ -20,10 +22,10 @@ from ...cli_options import (
     positive_int,
 )
 from ...errors import BadInput, BadOption
-from ...games.beggar import to_game_result
-from ...games.beggar.options import make_options
-from ...log import Find
+from ...log import Find, ManagedRun
+from .game import to_game_result
 from .notation import parse_deal
+from .options import make_options
 from .reverse import MAX_CARDS, basin, longer_starts
 from .rules import get_rules
 
@@ -87,25 +89,35 @@ def cmd_reverse(args: argparse.Namespace) -> int:
 def _along(args: argparse.Namespace, deal: Any, rules: Any) -> int:
     started = time.time()
     longer = longer_starts(deal, rules, args.tricks, args.max_states or 100_000)
-    log = open_log(args.db)
     options = {"deal": args.deal, "tricks": args.tricks, "max_states": args.max_states}
     bmn = make_options(rules.name)
-    run_id = log.start_run("reverse", options, rules.name, None, 1, "beggar", bmn.to_json(),
-                           bmn.key())
-    finds = []
-    for text, result in longer:
-        found = to_game_result(result)
-        finds.append(Find(text, found.outcome, dict(found.measures), "reverse", run_id,
-                          details=dict(found.details), options_key=bmn.key(),
-                          game_options=bmn.to_json()))
-    progress = {"seconds": time.time() - started, "deals": len(longer),
-                "cards": sum(f.cards for f in finds), "outcomes": {"win": len(finds)},
-                "checkpoint": {}}
-    log.save(run_id, rules.name, finds, progress, status="done")
-    log.close()
+    with closing(open_log(args.db)) as log, \
+            ManagedRun.start(log, "reverse", options, rules.name, None, 1, "beggar",
+                             bmn.to_json(), bmn.key(), again=_again(args)) as run:
+        finds = []
+        for text, result in longer:
+            found = to_game_result(result)
+            finds.append(Find(text, found.outcome, dict(found.measures), "reverse", run.run_id,
+                              details=dict(found.details), options_key=bmn.key(),
+                              game_options=bmn.to_json()))
+        progress = {"seconds": time.time() - started, "deals": len(longer),
+                    "cards": sum(f.cards for f in finds), "outcomes": {"win": len(finds)},
+                    "checkpoint": {}}
+        run.save(finds, progress)
+    run_id = run.run_id
     for find in finds:
         print(json.dumps(find.to_json()) if args.json
               else f"{find.cards} cards, {find.tricks} tricks: {find.deal}")
     if not args.json:
         print(f"{len(finds)} longer deals, logged as run {run_id} in {args.db}")
     return EXIT_OK
+
+
+def _again(args: argparse.Namespace) -> str:
+    """The command that walks this deal again (a reverse run is one step: nothing to resume)."""
+    words = ["dealsearch", "reverse", args.deal, "--along", "--tricks", str(args.tricks)]
+    if args.max_states is not None:
+        words += ["--max-states", str(args.max_states)]
+    if args.rules:
+        words += ["--rules", args.rules]
+    return shlex.join([*words, "--db", str(args.db)])

@@ -9,7 +9,6 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import time
 from collections import Counter
 from collections.abc import Iterator
 
@@ -140,24 +139,27 @@ def test_records_lists_best_first_and_verify_replays_a_real_log(capsys, tmp_path
     assert capsys.readouterr().out.startswith("deal,rules,outcome")
 
 
-def _start(db: str, *argv: str) -> subprocess.Popen[str]:
+def _start(db: str, *argv: str, hold: int = 0) -> subprocess.Popen[str]:
+    # hold: the coordinator stops (still 'running') once it has told that many finds.
     return subprocess.Popen(
         [sys.executable, "-m", "dealsearch.cli", "search", *argv, "--json", "--quiet",
          "--db", db],
-        stdout=subprocess.PIPE, text=True, start_new_session=True)
+        stdout=subprocess.PIPE, text=True, start_new_session=True,
+        env={**os.environ, "DEALSEARCH_TEST_HOLD_AFTER_FINDS": str(hold)})
 
 
 def test_sigkill_then_resume_keeps_every_printed_find_and_finishes_the_budget_once(tmp_path):
     db = str(tmp_path / "log.sqlite")
     budget = 3_000_000
-    search = _start(db, "random", "--deals", str(budget), "--workers", "1", "--seed", "5")
+    search = _start(db, "random", "--deals", str(budget), "--workers", "1", "--seed", "5",
+                    hold=8)
     printed = []
     assert search.stdout is not None
     while len(printed) < 8:
         line = search.stdout.readline()
         assert line, "the search ended before it printed enough finds"
         printed.append(json.loads(line))
-    os.killpg(search.pid, signal.SIGKILL)
+    os.killpg(search.pid, signal.SIGKILL)  # the coordinator holds after 8 finds: mid-run
     search.wait()
     # A reader can open the log at once; the printed finds are all there.
     logged = {row[0] for row in sqlite3.connect(db).execute("SELECT deal FROM finds")}
@@ -179,17 +181,17 @@ def test_sigkill_then_resume_keeps_every_printed_find_and_finishes_the_budget_on
 
 def test_reader_can_query_the_log_while_a_search_writes(tmp_path):
     db = str(tmp_path / "log.sqlite")
-    search = _start(db, "random", "--time", "4s", "--workers", "1", "--seed", "9")
-    seen = 0
-    deadline = time.monotonic() + 10
-    while search.poll() is None and time.monotonic() < deadline:
-        if os.path.exists(db):
-            reader = sqlite3.connect(db, timeout=5)
-            seen = max(seen, reader.execute("SELECT count(*) FROM finds").fetchone()[0])
-            reader.close()
-        time.sleep(0.2)
-    search.communicate(timeout=30)
-    assert search.returncode == 0 and seen > 0
+    # The coordinator holds, mid-run, once it has told 3 finds: they are committed by then.
+    search = _start(db, "random", "--workers", "1", "--seed", "9", hold=3)
+    assert search.stdout is not None
+    told = [json.loads(search.stdout.readline()) for _ in range(3)]
+    reader = sqlite3.connect(db, timeout=5)
+    logged = {row[0] for row in reader.execute("SELECT deal FROM finds")}
+    status = reader.execute("SELECT status FROM runs").fetchone()[0]
+    reader.close()
+    os.killpg(search.pid, signal.SIGKILL)
+    search.wait()
+    assert status == "running" and {find["deal"] for find in told} <= logged
 
 
 @pytest.mark.parametrize(("argv", "message"), [

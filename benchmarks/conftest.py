@@ -10,9 +10,8 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from dealsearch import STANDARD
 from dealsearch.bench import Yardstick, load_yardstick
-from dealsearch.games.beggar import _engine
+from dealsearch.games.beggar import STANDARD, _engine
 
 DEALS = 20_000
 SEED = 1

@@ -15,8 +15,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from dealsearch import STANDARD
-from dealsearch.games.beggar import _engine
+from dealsearch.games.beggar import STANDARD, _engine
 
 DEALS = 20_000
 TWO_PACKS = (72, 8, 8, 8, 8)

@@ -16,8 +16,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from dealsearch import STANDARD
-from dealsearch.games.beggar import _engine
+from dealsearch.games.beggar import STANDARD, _engine
 from dealsearch.search.exhaustive import count_deals
 
 ALPHA = 1e-6

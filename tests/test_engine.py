@@ -13,7 +13,7 @@ import pytest
 from hypothesis import event, given, note, settings
 from hypothesis import strategies as st
 
-from dealsearch import (
+from dealsearch.games.beggar import (
     ITALIAN,
     STANDARD,
     BatchResult,

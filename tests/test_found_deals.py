@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from dealsearch import get_rules, parse_deal
 from dealsearch.cli import main
+from dealsearch.games.beggar import get_rules, parse_deal
 from dealsearch.games.beggar.catalogue import cycle_id
 
 FOUND = Path(__file__).resolve().parents[1] / "data" / "found_deals.csv"

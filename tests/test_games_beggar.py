@@ -9,10 +9,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from dealsearch import play
 from dealsearch.cli import main
 from dealsearch.game import GAMES, GameError, get_game
-from dealsearch.games.beggar import Beggar
+from dealsearch.games.beggar import Beggar, play
 from dealsearch.games.beggar.catalogue import cycle_id
 from dealsearch.games.beggar.notation import parse_deal
 from dealsearch.log import RecordLog

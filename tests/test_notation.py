@@ -8,7 +8,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dealsearch import ITALIAN, STANDARD, Deal, DealError, Rules, format_deal, parse_deal
+from dealsearch.games.beggar import (
+    ITALIAN,
+    STANDARD,
+    Deal,
+    DealError,
+    Rules,
+    format_deal,
+    parse_deal,
+)
 from dealsearch.games.beggar.notation import parse_deck
 
 CASELLA = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"

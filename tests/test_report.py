@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from matplotlib.image import imread
 
-from dealsearch import STANDARD, parse_deal, play_batch
 from dealsearch.cli import main
+from dealsearch.games.beggar import STANDARD, parse_deal, play_batch
 from dealsearch.games.beggar._engine import random_rows
 from dealsearch.games.beggar.catalogue import cycle_id
 from dealsearch.games.beggar.reverse import basin

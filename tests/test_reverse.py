@@ -7,8 +7,8 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dealsearch import ITALIAN, STANDARD, Deal, get_rules, parse_deal, play
 from dealsearch.cli import main
+from dealsearch.games.beggar import ITALIAN, STANDARD, Deal, get_rules, parse_deal, play
 from dealsearch.games.beggar._engine import predecessors
 from dealsearch.games.beggar.reference import Trick, play_reference
 from dealsearch.games.beggar.reverse import basin, pack, unpack

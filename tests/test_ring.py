@@ -14,10 +14,17 @@ import json
 import numpy as np
 import pytest
 
-from dealsearch import STANDARD, Deal, format_deal, parse_deal, play, play_batch
 from dealsearch._permutations import permutation_block
 from dealsearch.cli import main
-from dealsearch.games.beggar import _engine
+from dealsearch.games.beggar import (
+    STANDARD,
+    Deal,
+    _engine,
+    format_deal,
+    parse_deal,
+    play,
+    play_batch,
+)
 from dealsearch.games.beggar.reference import play_reference
 from dealsearch.games.beggar.rules import Rules
 from dealsearch.search.exhaustive import count_deals, unrank

@@ -15,10 +15,9 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
-from dealsearch import Deal, get_rules
 from dealsearch.cli import main
 from dealsearch.game import GameResult
-from dealsearch.games.beggar import _climb
+from dealsearch.games.beggar import Deal, _climb, get_rules
 from dealsearch.games.beggar.engine import play, play_batch, random_deals
 from dealsearch.games.beggar.notation import format_deal, parse_deal, parse_deck
 from dealsearch.games.beggar.reference import play_reference

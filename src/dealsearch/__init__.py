@@ -1,30 +1,13 @@
-"""dealsearch: exact, fast Beggar-My-Neighbour games and the search for record and endless deals.
+"""dealsearch: find record-long and never-ending deals of card games, exactly and fast.
+
+The games are plug-ins (:mod:`dealsearch.game`, one folder each under ``dealsearch.games``);
+the default game's :func:`play` and :func:`play_batch` are here for convenience.
 
 >>> import dealsearch
 >>> dealsearch.play("---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---").cards
 8344
 """
 
-from .games.beggar.deal import Deal
-from .games.beggar.engine import BatchResult, play, play_batch, random_deals
-from .games.beggar.notation import DealError, format_deal, parse_deal
-from .games.beggar.result import Cycle, Result
-from .games.beggar.rules import ITALIAN, PRESETS, STANDARD, Rules, get_rules
+from .games.beggar.engine import play, play_batch
 
-__all__ = [
-    "ITALIAN",
-    "PRESETS",
-    "STANDARD",
-    "BatchResult",
-    "Cycle",
-    "Deal",
-    "DealError",
-    "Result",
-    "Rules",
-    "format_deal",
-    "get_rules",
-    "parse_deal",
-    "play",
-    "play_batch",
-    "random_deals",
-]
+__all__ = ["play", "play_batch"]

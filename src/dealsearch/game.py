@@ -11,8 +11,8 @@ mutate (:class:`Layout`), a compiled :class:`~dealsearch._kernel.Kernel` to play
 the GIL, and text in and out for the log. The CLI builds each game's option group from
 :attr:`Game.option_specs`. A game knows nothing of the search, the log or the CLI.
 
->>> game_names()
-['beggar', 'durak', 'spite']
+>>> DEFAULT_GAME in game_names()
+True
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import pairwise
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -156,21 +156,22 @@ class BatchResults:
 class Game(ABC):
     """A deterministic card game as the search, the log and the CLI see it."""
 
-    name: ClassVar[str]                        # "beggar", "durak", "spite"
-    title: ClassVar[str]                       # "Beggar-My-Neighbour"
+    name: ClassVar[str]                        # what --game takes: short, lower case
+    title: ClassVar[str]                       # the game's name for people
     measures: ClassVar[tuple[str, ...]]        # first is the default objective
     outcomes: ClassVar[tuple[str, ...]]        # index = the compiled outcome code
     option_specs: ClassVar[tuple[OptionSpec, ...]]
-    # Optional, with defaults (added with the BMN plug-in):
+    # Optional, with defaults:
     # options the deal text itself settles: ``verify`` takes them from the deal, not the CLI.
     deal_options: ClassVar[tuple[str, ...]] = ()
     # measure -> (bin width, bins) of the log's length histograms (the last bin takes the rest).
     histogram_bins: ClassVar[dict[str, tuple[int, int]]] = {}
+    # outcomes that do not end a game properly: counted, never a record (cycles are finds of
+    # their own). A game adds its own (Spite and Malice: a stalemate).
+    unfinished: ClassVar[tuple[str, ...]] = ("cycle", "limit")
     # weights of the generic climber's mutations: swap two unequal codes, move a card, swap
     # between segments, rotate a segment.
     mutation_weights: ClassVar[tuple[int, int, int, int]] = (1, 1, 1, 1)
-    # option values (as Game.options takes them) the contract tests play, e.g. ({}, {...}).
-    test_option_sets: ClassVar[tuple[dict[str, Any], ...]] = ({},)
 
     @abstractmethod
     def options(self, **values: Any) -> GameOptions:
@@ -226,28 +227,6 @@ class Game(ABC):
     def kernel(self, options: GameOptions) -> Any:
         """A :class:`~dealsearch._kernel.Kernel` for compiled search loops (one per thread)."""
 
-    def cycle_key(self, row: Row, options: GameOptions) -> str:
-        """A canonical text of the cycle the row's game enters, the same for every deal and
-        seat that reaches it (the catalogue's identity); ``ValueError`` if the game ends."""
-        raise NotImplementedError(f"{self.name} has no cycle catalogue")
-
-    def backwards_refusal(self, options: GameOptions) -> str | None:
-        """Why :meth:`longer_starts` cannot serve these options (``search climb
-        --reverse-every`` then refuses them), or None if it can."""
-        return f"{self.name} cannot be played backwards"
-
-    def longer_starts(self, row: Row, options: GameOptions) -> list[tuple[Row, GameResult]]:
-        """Deals longer than ``row``'s whose games run through the first states of its game,
-        found by playing it backwards, longest first (``search climb --reverse-every``)."""
-        raise NotImplementedError(self.backwards_refusal(options))
-
-    def speed_table(self, deals: int, seed: int) -> list[dict[str, Any]]:
-        """Rows of ``dealsearch bench --game NAME``: per setting (preset, players, policies),
-        the compiled engine and the reference on the same seeded deals in one run, with keys
-        ``setting, deals_per_s, <measure>_per_s, reference_deals_per_s, ratio, mismatches`` (deals
-        whose compiled and reference results differ: ``bench`` then exits 1)."""
-        raise NotImplementedError(f"{self.name} has no speed table")
-
     def describe(self, result: GameResult) -> str:
         """One line for ``verify``: the outcome, the measures and any cycle."""
         counts = ", ".join(f"{value} {name}" for name, value in result.measures.items())
@@ -272,24 +251,103 @@ class Game(ABC):
         text = f"{self.name}:{options.key()}:{key}"
         return hashlib.sha1(text.encode()).hexdigest()[:12]
 
-    def random_player(self, options: GameOptions, seed: int, stream: int, objective: str,
-                      best: int = 0) -> Any | None:
-        """A specialised random sampler with the generic ``Sampler``'s methods, or None (the
-        search then deals and plays through :meth:`kernel`)."""
-        return None
-
-    def climber(self, options: GameOptions, seed: int, stream: int, objective: str
-                ) -> Any | None:
-        """A specialised climber with the generic ``Climber``'s methods, or None."""
-        return None
-
     def result(self, batch: BatchResults, i: int, row: Row, options: GameOptions) -> GameResult:
         """Entry ``i`` of a batch as a :class:`GameResult` (by default: replay the row)."""
         return self.verify(self.format(row, options), options)[1]
 
+    def finished(self) -> tuple[str, ...]:
+        """The outcomes of a game that ended properly, whose length may be a record."""
+        return tuple(o for o in self.outcomes if o not in self.unfinished)
+
+    def label(self, options: GameOptions) -> str:
+        """The setting in a few words for people (summaries, the report's runs table)."""
+        values = options.to_json()
+        return ", ".join(f"{k} {v}" for k, v in values.items() if v not in (None, "", False))
+
+
+# ---------------------------------------------------------------------- capabilities
+# What a game may do beyond the core interface. The framework asks ``isinstance(game, X)``;
+# a game has a capability by having its methods (no registration, no base class needed).
+
+
+@runtime_checkable
+class CycleCatalogue(Protocol):
+    """Names the cycle a never-ending deal enters, so the log groups deals by cycle."""
+
+    def cycle_key(self, row: Row, options: GameOptions) -> str:
+        """A canonical text of the cycle the row's game enters, the same for every deal and
+        seat that reaches it (the catalogue's identity); ``ValueError`` if the game ends."""
+
+
+@runtime_checkable
+class PlaysBackwards(Protocol):
+    """Grows longer deals by playing a game backwards (``search climb --reverse-every``)."""
+
+    def backwards_refusal(self, options: GameOptions) -> str | None:
+        """Why :meth:`longer_starts` cannot serve these options, or None if it can."""
+
+    def longer_starts(self, row: Row, options: GameOptions) -> list[tuple[Row, GameResult]]:
+        """Deals longer than ``row``'s whose games run through the first states of its game,
+        found by playing it backwards, longest first."""
+
+
+@runtime_checkable
+class FastSearch(Protocol):
+    """Specialised compiled search loops, used instead of the generic ones on the kernel."""
+
+    def random_player(self, options: GameOptions, seed: int, stream: int, objective: str,
+                      best: int = 0) -> Any | None:
+        """A sampler with the generic ``Sampler``'s methods, or None for these options."""
+
+    def climber(self, options: GameOptions, seed: int, stream: int, objective: str
+                ) -> Any | None:
+        """A climber with the generic ``Climber``'s methods, or None for these options."""
+
+
+@runtime_checkable
+class SpeedTable(Protocol):
+    """Rows for ``dealsearch bench --game NAME``."""
+
+    def speed_table(self, deals: int, seed: int) -> list[dict[str, Any]]:
+        """Per setting, the compiled engine and the reference on the same seeded deals in one
+        run, with keys ``setting, deals_per_s, <measure>_per_s, reference_deals_per_s, ratio,
+        mismatches`` (deals whose results differ: ``bench`` then exits 1)."""
+
+
+@runtime_checkable
+class LegacyLogs(Protocol):
+    """Reads logs written before games were plug-ins (the default game's, schema v1)."""
+
+    def migrate_v1(self, db: Any) -> None:
+        """Rewrite a v1 log's tables to schema v2 inside the caller's transaction."""
+
+
+def specialised_sampler(game: Game, options: GameOptions, seed: int, stream: int, objective: str,
+                  best: int = 0) -> Any | None:
+    """The game's specialised random sampler for these options, if it has one."""
+    if isinstance(game, FastSearch):
+        return game.random_player(options, seed, stream, objective, best)
+    return None
+
+
+def specialised_climber(game: Game, options: GameOptions, seed: int, stream: int, objective: str
+            ) -> Any | None:
+    """The game's specialised climber for these options, if it has one."""
+    if isinstance(game, FastSearch):
+        return game.climber(options, seed, stream, objective)
+    return None
+
+
+def backwards_refusal(game: Game, options: GameOptions) -> str | None:
+    """Why ``game`` cannot be played backwards under ``options`` (None if it can)."""
+    if isinstance(game, PlaysBackwards):
+        return game.backwards_refusal(options)
+    return f"{game.name} cannot be played backwards"
+
 
 GAMES: dict[str, Game] = {}
-BUILTIN_GAMES = ("beggar", "durak", "spite")
+DEFAULT_GAME = "beggar"  # the one game the framework names: what --game and old logs mean
+ENTRY_POINTS = "dealsearch.games"  # where games installed by other packages register
 
 
 def register(game: Game) -> Game:
@@ -314,13 +372,27 @@ def game_names() -> list[str]:
     return sorted(GAMES)
 
 
-def _load_builtin_games() -> None:
-    # Imported on first use, not at import time: each game module registers itself, and the
-    # layers above need only the games they are asked for.
-    import importlib
+_loaded = False
 
-    for module in BUILTIN_GAMES:
-        importlib.import_module(f"dealsearch.games.{module}")
+
+def _load_builtin_games() -> None:
+    """Import every game once: each folder of ``dealsearch.games`` and every game another
+    package declares under the ``dealsearch.games`` entry point. Each registers itself."""
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    import importlib
+    import pkgutil
+    from importlib.metadata import entry_points
+
+    from . import games
+
+    for module in pkgutil.iter_modules(games.__path__):
+        if module.ispkg:
+            importlib.import_module(f"{games.__name__}.{module.name}")
+    for entry in entry_points(group=ENTRY_POINTS):
+        entry.load()
 
 
 def iter_games() -> Iterator[Game]:

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import BadLog
+from .game import DEFAULT_GAME, LegacyLogs, get_game
 
 BUSY_TIMEOUT = 30.0  # seconds a writer waits for another writer's lock before giving up
 VERSION = 2   # PRAGMA user_version; 0 (never set) is a v1 log, migrated on opening
@@ -46,7 +47,7 @@ CREATE TABLE IF NOT EXISTS runs (
     cards         INTEGER NOT NULL DEFAULT 0,  -- total of the game's counted measure
     outcomes      TEXT NOT NULL DEFAULT '{}',
     checkpoint    TEXT NOT NULL DEFAULT '{}',
-    game          TEXT NOT NULL DEFAULT 'beggar',
+    game          TEXT NOT NULL DEFAULT '{DEFAULT_GAME}',
     game_options  TEXT NOT NULL DEFAULT '{}',  -- JSON: every option of the game
     options_key   TEXT NOT NULL DEFAULT ''     -- the game's canonical options text
 );
@@ -93,7 +94,7 @@ CREATE TABLE IF NOT EXISTS cycles (      -- the catalogue: one row per distinct 
     period       TEXT NOT NULL,          -- JSON {measure: value}
     found        REAL NOT NULL
 );
-"""
+""".replace("{DEFAULT_GAME}", DEFAULT_GAME)
 
 
 @dataclass(frozen=True)
@@ -115,7 +116,7 @@ class Find:
     details: dict[str, Any] = field(default_factory=dict)
     cycle_key: str | None = None   # the cycle's canonical form (Game.cycle_key)
     cycle_id: str | None = None
-    game: str = "beggar"
+    game: str = DEFAULT_GAME
     options_key: str = ""
     game_options: dict[str, Any] = field(default_factory=dict)
 
@@ -173,7 +174,7 @@ class RecordLog:
     still be read.
 
     A v1 log (written before games were plug-ins) is migrated in place on opening, in one
-    transaction: see :mod:`dealsearch.games.beggar.log_migrate`.
+    transaction by the default game (:class:`~dealsearch.game.LegacyLogs`).
     """
 
     def __init__(self, path: str | Path, readonly: bool = False) -> None:
@@ -208,8 +209,8 @@ class RecordLog:
         self.close()
 
     def start_run(self, strategy: str, options: dict[str, Any], rules: str, seed: int | None,
-                  workers: int, game: str = "beggar", game_options: dict[str, Any] | None = None,
-                  options_key: str = "") -> int:
+                  workers: int, game: str = DEFAULT_GAME,
+                  game_options: dict[str, Any] | None = None, options_key: str = "") -> int:
         """Record a new run; returns its id."""
         cursor = self.db.execute(
             "INSERT INTO runs (strategy, options, rules, seed, workers, machine, started, status,"
@@ -371,10 +372,12 @@ def _prepare(db: sqlite3.Connection, path: str) -> None:
         if version < VERSION:
             tables = {row[0] for row in db.execute(
                 "SELECT name FROM sqlite_master WHERE type = 'table'")}
-            if "runs" in tables:
-                from .games.beggar.log_migrate import migrate_v1
-
-                migrate_v1(db)
+            if "runs" in tables:  # a v1 log: the default game's, before games were plug-ins
+                game = get_game(DEFAULT_GAME)
+                if not isinstance(game, LegacyLogs):
+                    raise LogError(f"{path} is a version {version} log, which "
+                                   f"{game.name} cannot read")
+                game.migrate_v1(db)
             # Statement by statement: executescript would commit the open transaction.
             for statement in SCHEMA.split(";"):
                 if statement.strip():
@@ -407,7 +410,7 @@ class ManagedRun:
 
     @classmethod
     def start(cls, log: RecordLog, strategy: str, options: dict[str, Any], rules: str = "",
-              seed: int | None = None, workers: int = 1, game: str = "beggar",
+              seed: int | None = None, workers: int = 1, game: str = DEFAULT_GAME,
               game_options: dict[str, Any] | None = None, options_key: str = "",
               again: str | None = None) -> ManagedRun:
         """Log a new run (``again``, if given, is kept with its options)."""

@@ -39,15 +39,6 @@ def bin_widths(game: Game) -> dict[str, int]:
     return {m: game.histogram(m)[0] for m in game.measures}
 
 
-NOT_FINISHED = ("cycle", "limit", "stalemate")  # outcomes that never make a new best
-
-
-def finished_outcomes(game: Game) -> tuple[str, ...]:
-    """The outcomes of a game that ended properly (BMN: win; Durak: win, draw), whose length
-    may be a record; cycles are finds of their own, limits and stalemates only counted."""
-    return tuple(o for o in game.outcomes if o not in NOT_FINISHED)
-
-
 def counted_measure(game: Game) -> str:
     """The measure a run totals (the runs table's ``cards``): cards if the game counts them."""
     return "cards" if "cards" in game.measures else game.measures[0]

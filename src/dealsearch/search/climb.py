@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from ..game import PlaysBackwards, specialised_climber
 from ._generic import Climber
 from .base import Report, Task, compact, crossover, random_row, results_of, score
 from .spec import SearchSpec
@@ -107,7 +108,7 @@ def climber_for(spec: SearchSpec, stream: int) -> Any:
     """The game's own fast climber if it has one, else the generic compiled climber."""
     game, options = spec.plugin, spec.options
     objective = spec.objective or game.measures[0]
-    fast = game.climber(options, spec.seed, stream, objective)
+    fast = specialised_climber(game, options, spec.seed, stream, objective)
     if fast is not None:
         return fast
     layout = spec.layout
@@ -221,7 +222,9 @@ def _grow_backwards(spec: SearchSpec, climber: Any, state: dict[str, Any],
     """Try to extend the climber's best deal backwards (:meth:`Game.longer_starts`); continue
     from the longest result by the objective, if it is at least as long as the climber's
     best."""
-    longer = spec.plugin.longer_starts(climber.best_row, spec.options)
+    game = spec.plugin
+    assert isinstance(game, PlaysBackwards)  # the spec refused the run otherwise
+    longer = game.longer_starts(climber.best_row, spec.options)
     if not longer:
         return
     # The game finds deals longer in its first measure; the longest by the objective is the pick.

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from .._permutations import permutation_block
-from .base import NumberedSearch, Report, Task, add_batch, compact, finished_outcomes
+from .base import NumberedSearch, Report, Task, add_batch, compact
 from .spec import SearchSpec
 
 MAX_SHARD = 50_000
@@ -96,7 +96,7 @@ def play_shard(spec: SearchSpec, task: Task) -> Report:
     """Play every deal of one shard; report every cycle and the shard's longest game."""
     game, options = spec.plugin, spec.options
     report = Report.for_game(task.key, game)
-    finished = [game.outcomes.index(o) for o in finished_outcomes(game)]
+    finished = [game.outcomes.index(o) for o in game.finished()]
     cycle = game.outcomes.index("cycle") if "cycle" in game.outcomes else -1
     objective = game.measures.index(spec.objective or game.measures[0])
     first = np.array(unrank(task.payload["start"], deck_counts(spec)), dtype=np.uint8)

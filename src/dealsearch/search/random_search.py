@@ -11,8 +11,9 @@ from typing import Any
 import numpy as np
 
 from .._kernel import Kernel
+from ..game import specialised_sampler
 from ._generic import Sampler
-from .base import NumberedSearch, Report, Task, compact, finished_outcomes, results_of
+from .base import NumberedSearch, Report, Task, compact, results_of
 from .spec import SearchSpec
 
 CHUNK_DEALS = 100_000  # about a quarter of a second on one core (BMN)
@@ -49,7 +50,7 @@ def sampler(spec: SearchSpec, stream: int, best: int = 0) -> Any:
     """The game's own fast random player if it has one, else the generic compiled sampler."""
     game, options = spec.plugin, spec.options
     objective = spec.objective or game.measures[0]
-    fast = game.random_player(options, spec.seed, stream, objective, best)
+    fast = specialised_sampler(game, options, spec.seed, stream, objective, best)
     if fast is not None:
         return fast
     layout = spec.layout
@@ -58,7 +59,7 @@ def sampler(spec: SearchSpec, stream: int, best: int = 0) -> Any:
                    spec.seed, stream, game.measures.index(objective), 0,
                    game.outcomes.index("cycle") if "cycle" in game.outcomes else -1,
                    len(game.outcomes), best,
-                   [game.outcomes.index(o) for o in finished_outcomes(game)])
+                   [game.outcomes.index(o) for o in game.finished()])
 
 
 def play_chunk(spec: SearchSpec, task: Task) -> Report:

@@ -20,11 +20,11 @@ from typing import Any, Protocol
 import numpy as np
 from tqdm import tqdm
 
-from ..game import GameResult
+from ..game import CycleCatalogue, GameResult
 from ..interrupt import deferred
 from ..log import Find, ManagedRun, RecordLog
 from .backends import Backend, LocalBackend
-from .base import Report, Task, bin_widths, finished_outcomes, score
+from .base import Report, Task, bin_widths, score
 from .climb import ClimbSearch, climb_slice
 from .exhaustive import ExhaustiveSearch, play_shard
 from .random_search import RandomSearch, play_chunk
@@ -161,7 +161,7 @@ class Runner:
         self.game = spec.plugin
         self.widths = bin_widths(self.game)
         self.full_options = spec.options.to_json()
-        self.finished = finished_outcomes(self.game)
+        self.finished = self.game.finished()
         if run_id is None:
             checkpoint: dict[str, Any] = {}
             self.state = RunState(self.game.outcomes)
@@ -189,7 +189,7 @@ class Runner:
 
     def _keep(self, deal: str, result: GameResult) -> bool:
         """Whether a reported game is a find: any cycle, or a new best of the run among games
-        that finished (:func:`~dealsearch.search.base.finished_outcomes`). Stalemates and
+        that finished (:meth:`~dealsearch.game.Game.finished`). Stalemates and
         limits are counted in the run's outcomes, never stored as finds."""
         if result.outcome == "cycle":
             return True
@@ -213,12 +213,10 @@ class Runner:
     def _find(self, deal: str, result: GameResult) -> Find:
         game, options = self.game, self.spec.options
         key = cycle = None
-        if result.outcome == "cycle":  # name the cycle, so the catalogue can group its deals
-            try:
-                key = game.cycle_key(game.parse(deal, options), options)
-                cycle = game.cycle_id(key, options)
-            except NotImplementedError:
-                pass
+        if result.outcome == "cycle" and isinstance(game, CycleCatalogue):
+            # name the cycle, so the catalogue can group its deals
+            key = game.cycle_key(game.parse(deal, options), options)
+            cycle = game.cycle_id(key, options)
         return Find(deal, result.outcome, dict(result.measures), self.spec.strategy,
                     self.run_id, dict(result.entry), dict(result.period),
                     dict(result.details), key, cycle, game.name, options.key(),

@@ -13,7 +13,7 @@ from functools import cached_property
 from math import factorial, prod
 from typing import Any
 
-from ..game import Game, GameError, GameOptions, get_game
+from ..game import Game, GameError, GameOptions, backwards_refusal, get_game
 from ..games.beggar.notation import parse_deal
 from ..games.beggar.rules import Rules, get_rules
 
@@ -117,8 +117,8 @@ class SearchSpec:
                 raise ValueError(f"{name.replace('_', '-')} must be at least 1")
         if self.reverse_every is not None and self.strategy != "climb":
             raise ValueError("--reverse-every is an option of climb")
-        refusal = None if self.reverse_every is None else self.plugin.backwards_refusal(
-            self.options)
+        refusal = None if self.reverse_every is None else backwards_refusal(self.plugin,
+                                                                              self.options)
         if refusal:
             raise ValueError(f"--reverse-every: {refusal}")
         if self.strategy == "exhaustive" and self.game == "beggar" and self.deck is None:

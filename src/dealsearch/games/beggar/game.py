@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ...game import BatchResults, Game, GameError, GameResult, Layout, OptionSpec, Row
-from . import catalogue, reverse
+from . import catalogue, log_migrate, reverse
 from .deal import Deal
 from .engine import BatchResult
 from .engine import play_batch as bmn_play_batch
@@ -232,6 +232,10 @@ class Beggar(Game):
         """The catalogue's key (:func:`dealsearch.games.beggar.catalogue.cycle_key`)."""
         options = _options(options)
         return catalogue.cycle_key(self.deal(row, options), options.game_rules)
+
+    def migrate_v1(self, db: Any) -> None:
+        """Rewrite a v1 log (BMN only, before games were plug-ins) to schema v2."""
+        log_migrate.migrate_v1(db)
 
     def backwards_refusal(self, options: Any) -> str | None:
         """Playing backwards (:mod:`dealsearch.games.beggar.reverse`) takes two players and

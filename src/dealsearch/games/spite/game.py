@@ -126,6 +126,7 @@ class SpiteGame(Game):
     title = "Spite and Malice"
     measures = ("turns", "cards")
     outcomes = OUTCOMES
+    unfinished = ("cycle", "limit", "stalemate")  # a stalemate is no record either
     option_specs = (
         OptionSpec("recycle", "finished centre piles go under the stock in the order played "
                    "(bottom) or leave the game (none)", default="bottom", choices=RECYCLE),

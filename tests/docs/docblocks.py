@@ -166,21 +166,22 @@ def all_commands(blocks_: list[Block] | None = None) -> list[Command]:
 
 def budgeted(args: list[str] | tuple[str, ...]) -> list[str]:
     """The command with a test-sized budget: searches play 3,000 games on one worker, the
-    factory expands at most 20 cycles, ``bench`` times 200 deals; other commands unchanged."""
+    factory expands at most 5 cycles of 512 samples, ``bench`` times 50 deals; other commands
+    unchanged."""
     args = list(args)
     if not args or args[0] not in ("search", "factory", "bench"):
         return args
     if args[0] == "search" and "--resume" in args:
         return args   # a resumed run keeps its own budget and workers (the log's run is small)
-    drop = {"search": ("--time", "--deals", "--workers"), "factory": ("--time", "--nodes"),
-            "bench": ("--deals",)}[args[0]]
+    drop = {"search": ("--time", "--deals", "--workers"),
+            "factory": ("--time", "--nodes", "--samples"), "bench": ("--deals",)}[args[0]]
     kept: list[str] = []
-    nodes = 3
+    nodes = 1
     i = 0
     while i < len(args):
         if args[i] in drop:
             if args[i] == "--nodes":
-                nodes = min(int(args[i + 1]), 20)
+                nodes = min(int(args[i + 1]), 5)
             i += 2
             continue
         if args[i] != "--quiet":
@@ -189,8 +190,8 @@ def budgeted(args: list[str] | tuple[str, ...]) -> list[str]:
     if args[0] == "search":
         return [*kept, "--deals", "3000", "--workers", "1", "--quiet"]
     if args[0] == "factory":
-        return [*kept, "--nodes", str(nodes), "--quiet"]
-    return [*kept, "--deals", "200"]
+        return [*kept, "--nodes", str(nodes), "--samples", "512", "--quiet"]
+    return [*kept, "--deals", "50"]
 
 
 def run(args: list[str] | tuple[str, ...], cwd: Path) -> subprocess.CompletedProcess[str]:

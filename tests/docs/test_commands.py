@@ -7,8 +7,20 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from docblocks import (COMMAND_LANGS, OTHER_LANGS, PAGES, ROOT, all_blocks, all_commands,
-                       budgeted, copy_log, make_log, matches, relative, run)
+from docblocks import (
+    COMMAND_LANGS,
+    OTHER_LANGS,
+    PAGES,
+    ROOT,
+    all_blocks,
+    all_commands,
+    budgeted,
+    copy_log,
+    make_log,
+    matches,
+    relative,
+    run,
+)
 from test_rules_examples import is_rules_example
 
 BLOCKS = all_blocks()

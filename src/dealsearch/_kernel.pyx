@@ -1,9 +1,12 @@
 # cython: language_level=3
 """The C-level game interface for compiled search loops; see ``_kernel.pxd``."""
 
+import sys
+
 import numpy as np
 
 cimport numpy as cnp
+from libc.stdint cimport uint8_t
 
 
 cdef class Kernel:
@@ -42,8 +45,56 @@ cdef class Kernel:
         with nogil:
             status = self.play_row(self.context, &cards[0], &result)
         if status != 0:
+            failure = getattr(self, "failure", None)  # a PythonKernel's game raised
+            if failure is not None:
+                raise failure
             raise MemoryError("the game's scratch memory could not be allocated")
         n = self.n_measures
         return (result.outcome, tuple(result.measure[i] for i in range(n)),
                 tuple(result.entry[i] for i in range(n)),
                 tuple(result.period[i] for i in range(n)))
+
+
+cdef int _play_python(void* context, const uint8_t* row,
+                      KernelResult* result) noexcept nogil:
+    # A game written in Python: the loop takes the GIL for each game it plays.
+    with gil:
+        kernel = <PythonKernel>context
+        try:
+            outcome, measures, entry, period = kernel.play_fn(
+                np.frombuffer((<char*>row)[:kernel.n_cards], dtype=np.uint8))
+            result.outcome = outcome
+            for i in range(kernel.n_measures):
+                result.measure[i] = measures[i]
+                result.entry[i] = entry[i] if entry else 0
+                result.period[i] = period[i] if period else 0
+        except Exception:
+            kernel.failure = sys.exc_info()[1]
+            return -1
+    return 0
+
+
+cdef class PythonKernel(Kernel):
+    """A :class:`Kernel` over a Python function, so a game can run in every search before it
+    has a compiled engine (each game then costs a Python call: correct, not fast).
+
+    ``play_fn(row)`` returns ``(outcome index, measures, entry, period)`` (entry and period
+    empty unless the game cycles), as :meth:`Kernel.play` does.
+    """
+
+    cdef readonly object play_fn
+    cdef public object failure
+
+    def __init__(self, play_fn, n_cards, n_measures, row_check=None):
+        if not 1 <= n_measures <= MAX_MEASURES:
+            raise ValueError(f"a game has 1 to {MAX_MEASURES} measures, not {n_measures}")
+        if not 1 <= n_cards <= 255:
+            raise ValueError(f"a row has 1 to 255 cards, not {n_cards}")
+        self.play_fn = play_fn
+        self.n_cards = n_cards
+        self.n_measures = n_measures
+        self.row_check = row_check
+        self.owner = self
+        self.context = <void*>self
+        self.play_row = _play_python
+        self.failure = None

@@ -10,7 +10,7 @@ repr (``{'win': ...}``, ``[2]``, ``None``) ever reaches a person. Machines read 
 >>> measures({"cards": 8344, "tricks": 1164})
 '8,344 cards, 1,164 tricks'
 >>> plain({"entry_bouts": 0, "period_bouts": 6, "out": [2, 3], "loser": None})
-'entry bouts 0, period bouts 6, out 2 and 3, loser none'
+'entry bouts 0, period bouts 6, out 2/3, loser none'
 >>> duration(3725)
 '1 h 02 min'
 >>> print(table([["win", 12], ["cycle", 3]], ["outcome", "deals"]))
@@ -61,6 +61,8 @@ def plain(value: Any) -> str:
         return ", ".join(f"{str(k).replace('_', ' ')} {plain(v)}" for k, v in value.items())
     if isinstance(value, Sequence | set | frozenset):
         items = [plain(v) for v in value]
+        if value and all(isinstance(v, int) for v in value):
+            return "/".join(items)  # per seat, as deals write hand sizes: 27/25
         if len(items) <= 2:
             return " and ".join(items) or "none"
         return ", ".join(items[:-1]) + " and " + items[-1]

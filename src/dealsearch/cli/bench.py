@@ -37,12 +37,12 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
         "bench", help=text[0], description=text[1],
         epilog=examples("dealsearch bench", "dealsearch bench --deals 1000000 --workers 2",
                         "dealsearch bench --game spite --json"))
-    bench.add_argument("--deals", type=positive_int, default=200_000,
+    bench.add_argument("--deals", type=positive_int, default=200_000, metavar="N",
                        help="random deals per contender")
-    bench.add_argument("--workers", type=positive_int, default=1,
+    bench.add_argument("--workers", type=positive_int, default=1, metavar="N",
                        help="also time the engine on this many processes (scaling; "
                             f"{DEFAULT_GAME} only)")
-    bench.add_argument("--seed", type=seed, default=1, help="seed of the deals")
+    bench.add_argument("--seed", type=seed, default=1, metavar="N", help="seed of the deals")
     bench.add_argument("--json", action="store_true", help="the report as one JSON object")
     add_game_choice(bench)
     return bench

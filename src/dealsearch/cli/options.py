@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sqlite3
+import textwrap
 from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
@@ -35,8 +36,20 @@ __all__ = ["DEFAULT_DB", "DEFAULT_GAME", "EXIT_BAD_INPUT", "EXIT_MISMATCH", "EXI
 
 
 class HelpFormatter(argparse.RawDescriptionHelpFormatter):
-    """Descriptions and examples keep their lines; every option with a value shows its
-    default, unless its help already says it in words (``default: every core``)."""
+    """Descriptions are wrapped paragraph by paragraph, examples keep their lines; every
+    option with a value shows its default, unless its help already says it in words
+    (``default: every core``)."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        paragraphs = []
+        for paragraph in text.split("\n\n"):
+            if paragraph.startswith("examples:"):  # commands: never wrapped
+                paragraphs.append(textwrap.indent(paragraph, indent))
+            else:
+                paragraphs.append(textwrap.fill(" ".join(paragraph.split()), width,
+                                                initial_indent=indent,
+                                                subsequent_indent=indent))
+        return "\n\n".join(paragraphs)
 
     def _get_help_string(self, action: argparse.Action) -> str:
         text = action.help or ""

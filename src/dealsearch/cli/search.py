@@ -68,7 +68,7 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
                         help="continue an interrupted run from its last checkpoint "
                              "(default: start a new run)")
     search.add_argument("--db", default=DEFAULT_DB, help="the log")
-    search.add_argument("--workers", type=positive_int,
+    search.add_argument("--workers", type=positive_int, metavar="N",
                         help="worker processes (default: every core)")
     search.add_argument("--seed", type=seed,
                         help="PRNG seed, 0 to 2**63-1 (default: chosen and logged)")

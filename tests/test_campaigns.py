@@ -74,7 +74,7 @@ def test_a_campaign_of_an_unknown_or_other_game_is_one_line(capsys, tmp_path) ->
 
 
 def test_the_overnight_campaign_is_a_climb_with_the_measured_best_options() -> None:
-    from dealsearch.cli_search import _load_config
+    from dealsearch.cli.search import _load_config
     from dealsearch.search import SearchSpec
 
     spec = SearchSpec.from_json(_load_config("overnight"))

@@ -64,7 +64,7 @@ def test_example_a_trace_follows_the_contract() -> None:
                                                  "1 draws QS 8H", "bout 4", "3 is out",
                                                  "1 is out")]
     assert positions == sorted(positions)
-    assert lines[-1].startswith("result: outcome win, loser 2, out [3, 1]")
+    assert lines[-1].startswith("result: outcome win, loser 2, out 3/1")
 
 
 def test_example_b_perevodnoy_period_2_under_both_policies() -> None:

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from dealsearch.cli import main
-from dealsearch.games.beggar import ITALIAN, STANDARD, Deal, cli_factory, parse_deal
+from dealsearch.games.beggar import ITALIAN, STANDARD, Deal, parse_deal
+from dealsearch.games.beggar import cli as cli_factory
 from dealsearch.games.beggar.catalogue import cycle_id, cycle_key
 from dealsearch.games.beggar.factory import (
     closer_moves,

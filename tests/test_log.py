@@ -74,8 +74,10 @@ def test_opening_a_v1_log_migrates_it_losing_nothing(v1_log):
 
 
 def test_a_migrated_log_prints_what_v1_printed(v1_log, capsys):
-    # Since v1, `records` also ends with a line per unfinished run (how to resume it).
-    table, unfinished = run_cli(capsys, v1_log, "records").split("\nrun 9 interrupted:")
+    # Since v1, `records` also ends with a line per unfinished run (how to resume it); since
+    # the output issue (#19) it shows a screenful unless --all, with thousands separators.
+    table, unfinished = run_cli(capsys, v1_log, "records", "--all").split(
+        "\nrun 9 interrupted:")
     assert table + "\n" == expected("records.txt")
     assert unfinished.endswith("continue with: dealsearch search --resume 9 --db DB\n")
     assert run_cli(capsys, v1_log, "records", "--csv") == expected("records.csv")

@@ -195,7 +195,7 @@ def test_reader_can_query_the_log_while_a_search_writes(tmp_path):
 
 @pytest.mark.parametrize(("argv", "message"), [
     (["search", "sideways"], "invalid choice: 'sideways'"),
-    (["search", "random", "--workers", "0"], "'0': need at least 1 worker"),
+    (["search", "random", "--workers", "0"], "'0' must be at least 1"),
     (["search", "exhaustive", "--deck", "--Z-"], "deck, position 3: unknown card 'Z'"),
     (["search", "exhaustive"], "an exhaustive search needs --deck"),
     (["search", "random", "--time", "soon"], "bad duration 'soon'"),

@@ -38,7 +38,7 @@ def test_trace_of_example_a_is_the_contracts() -> None:
         "4. s1 draws A2345: Ah>c1 2h>c1 3s1>c1 4h>c1 5h>c1 3>s1",
         "5. s2 draws 678: 6h>c1 7h>c1 8h>c1 7>s2",
         "6. s1 draws 9*JQK: 9p>c1 *h>c2 2p>c2 Tp>c1 wins",
-        "win: winner 1, turns 6, cards 22, discards 5, piles 1, payoff [0, 3]",
+        "win: winner 1, turns 6, cards 22, discards 5, piles 1, payoff 0/3",
     ]
 
 
@@ -47,7 +47,7 @@ def test_trace_of_example_b_draws_again_after_a_finished_pile() -> None:
     assert lines[3] == ("4. s2: Th>c1 Jh>c1 Qh>c1 Ks1>c1 (c1 finished) draws A2345: Ah>c1 2h>c1 "
                         "3h>c1 4p>c1 5h>c1 4>s1")
     assert lines[-1] == ("cycle: winner none, turns 6, cards 37, discards 6, piles 2, "
-                         "payoff [1, 1]; entry 4 turns / 22 cards, period 2 turns / 15 cards")
+                         "payoff 1/1; entry 4 turns / 22 cards, period 2 turns / 15 cards")
 
 
 # ---------------------------------------------------------------- properties

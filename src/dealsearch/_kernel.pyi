@@ -18,6 +18,7 @@ class Kernel:
         self, row: npt.ArrayLike
     ) -> tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]: ...
 
+@disjoint_base
 class PythonKernel(Kernel):
     @property
     def play_fn(

@@ -229,15 +229,14 @@ class Game(ABC):
 
     def describe(self, result: GameResult) -> str:
         """One line for ``verify``: the outcome, the measures and any cycle."""
-        counts = ", ".join(f"{value} {name}" for name, value in result.measures.items())
-        text = f"{result.outcome}: {counts}"
-        details = ", ".join(f"{k} {v}" for k, v in result.details.items() if v is not None)
+        from .text import measures, pairs  # plain text: no repr of a list or None
+
+        text = f"{result.outcome}: {measures(result.measures)}"
+        details = pairs(result.details)
         if details:
             text += f" ({details})"
         if result.outcome == "cycle":
-            entry = ", ".join(f"{v} {k}" for k, v in result.entry.items())
-            period = ", ".join(f"{v} {k}" for k, v in result.period.items())
-            text += f"; entry {entry}; period {period}"
+            text += f"; entry {measures(result.entry)}; period {measures(result.period)}"
         return text
 
     def histogram(self, measure: str) -> tuple[int, int]:

@@ -228,6 +228,13 @@ class Beggar(Game):
         return BeggarKernel(options.sizes, options.game_rules.payments, options.max_cards,
                             options.max_tricks)
 
+    def commands(self) -> tuple[Any, ...]:
+        """BMN's own commands, ``factory`` and ``reverse`` (the CLI's ``GameCommands``
+        capability): imported only when a command line is built."""
+        from .cli import COMMANDS
+
+        return COMMANDS
+
     def cycle_key(self, row: Row, options: Any) -> str:
         """The catalogue's key (:func:`dealsearch.games.beggar.catalogue.cycle_key`)."""
         options = _options(options)

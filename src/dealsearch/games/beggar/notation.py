@@ -16,13 +16,14 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from ...game import GameError
 from .deal import Deal
 from .rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS, STANDARD, Rules
 
 SUITS = "HDCS♥♦♣♠♡♢♧♤"
 
 
-class DealError(ValueError):
+class DealError(GameError):
     """A deal or deck that cannot be read; the message names what is wrong and where."""
 
 

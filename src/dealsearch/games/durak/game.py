@@ -34,6 +34,7 @@ from dealsearch.games.durak import _engine, notation, reference
 from dealsearch.games.durak.cards import SUITS
 from dealsearch.games.durak.cards import value as card_value
 from dealsearch.games.durak.options import PRESETS, DurakOptions
+from dealsearch.text import pairs
 
 OUTCOMES = ("win", "draw", "cycle", "limit")   # index = the compiled outcome code
 CYCLE_KEYS = ("entry_bouts", "entry_cards", "period_bouts", "period_cards")
@@ -173,8 +174,7 @@ class DurakGame(Game):
         lines: list[str] = []
         played = reference.play(position, options, trace=lines)
         yield from lines
-        yield "result: " + ", ".join(f"{key} {value}" for key, value in played.items()
-                                     if value is not None)
+        yield "result: " + pairs(played)  # plain text: the cycle's counts, not a dict
 
     def kernel(self, options: DurakOptions) -> Any:  # type: ignore[override]
         """A Kernel playing rows under these options (one per thread)."""

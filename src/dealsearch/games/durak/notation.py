@@ -195,12 +195,13 @@ def parse_position(text: str, options: DurakOptions) -> Position:
     hand_texts = fields["hands"].split("/")
     if len(hand_texts) != n:
         raise GameError(f"position has {len(hand_texts)} hands for {n} players")
-    hands = tuple(tuple(_cards_or_dash(t)) for t in hand_texts)
+    hands = tuple(tuple(_cards_or_dash(t, f"hand {seat + 1}"))
+                  for seat, t in enumerate(hand_texts))
     try:
         trump = cards.parse_suit(fields["trump"])
     except ValueError:
         raise GameError(f"bad trump suit {fields['trump']!r}: use C, D, H or S") from None
-    talon = tuple(_cards_or_dash(fields.get("talon", "")))
+    talon = tuple(_cards_or_dash(fields.get("talon", ""), "talon"))
     _check_cards([c for hand in hands for c in hand] + list(talon), options.deck)
     attacker_text = fields.get("attacker", "1")
     if not attacker_text.isdigit() or not 1 <= int(attacker_text) <= n:
@@ -218,8 +219,12 @@ def parse_position(text: str, options: DurakOptions) -> Position:
     return Position(hands, trump, talon, attacker, first_text == "yes")
 
 
-def _cards_or_dash(text: str) -> list[int]:
-    return [] if text.strip() in ("", "-") else split_cards(text)
+def _cards_or_dash(text: str, where: str) -> list[int]:
+    """The cards of one part of a position; a bad card names the part (``hand 2: ...``)."""
+    try:
+        return [] if text.strip() in ("", "-") else split_cards(text)
+    except GameError as error:
+        raise GameError(f"{where}: {error}") from None
 
 
 def format_position(position: Position) -> str:

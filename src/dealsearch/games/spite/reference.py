@@ -379,7 +379,7 @@ def trace_lines(position: Position, options: SpiteOptions) -> list[str]:
     result = game.play(write)
     summary = f"{result.outcome}: winner {result.winner or 'none'}, turns {result.turns}, " \
         f"cards {result.cards}, discards {result.discards}, piles {result.piles}, " \
-        f"payoff {list(result.payoff)}"
+        f"payoff {result.payoff[0]}/{result.payoff[1]}"  # plain text, not a list repr
     if result.entry is not None and result.period is not None:
         summary += (f"; entry {result.entry[0]} turns / {result.entry[1]} cards, period "
                     f"{result.period[0]} turns / {result.period[1]} cards")

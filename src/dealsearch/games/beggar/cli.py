@@ -1,4 +1,8 @@
-"""``dealsearch factory``: grow never-ending deals from small-deck cycles (options and printing).
+"""Beggar-My-Neighbour's own commands, registered through :meth:`Beggar.commands`.
+
+``dealsearch factory`` grows never-ending deals from small-deck cycles; ``dealsearch reverse``
+walks a deal's game backwards. Option parsing and printing only: the work is in
+:mod:`.factory` and :mod:`.reverse`.
 
 Every cycle of the rules' whole deck that the factory builds is logged (strategy ``factory``),
 with its starting deals when it has any, so ``dealsearch records --cycles`` lists it.
@@ -16,16 +20,21 @@ from typing import Any
 
 from tqdm import tqdm
 
-from ...cli_options import (
+from ...cli.commands import Command
+from ...cli.options import (
     DEFAULT_DB,
     EXIT_OK,
-    BadInput,
+    add_game_choice,
+    add_game_options,
     check_log_path,
     duration,
+    examples,
     open_log,
     positive_int,
     seed,
 )
+from ...errors import BadInput, BadOption
+from ...game import Game, get_game
 from ...interrupt import exit_status
 from ...log import Find, ManagedRun
 from .catalogue import key_id
@@ -35,6 +44,7 @@ from .factory import FactoryStats, Loop, find_loop, grow, seed_loops, starting_d
 from .game import to_game_result
 from .notation import DealError, format_deal, parse_deal, parse_deck
 from .options import BeggarOptions, make_options
+from .reverse import MAX_CARDS, basin, longer_starts
 from .rules import PRESETS, Rules, get_rules
 
 # Small decks whose exhaustive play has cycles to grow from, per (rules, players).
@@ -42,37 +52,41 @@ START_DECKS = {("standard", 2): "------JJQQK", ("italian", 2): "00000011223",
                ("standard", 3): "------JJQQK", ("italian", 3): "00000011223"}
 
 
-def add_factory_parser(commands: Any) -> None:
-    """The ``factory`` subcommand."""
-    factory = commands.add_parser(
+def add_factory_parser(commands: Any, game: Game | None = None) -> argparse.ArgumentParser:
+    """The ``factory`` command (the same whichever game the parser is built for)."""
+    factory: argparse.ArgumentParser = commands.add_parser(
         "factory", help="build never-ending deals by growing small cycles card by card",
         description="Play every deal of a small deck, keep the cycles, and grow them: change "
                     "a state of a cycle by a card or two and keep the new state if its game "
                     "never ends either, until a cycle holds the whole deck; then walk "
-                    "backwards to starting deals that enter it. Every such cycle is logged.")
+                    "backwards to starting deals that enter it. Every such cycle is logged.",
+        epilog=examples("dealsearch factory --time 2m",
+                        "dealsearch factory --rules italian --players 3 --stop-after 1",
+                        "dealsearch records --cycles"))
     factory.add_argument("--rules", choices=sorted(PRESETS), default="standard",
-                         help="payments, notation and deck (default: standard)")
-    factory.add_argument("--players", type=int, choices=(2, 3, 4), default=2,
-                         help="hands (default 2)")
+                         help="payments, notation and deck")
+    factory.add_argument("--players", type=int, choices=(2, 3, 4), default=2, help="hands")
     factory.add_argument("--deck", "--start-deck", dest="start_deck", metavar="DECK",
                          help="the small deck whose cycles are grown (compact notation; "
                               "default: ------JJQQK, Italian 00000011223)")
     factory.add_argument("--start", metavar="DEAL",
                          help="grow the cycle this never-ending deal enters instead")
-    factory.add_argument("--seed", type=seed, default=1, help="PRNG seed (default 1)")
+    factory.add_argument("--seed", type=seed, default=1, help="PRNG seed")
     factory.add_argument("--time", type=duration,
                          help="budget: 90s, 3m, 1h (default 2m unless --nodes is given)")
     factory.add_argument("--nodes", type=positive_int, help="budget: cycles to expand")
     factory.add_argument("--samples", type=positive_int, default=4096,
-                         help="changed states tried per cycle expanded (default 4096)")
+                         help="changed states tried per cycle expanded")
     factory.add_argument("--max-states", type=positive_int, default=20_000, metavar="N",
-                         help="states walked back from each whole-deck cycle (default 20000)")
+                         help="states walked back from each whole-deck cycle")
     factory.add_argument("--stop-after", type=positive_int, metavar="K",
-                         help="stop once K whole-deck cycles with a starting deal are found")
-    factory.add_argument("--db", default=DEFAULT_DB, help=f"the log (default: {DEFAULT_DB})")
+                         help="stop once K whole-deck cycles with a starting deal are found "
+                              "(default: go on to the budget)")
+    factory.add_argument("--db", default=DEFAULT_DB, help="the log")
     factory.add_argument("--json", action="store_true",
                          help="one JSON object per whole-deck cycle, then a summary line")
     factory.add_argument("--quiet", action="store_true", help="no progress bar")
+    return factory
 
 
 def _seeds(args: argparse.Namespace, rules: Rules) -> list[Loop]:
@@ -220,3 +234,109 @@ def _show(args: argparse.Namespace, loop: Loop, starts: list[str], rules: Rules,
           f"{format_deal(loop.deal(), rules)}", flush=True)
     for start in starts[:3]:
         print(f"  start: {start}")
+
+
+# ---------------------------------------------------------------- reverse
+
+
+def add_reverse_parser(commands: Any, game: Game | None = None) -> argparse.ArgumentParser:
+    """The ``reverse`` command (BMN's options whichever game the parser is built for)."""
+    reverse: argparse.ArgumentParser = commands.add_parser(
+        "reverse", help="play a 2-player deal backwards: a cycle's basin, or longer deals",
+        description="Walk backwards from the deal's cycle (or from the deal, if its game "
+                    "ends) and report every state that leads there and every valid starting "
+                    "deal among them. With --along, walk back from each state along the game "
+                    "and log the starting deals whose game is longer.",
+        epilog=examples(
+            "dealsearch reverse ---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA",
+            "dealsearch reverse --along --tricks 50 DEAL",
+            "dealsearch reverse --max-states 100000 --json DEAL"))
+    reverse.add_argument("deal", metavar="DEAL", help="a 2-player deal in any notation")
+    reverse.add_argument("--along", action="store_true",
+                         help="find longer terminating deals by walking back along the game")
+    reverse.add_argument("--tricks", type=positive_int, default=20,
+                         help="--along: how many trick boundaries to start from")
+    reverse.add_argument("--max-states", type=positive_int, metavar="N",
+                         help="stop each walk after N states (default: walk it all; "
+                              "--along: 100000)")
+    reverse.add_argument("--db", default=DEFAULT_DB, help="--along: the log")
+    reverse.add_argument("--json", action="store_true", help="machine-readable output")
+    reverse.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_game_choice(reverse)
+    add_game_options(reverse, get_game("beggar"), exclude=("players", "deck", "hand_sizes"))
+    return reverse
+
+
+def cmd_reverse(args: argparse.Namespace) -> int:
+    """``dealsearch reverse``."""
+    if args.game != "beggar":
+        raise BadInput(f"reverse walks beggar games backwards; it cannot play {args.game}")
+    rules = get_rules(args.rules or "standard")
+    deal = parse_deal(args.deal, rules, "any")  # a DealError is bad input: one line
+    if deal.players != 2:
+        raise BadOption(f"reverse plays 2-player deals only, this one has {deal.players} hands")
+    if len(deal.cards) > MAX_CARDS:
+        raise BadOption(f"reverse plays deals of at most {MAX_CARDS} cards, this one has "
+                        f"{len(deal.cards)}")
+    if args.max_cards or args.max_tricks:
+        raise BadOption("reverse walks the unlimited game: --max-cards/--max-tricks do not apply")
+    if args.along:
+        check_log_path(args.db)  # before the walk, not after it
+        return _along(args, deal, rules)
+    bar = tqdm(total=args.max_states, unit=" states", unit_scale=True,
+               disable=args.quiet or not sys.stderr.isatty())
+    found = basin(deal, rules, args.max_states, on_state=lambda n: bar.update(n - bar.n))
+    bar.close()
+    if args.json:
+        print(json.dumps(found.to_json()))
+        return EXIT_OK
+    where = (f"the {found.cycle_states}-trick cycle" if found.cycle_states
+             else "the deal (its game ends)")
+    cut = "" if found.complete else f" (stopped at --max-states {args.max_states})"
+    print(f"{found.size} states lead into {where}, up to {found.depth} tricks before it{cut}")
+    print(f"{len(found.starts)} of them are starting deals:")
+    for start in found.starts:
+        print(f"  {start}")
+    return EXIT_OK
+
+
+def _along(args: argparse.Namespace, deal: Any, rules: Any) -> int:
+    started = time.time()
+    longer = longer_starts(deal, rules, args.tricks, args.max_states or 100_000)
+    options = {"deal": args.deal, "tricks": args.tricks, "max_states": args.max_states}
+    bmn = make_options(rules.name)
+    with closing(open_log(args.db)) as log, \
+            ManagedRun.start(log, "reverse", options, rules.name, None, 1, "beggar",
+                             bmn.to_json(), bmn.key(), again=_again_reverse(args)) as run:
+        finds = []
+        for text, result in longer:
+            found = to_game_result(result)
+            finds.append(Find(text, found.outcome, dict(found.measures), "reverse", run.run_id,
+                              details=dict(found.details), options_key=bmn.key(),
+                              game_options=bmn.to_json()))
+        progress = {"seconds": time.time() - started, "deals": len(longer),
+                    "cards": sum(f.cards for f in finds), "outcomes": {"win": len(finds)},
+                    "checkpoint": {}}
+        run.save(finds, progress)
+    run_id = run.run_id
+    for find in finds:
+        print(json.dumps(find.to_json()) if args.json
+              else f"{find.cards} cards, {find.tricks} tricks: {find.deal}")
+    if not args.json:
+        print(f"{len(finds)} longer deals, logged as run {run_id} in {args.db}")
+    return EXIT_OK
+
+
+def _again_reverse(args: argparse.Namespace) -> str:
+    """The command that walks this deal again (a reverse run is one step: nothing to resume)."""
+    words = ["dealsearch", "reverse", args.deal, "--along", "--tricks", str(args.tricks)]
+    if args.max_states is not None:
+        words += ["--max-states", str(args.max_states)]
+    if args.rules:
+        words += ["--rules", args.rules]
+    return shlex.join([*words, "--db", str(args.db)])
+
+
+#: BMN's own commands, which :meth:`Beggar.commands` hands to the CLI.
+COMMANDS = (Command("factory", add_factory_parser, cmd_factory),
+            Command("reverse", add_reverse_parser, cmd_reverse))

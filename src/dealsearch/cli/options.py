@@ -1,14 +1,16 @@
-"""Options shared by the ``dealsearch`` subcommands, and the checks made when they are read."""
+"""Options shared by the ``dealsearch`` subcommands, the checks made when they are read, and
+the help layout (examples at the end, every default shown)."""
 
 from __future__ import annotations
 
 import argparse
 import sqlite3
+import textwrap
 from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from .errors import (
+from ..errors import (
     EXIT_BAD_INPUT,
     EXIT_FAILED,
     EXIT_OK,
@@ -18,24 +20,81 @@ from .errors import (
     MissingDirectory,
     NotAFile,
 )
-from .game import Game, GameError, GameOptions, game_names, get_game
-from .log import RecordLog
-from .search.spec import MAX_SEED, parse_duration
+from ..game import Game, GameError, GameOptions, OptionSpec, game_names, get_game
+from ..log import RecordLog
+from ..search.spec import MAX_SEED, parse_duration
+from ..text import plain
 
 EXIT_MISMATCH = EXIT_FAILED  # verify --known, records --verify: a stored count is wrong
 DEFAULT_DB = "dealsearch.sqlite"  # the log, in the current directory
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 
 __all__ = ["DEFAULT_DB", "DEFAULT_GAME", "EXIT_BAD_INPUT", "EXIT_MISMATCH", "EXIT_OK",
-           "MAX_SEED", "BadInput", "Parser", "add_game_choice", "add_game_options",
-           "check_log_path", "chosen_game", "game_options", "open_log", "option_values",
-           "positive_int", "seed"]
+           "MAX_SEED", "BadInput", "HelpFormatter", "Parser", "add_game_choice",
+           "add_game_options", "check_log_path", "chosen_game", "examples", "game_options",
+           "open_log", "option_values", "positive_int", "seed", "whole_number"]
+
+
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Descriptions are wrapped paragraph by paragraph, examples keep their lines; every
+    option with a value shows its default, unless its help already says it in words
+    (``default: every core``)."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        paragraphs = []
+        for paragraph in text.split("\n\n"):
+            if paragraph.startswith("examples:"):  # commands: never wrapped
+                paragraphs.append(textwrap.indent(paragraph, indent))
+            else:
+                paragraphs.append(textwrap.fill(" ".join(paragraph.split()), width,
+                                                initial_indent=indent,
+                                                subsequent_indent=indent))
+        return "\n\n".join(paragraphs)
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        if ("default" in text or not action.option_strings or action.nargs == 0
+                or action.default in (None, argparse.SUPPRESS)):
+            return text
+        return f"{text} (default: %(default)s)"
 
 
 class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line (exit status 2, from :func:`main`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str) -> NoReturn:
         """One line, not a usage dump: the user needs to know what is wrong."""
         raise BadOption(message)
+
+
+def examples(*lines: str) -> str:
+    """The epilog of a command's help: its examples, one command a line.
+
+    >>> print(examples("dealsearch verify --known"))
+    examples:
+      dealsearch verify --known
+    """
+    return "examples:\n" + "\n".join(f"  {line}" for line in lines)
+
+
+def whole_number(text: str) -> int:
+    """An argparse type: a whole number of at least 0.
+
+    >>> whole_number("abc")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: 'abc' is not a whole number
+    """
+    try:
+        value = int(text.replace("_", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be 0 or more")
+    return value
 
 
 def positive_int(text: str) -> int:
@@ -137,7 +196,7 @@ def _campaign_game(argv: Sequence[str]) -> str | None:
     # file is reported later, when the search reads it.
     import tomllib
 
-    from .campaigns import config_path
+    from ..campaigns import config_path
 
     for i, arg in enumerate(argv):
         if arg == "--":
@@ -156,8 +215,9 @@ def _campaign_game(argv: Sequence[str]) -> str | None:
 def add_game_choice(parser: argparse.ArgumentParser, default: str | None = DEFAULT_GAME
                     ) -> None:
     """``--game NAME``, one of the registered games."""
-    parser.add_argument("--game", choices=game_names(), default=default,
-                        help=f"the game (default: {DEFAULT_GAME})")
+    parser.add_argument("--game", choices=game_names(), default=default, metavar="NAME",
+                        help=f"the game: {', '.join(game_names())} (default: {DEFAULT_GAME}); "
+                             "--game NAME --help lists its options")
 
 
 def add_game_options(parser: argparse.ArgumentParser, game: Game | None = None,
@@ -172,14 +232,24 @@ def add_game_options(parser: argparse.ArgumentParser, game: Game | None = None,
         flag = f"--{spec.name.replace('_', '-')}"
         if spec.switch:
             group.add_argument(flag, dest=spec.name, action="store_true", default=None,
-                               help=spec.help)
+                               help=_with_default(spec))
             continue
         kwargs: dict[str, Any] = {"dest": spec.name, "type": _option_type(spec.parse),
-                                  "help": spec.help, "metavar": spec.metavar}
+                                  "help": _with_default(spec), "metavar": spec.metavar}
         if spec.choices is not None:
             kwargs["choices"] = [spec.parse(choice) for choice in spec.choices]
             kwargs["metavar"] = spec.metavar or "{" + ",".join(spec.choices) + "}"
         group.add_argument(flag, **kwargs)
+
+
+def _with_default(spec: OptionSpec) -> str:
+    """The option's help ending in its default, unless the game's help already names it
+    (the parser's own default stays None, so that what was given can be told apart)."""
+    if "default" in spec.help:
+        return spec.help
+    if spec.switch:
+        return f"{spec.help} (default: off)"
+    return f"{spec.help} (default: {plain(spec.default)})"
 
 
 def _option_type(parse: Any) -> Any:

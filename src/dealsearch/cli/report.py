@@ -6,31 +6,38 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from .cli_options import (
+from ..errors import BadOption
+from ..game import Game
+from .commands import Command
+from .options import (
     DEFAULT_DB,
     EXIT_OK,
     add_game_choice,
     check_log_path,
+    examples,
     open_log,
     positive_int,
 )
-from .errors import BadOption
 
 
-def add_report_parser(commands: Any) -> None:
-    """The ``report`` subcommand."""
-    report = commands.add_parser(
+def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
+    """The ``report`` command."""
+    report: argparse.ArgumentParser = commands.add_parser(
         "report", help="draw a log's runs: lengths, best so far, speed, records, cycles",
-        description="Write index.html and one PNG per figure into --out, from the log alone.")
-    report.add_argument("--db", default=DEFAULT_DB, help=f"the log (default: {DEFAULT_DB})")
+        description="Write index.html and one PNG per figure into --out, from the log alone.",
+        epilog=examples("dealsearch report --out report",
+                        "dealsearch report --game durak --run 3 --run 4 --out durak-report",
+                        "dealsearch report --db overnight.sqlite --out overnight"))
+    report.add_argument("--db", default=DEFAULT_DB, help="the log")
     report.add_argument("--run", type=positive_int, action="append", metavar="ID",
                         help="a run to draw (repeatable; default: every run)")
     report.add_argument("--out", type=Path, required=True, metavar="DIR",
                         help="directory for index.html and the PNGs")
     add_game_choice(report)
+    return report
 
 
-def cmd_report(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
     """``dealsearch report``."""
     check_log_path(args.db, must_exist=True)
     try:
@@ -38,7 +45,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     except ImportError:
         raise BadOption("dealsearch report needs matplotlib: pip install 'dealsearch[report]'"
                        ) from None
-    from .report import write_report
+    from ..report import write_report
 
     log = open_log(args.db, must_exist=True)
     try:
@@ -49,3 +56,6 @@ def cmd_report(args: argparse.Namespace) -> int:
         raise BadOption(f"cannot write to {args.out}: {error.strerror}") from None
     print(f"wrote {index}")
     return EXIT_OK
+
+
+COMMAND = Command("report", add_parser, run)

@@ -1,0 +1,80 @@
+"""``dealsearch bench``: how fast the engines play (parsing and printing only)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from ..errors import BadInput, BadOption
+from ..game import Game, SpeedTable, get_game
+from ..text import table
+from .commands import Command
+from .options import (
+    DEFAULT_GAME,
+    EXIT_MISMATCH,
+    EXIT_OK,
+    add_game_choice,
+    examples,
+    positive_int,
+    seed,
+)
+
+
+def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
+    """The ``bench`` command; its description is that of ``game``'s benchmark."""
+    if game.name == DEFAULT_GAME:
+        text = ("deals/s and cards/s: engine vs a plain C loop vs pure Python",
+                "Play the same seeded random 2-player deals through the engine, the per-card "
+                "C yardstick and the pure-Python reference, in one run, and print deals/s, "
+                "cards/s and the ratios.")
+    else:
+        text = (f"{game.title}: compiled engine vs pure-Python reference, per setting",
+                f"Play the same seeded random deals of {game.title} under each of its "
+                "settings through the compiled engine and the pure-Python reference, and "
+                "print deals/s and the ratio; any disagreement between the two fails (exit 1).")
+    bench: argparse.ArgumentParser = commands.add_parser(
+        "bench", help=text[0], description=text[1],
+        epilog=examples("dealsearch bench", "dealsearch bench --deals 1000000 --workers 2",
+                        "dealsearch bench --game spite --json"))
+    bench.add_argument("--deals", type=positive_int, default=200_000, metavar="N",
+                       help="random deals per contender")
+    bench.add_argument("--workers", type=positive_int, default=1, metavar="N",
+                       help="also time the engine on this many processes (scaling; "
+                            f"{DEFAULT_GAME} only)")
+    bench.add_argument("--seed", type=seed, default=1, metavar="N", help="seed of the deals")
+    bench.add_argument("--json", action="store_true", help="the report as one JSON object")
+    add_game_choice(bench)
+    return bench
+
+
+def run(args: argparse.Namespace) -> int:
+    """``dealsearch bench``: the default game's speed report, or another game's speed table."""
+    if args.game != DEFAULT_GAME:
+        return _bench_game(get_game(args.game), args)
+    from ..bench import format_bench, run_bench  # compiles the yardstick: only when asked
+
+    report = run_bench(args.deals, args.workers, args.seed)
+    print(json.dumps(report) if args.json else format_bench(report))
+    checks = report["checks"]
+    mismatches = sum(n for name, n in checks.items() if "mismatch" in name)
+    return EXIT_MISMATCH if mismatches else EXIT_OK
+
+
+def _bench_game(game: Game, args: argparse.Namespace) -> int:
+    if args.workers != 1:
+        raise BadOption(f"bench --game {game.name} times one core: --workers does not apply")
+    if not isinstance(game, SpeedTable):
+        raise BadInput(f"bench measures {DEFAULT_GAME} and games with a speed table; "
+                       f"{game.name} has none")
+    rows = game.speed_table(args.deals, args.seed)
+    if args.json:
+        print(json.dumps({"game": game.name, "rows": rows}))
+    elif rows:
+        keys = list(rows[0])
+        print(table([[row[k] for k in keys] for row in rows], keys))
+    # The reference replays (part of) the same deals: any disagreement is a failed check.
+    return EXIT_MISMATCH if any(row.get("mismatches") for row in rows) else EXIT_OK
+
+
+COMMAND = Command("bench", add_parser, run)

@@ -1,0 +1,276 @@
+"""``dealsearch records``: what a log holds, a screenful at a time (parsing and printing only).
+
+By default a person sees the best finds of each setting and the cycles most deals reach, with
+counts of the rest; ``--limit N`` and ``--all`` show more. ``--json`` and ``--csv`` give every
+row, for machines.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+from typing import Any
+
+from ..game import Game, GameError, get_game
+from ..log import RecordLog, iter_lines
+from ..search import STRATEGIES, SearchSpec
+from ..text import count, table
+from .commands import Command
+from .options import (
+    DEFAULT_DB,
+    DEFAULT_GAME,
+    EXIT_MISMATCH,
+    EXIT_OK,
+    add_game_choice,
+    examples,
+    open_log,
+    positive_int,
+)
+
+LIMIT = 10  # rows per table a person sees by default: a setting's bests, then its cycles
+
+
+def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
+    """The ``records`` command."""
+    records: argparse.ArgumentParser = commands.add_parser(
+        "records", help="list (and re-verify) the finds of a log",
+        description="The finds of a log, a screenful by default: for each setting (game "
+                    "options) the longest finished games, best first, then the cycles most "
+                    "deals reach, with how many more there are. --limit N and --all show more; "
+                    "--json and --csv print every find.",
+        epilog=examples("dealsearch records", "dealsearch records --game spite --limit 30",
+                        "dealsearch records --cycles --all --db overnight.sqlite",
+                        "dealsearch records --verify"))
+    records.add_argument("--db", default=DEFAULT_DB, help="the log")
+    records.add_argument("--run", type=positive_int, action="append", metavar="ID",
+                         help="only finds of this run (repeatable; default: every run)")
+    size = records.add_mutually_exclusive_group()
+    size.add_argument("--limit", type=positive_int, default=LIMIT, metavar="N",
+                      help="rows per table")
+    size.add_argument("--all", action="store_true", help="every find (or every cycle)")
+    fmt = records.add_mutually_exclusive_group()
+    fmt.add_argument("--json", action="store_true", help="every find, one JSON object a line")
+    fmt.add_argument("--csv", action="store_true", help="every find, CSV with a header line")
+    records.add_argument("--verify", action="store_true",
+                         help="replay every stored deal and confirm its stored counts")
+    records.add_argument("--cycles", action="store_true",
+                         help="the cycle catalogue: each distinct cycle and the deals reaching it")
+    add_game_choice(records)
+    return records
+
+
+def run(args: argparse.Namespace) -> int:
+    """``dealsearch records``: the finds of a log, best first, then the cycles."""
+    game = get_game(args.game)
+    log = open_log(args.db, must_exist=True)
+    if args.cycles:
+        return _print_cycles(log, args, game)
+    rows = log.finds(args.run or (), game=game.name)
+    if args.verify:
+        return _verify_records(log, rows)
+    if args.json:
+        for line in iter_lines(rows):
+            print(json.dumps(line))
+    elif args.csv:
+        _write_csv(rows, game)
+    elif args.all:
+        for options_key, group in _by_setting(rows, game):
+            if options_key is not None:
+                print(f"{game.name}: {options_key}")
+            print(_finds_table(group, game))
+        print(f"{count(len(rows))} finds in {args.db}")
+    else:
+        _print_screenful(log, args, game, rows)
+    if not (args.json or args.csv):
+        _print_other_games(log, game)
+        _print_unfinished(log, args, game)
+    return EXIT_OK
+
+
+def _write_csv(rows: list[dict[str, Any]], game: Game) -> None:
+    # The default game keeps the v1 columns; other games name their options in full, so that
+    # every row can be replayed (dealsearch verify --game NAME with those options).
+    measures = game.measures
+    v1 = game.name == DEFAULT_GAME
+    head, tail = (["rules"], ["winner"]) if v1 else (["options_key"], ["details"])
+    fields = ["deal", *head, "outcome", *tail, *measures,
+              *(f"entry_{m}" for m in measures), *(f"period_{m}" for m in measures),
+              "strategy", "run_id", *(["limits"] if v1 else [])]
+    writer = csv.DictWriter(sys.stdout, fields, extrasaction="ignore", lineterminator="\n")
+    writer.writeheader()
+    writer.writerows({**row, "details": json.dumps(row["details"])} for row in rows)
+
+
+def _finds_table(rows: list[dict[str, Any]], game: Game) -> str:
+    """Finds as a table: outcome, measures, a cycle's period, run, strategy, deal."""
+    measures = game.measures
+    periods = any(row["outcome"] == "cycle" for row in rows)  # else the column stays empty
+    cells = []
+    for row in rows:
+        period = ("/".join(count(row[f"period_{m}"]) for m in measures)
+                  if row["outcome"] == "cycle" else "")
+        cells.append([row["outcome"], *(row[m] for m in measures), *([period] * periods),
+                      row["run_id"], row["strategy"], row["deal"]])
+    heads = ["outcome", *measures, *(["period"] * periods), "run", "strategy", "deal"]
+    return table(cells, heads, left=(0, len(heads) - 2, len(heads) - 1))
+
+
+def _cycles_table(cycles: list[dict[str, Any]], game: Game, with_rules: bool) -> str:
+    """Cycles as a table: id, (rules,) period, shortest entry, deals reaching it, key."""
+    what = ("smallest state (player to move first)" if game.name == DEFAULT_GAME
+            else "cycle key")
+    cells = [[c["id"], *([c["rules"]] if with_rules else []),
+              "/".join(count(c[f"period_{m}"]) for m in game.measures),
+              "/".join(count(c[f"entry_{m}"]) for m in game.measures),
+              c["deals"], c["key"]] for c in cycles]
+    heads = ["cycle", *(["rules"] if with_rules else []), "period", "entry", "deals", what]
+    return table(cells, heads, left=(0, 1, len(heads) - 1) if with_rules else (0, len(heads) - 1))
+
+
+def _print_screenful(log: RecordLog, args: argparse.Namespace, game: Game,
+                     rows: list[dict[str, Any]]) -> None:
+    """Per setting: the best ``--limit`` finished games, then the most reached cycles."""
+    limit = args.limit
+    cycles = log.cycles(game.name, args.run or None)
+    by_key: dict[str | None, list[dict[str, Any]]] = {}
+    for key, group in _by_setting(cycles, game):
+        by_key[key] = group
+    finds = _by_setting(rows, game)
+    keys = [key for key, _ in finds] + [key for key in by_key if key not in dict(finds)]
+    first = game.measures[0]
+    for key in keys:
+        group = dict(finds).get(key, [])
+        if key is not None:
+            print(f"{game.name}: {key}")
+        ended = [row for row in group if row["outcome"] != "cycle"]
+        reached = [row for row in group if row["outcome"] == "cycle"]
+        if ended:
+            print(f"the longest of {count(len(ended))} finished games found "
+                  f"(most {first} first):")
+            print(_finds_table(ended[:limit], game))
+            if len(ended) > limit:
+                print(f"... and {count(len(ended) - limit)} more: --limit N or --all")
+        families = by_key.get(key, [])
+        if families:
+            print(f"{count(len(reached))} never-ending deals reach {count(len(families))} "
+                  "distinct cycles; the most reached:")
+            print(_cycles_table(families[:limit], game, key is None))
+            if len(families) > limit:
+                print(f"... and {count(len(families) - limit)} more cycles: records --cycles "
+                      "--all")
+    print(f"{count(len(rows))} finds in {args.db}")
+
+
+def _print_cycles(log: RecordLog, args: argparse.Namespace, game: Game) -> int:
+    cycles = log.cycles(game.name)
+    if args.json:
+        for cycle in cycles:
+            print(json.dumps(cycle))
+    elif args.csv:
+        writer = csv.DictWriter(sys.stdout, list(cycles[0]) if cycles else ["id"],
+                                lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(cycles)
+    else:
+        for options_key, group in _by_setting(cycles, game):
+            if options_key is not None:
+                print(f"{game.name}: {options_key}")
+            shown = group if args.all else group[:args.limit]
+            print(_cycles_table(shown, game, options_key is None))
+            if len(group) > len(shown):
+                print(f"... and {count(len(group) - len(shown))} more: --limit N or --all")
+        print(f"{count(len(cycles))} distinct cycles in {args.db}")
+    return EXIT_OK
+
+
+def _print_other_games(log: RecordLog, game: Game) -> None:
+    """Say so when the log holds runs of other games: records shows one game at a time."""
+    others = sorted({run["game"] for run in log.runs()} - {game.name})
+    if others:
+        print(f"the log also holds runs of {', '.join(others)}: add --game NAME to see them")
+
+
+def _print_unfinished(log: RecordLog, args: argparse.Namespace, game: Game) -> None:
+    """A line for each run of the game not done (running, interrupted or failed) and how to
+    resume it."""
+    for run in log.runs():
+        if run["status"] == "done" or run["game"] != game.name or (
+                args.run and run["id"] not in args.run):
+            continue
+        kind = "search" if run["strategy"] in STRATEGIES else "run"
+        print(f"run {run['id']} {run['status']}: {run['strategy']} {kind}, "
+              f"{count(run['deals'])} deals; {how_to_continue(run, args.db)}")
+
+
+def how_to_continue(run: dict[str, Any], db: str) -> str:
+    """A search resumes; any other run (the factory, a reverse walk) starts again."""
+    if run["strategy"] in STRATEGIES:
+        return f"continue with: dealsearch search --resume {run['id']} --db {db}"
+    again = run["options"].get("again")
+    if again:
+        return f"not resumable; start it again with: {again}"
+    return "not resumable"
+
+
+def _by_setting(rows: list[dict[str, Any]], game: Game
+                ) -> list[tuple[str | None, list[dict[str, Any]]]]:
+    """Rows grouped by the options they were found under, in order of first appearance, so
+    that finds of different settings are never ranked together. BMN keeps its one table
+    (its rows say their rules; the v1 layout is kept): key None."""
+    if game.name == DEFAULT_GAME:
+        return [(None, rows)]
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for row in rows:
+        groups.setdefault(row["options_key"], []).append(row)
+    return list(groups.items())
+
+
+def _find_options(log: RecordLog, row: dict[str, Any], specs: dict[int, Any]) -> Any:
+    """The options a find was played under: its run's spec rebuilt (the values given), or,
+    for runs that are not searches (reverse), the find's own options."""
+    game = get_game(row["game"])
+    if row["run_id"] not in specs:
+        run = log.run(row["run_id"])
+        try:
+            specs[row["run_id"]] = SearchSpec.from_json(run["options"]).options if run else None
+        except (ValueError, TypeError):
+            specs[row["run_id"]] = None
+    options = specs[row["run_id"]]
+    if options is None or options.key() != row["options_key"]:
+        options = game.options(**row["game_options"])
+    return options
+
+
+def _verify_records(log: RecordLog, rows: list[dict[str, Any]]) -> int:
+    bad = 0
+    specs: dict[int, Any] = {}
+    for row in rows:
+        try:
+            game = get_game(row["game"])
+            options = _find_options(log, row, specs)
+            _, result = game.verify(row["deal"], options)
+        except (GameError, ValueError) as error:
+            print(f"MISMATCH {row['deal']}: {error}")
+            bad += 1
+            continue
+        stored = (row["outcome"], *row["measures"].values())
+        replayed = (result.outcome, *result.measures.values())
+        first = game.measures[0]
+        if replayed != stored or (result.outcome == "cycle" and (
+                result.entry[first], result.period[first])
+                != (row["entry"].get(first), row["period"].get(first))):
+            print(f"MISMATCH {row['deal']}: stored {_result(stored)}, replayed "
+                  f"{_result(replayed)}")
+            bad += 1
+    print(f"{count(len(rows))} finds replayed, {count(bad)} mismatches")
+    return EXIT_MISMATCH if bad else EXIT_OK
+
+
+def _result(values: tuple[Any, ...]) -> str:
+    """An outcome and its counts, e.g. ``win 8,344/1,164``."""
+    return f"{values[0]} " + "/".join(count(v) for v in values[1:])
+
+
+COMMAND = Command("records", add_parser, run)

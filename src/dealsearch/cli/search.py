@@ -1,0 +1,279 @@
+"""``dealsearch search``: run or resume a search (option parsing and printing only).
+
+What a person sees is a screenful (:class:`~dealsearch.cli.screen.SearchScreen`); ``--json``
+streams every find for machines. What is logged does not depend on either.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sqlite3
+import sys
+import tomllib
+from contextlib import closing
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from .. import interrupt
+from ..campaigns import campaign_names, config_path
+from ..errors import BadInput, BadLog, BadOption, RunFailed
+from ..game import Game, game_names, get_game
+from ..log import Find
+from ..search import STRATEGIES, Runner, SearchSpec, parse_duration
+from ..search.backends import BACKENDS, DASK_EXTRA, Backend, BackendError, MissingDask, open_backend
+from ..search.spec import ESCAPES, MAX_KICK, RESTARTS
+from .commands import Command
+from .options import (
+    DEFAULT_DB,
+    DEFAULT_GAME,
+    EXIT_OK,
+    add_game_choice,
+    add_game_options,
+    check_log_path,
+    duration,
+    examples,
+    open_log,
+    option_values,
+    positive_int,
+    seed,
+)
+from .records import how_to_continue
+from .screen import SearchScreen
+
+
+def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
+    """The ``search`` command, with the options of ``game``."""
+    others = [name for name in game_names() if name != game.name]
+    search: argparse.ArgumentParser = commands.add_parser(
+        "search", help="search for long and never-ending deals, logging finds to SQLite",
+        description="Search on every core and log each new best and every cycle to SQLite. "
+                    "A person sees the new bests and the first cycles, then a summary line "
+                    "now and then and a table at the end; --json streams every find. Stop "
+                    "with Ctrl-C at any time; --resume RUN_ID continues.\n\n"
+                    f"The options below are {game.title}'s; "
+                    f"dealsearch search --game NAME --help lists another game's "
+                    f"({', '.join(others)}).",
+        epilog=examples("dealsearch search random --time 10m",
+                        "dealsearch search climb --game durak --players 3 --deals 1000000",
+                        "dealsearch search --config spite-cycles",
+                        "dealsearch search --resume 3"))
+    search.add_argument("strategy", nargs="?", choices=STRATEGIES,
+                        help="random, climb or exhaustive (or from --config / --resume)")
+    search.add_argument("--config", help="a campaign file (TOML), or the name of a shipped "
+                                         f"one: {', '.join(campaign_names())}")
+    search.add_argument("--resume", type=positive_int, metavar="RUN_ID",
+                        help="continue an interrupted run from its last checkpoint "
+                             "(default: start a new run)")
+    search.add_argument("--db", default=DEFAULT_DB, help="the log")
+    search.add_argument("--workers", type=positive_int, metavar="N",
+                        help="worker processes (default: every core)")
+    search.add_argument("--seed", type=seed,
+                        help="PRNG seed, 0 to 2**63-1 (default: chosen and logged)")
+    search.add_argument("--deals", type=positive_int,
+                        help="budget: games to play (default: no limit, or the whole space "
+                             "for exhaustive)")
+    search.add_argument("--time", type=duration,
+                        help="budget: 8h, 30m, 90s, 1h30m (default: no limit)")
+    search.add_argument("--objective", choices=game.measures,
+                        help=f"longer means more {' or more '.join(game.measures)} (default: "
+                             f"{game.measures[0]})")
+    search.add_argument("--start", metavar="DEAL",
+                        help="climb: start every climber from this deal (default: random deals)")
+    search.add_argument("--escape", choices=ESCAPES,
+                        help="climb: beyond pure ascent (default: anneal)")
+    search.add_argument("--stall", type=positive_int,
+                        help="climb: games without a new best before a restart "
+                             "(default: 5000)")
+    search.add_argument("--restart", choices=RESTARTS,
+                        help="climb: after a stall, start again from a random deal (random), "
+                             "from one of the climber's best deals, a few mutations away "
+                             "(pool), or from a child of two of them (crossover) "
+                             "(default: random)")
+    if game.name == DEFAULT_GAME:
+        search.add_argument("--kick", type=positive_int, metavar="K",
+                            help=f"climb: K random mutations per mutant, 1 to {MAX_KICK} "
+                                 "(default: 1)")
+        search.add_argument("--reverse-every", type=positive_int, metavar="K",
+                            help="climb (2 players): every K new bests of a climber, grow its "
+                                 "deal backwards and continue from the longest result "
+                                 "(default: never)")
+    search.add_argument("--backend", choices=BACKENDS,
+                        help="where the work runs: local processes or a Dask cluster (pip "
+                             "install 'dealsearch[dask]') (default: local)")
+    search.add_argument("--scheduler", metavar="ADDRESS",
+                        help="dask: the scheduler, e.g. tcp://host:8786 (default: start a "
+                             "cluster of --workers processes on this machine)")
+    search.add_argument("--json", action="store_true",
+                        help="print every find and the summary as JSON lines")
+    search.add_argument("--quiet", action="store_true", help="no progress bar")
+    search.add_argument("--verbose", action="store_true",
+                        help="climb: also print each climber's own new bests and growths")
+    add_game_choice(search, default=None)
+    add_game_options(search, game)
+    return search
+
+
+_SPEC_OPTIONS = ("strategy", "seed", "workers", "deals", "time", "objective", "start", "escape",
+                 "stall", "reverse_every", "restart", "kick")
+
+
+def _given(args: argparse.Namespace) -> dict[str, Any]:
+    """The search and game options given on the command line."""
+    given = {k: getattr(args, k) for k in _SPEC_OPTIONS if getattr(args, k, None) is not None}
+    if args.game is not None:
+        given["game"] = args.game
+    given.update(option_values(args, get_game(args.game or DEFAULT_GAME)))
+    return given
+
+
+def _load_config(text: str) -> dict[str, Any]:
+    try:
+        path = config_path(text)
+    except ValueError as error:
+        raise BadInput(str(error)) from None
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise BadInput(f"cannot read {path}: {error.strerror}") from None
+    except tomllib.TOMLDecodeError as error:
+        raise BadInput(f"{path}: {error}") from None
+    data = {key.replace("-", "_"): value for key, value in data.items()}
+    if isinstance(data.get("time"), str):
+        try:
+            data["time"] = parse_duration(data["time"])
+        except ValueError as error:
+            raise BadInput(f"{path}: {error}") from None
+    return data
+
+
+def _spec(args: argparse.Namespace) -> SearchSpec:
+    options: dict[str, Any] = _load_config(args.config) if args.config else {}
+    parsed_for = getattr(args, "parsed_for_game", DEFAULT_GAME)
+    wanted = options.get("game", DEFAULT_GAME)
+    if wanted not in game_names():
+        raise BadInput(f"{args.config}: unknown game {wanted!r}: choose from "
+                       f"{', '.join(game_names())}")
+    if args.game is not None and args.game != wanted and "game" in options:
+        raise BadInput(f"{args.config} is a campaign of {wanted}, not of {args.game}")
+    if args.game is None and wanted != parsed_for:
+        raise BadInput(f"{args.config} searches {wanted}: add --game {wanted} so that its "
+                       "options are known")
+    options.update(_given(args))
+    if "strategy" not in options:
+        raise BadInput("search needs a strategy (random, climb, exhaustive), --config or "
+                       "--resume")
+    options.setdefault("seed", int.from_bytes(os.urandom(4), "little"))
+    try:
+        return SearchSpec.from_json(options)
+    except (ValueError, TypeError) as error:
+        raise BadOption(str(error)) from None
+
+
+def _backend_name(args: argparse.Namespace) -> str:
+    """--backend, or dask when only --scheduler is given."""
+    if args.backend == "local" and args.scheduler is not None:
+        raise BadOption("--scheduler needs --backend dask")
+    return args.backend or ("dask" if args.scheduler is not None else "local")
+
+
+def _open_backend(name: str, spec: SearchSpec, scheduler: str | None) -> Backend:
+    """The backend, started and with a worker; every failure is one line of bad input."""
+    try:
+        backend = open_backend(name, spec.worker_count, scheduler)
+    except MissingDask:
+        raise BadOption(f"--backend dask needs Dask: {DASK_EXTRA}") from None
+    except BackendError as error:
+        raise BadOption(str(error)) from None
+    if not backend.slots:
+        print(f"waiting for a worker to join {scheduler} (Ctrl-C to give up)", file=sys.stderr,
+              flush=True)
+        try:
+            backend.wait_for_workers()
+        except BaseException:
+            backend.close()
+            raise
+    return backend
+
+
+def run(args: argparse.Namespace) -> int:
+    """``dealsearch search``: run (or resume) a search and print its finds and summary."""
+    backend_name = _backend_name(args)
+    if args.resume is not None:
+        given = [f"--{k.replace('_', '-')}" for k in _given(args)]
+        if given or args.config:
+            raise BadOption(f"--resume continues the run as it was started: drop "
+                            f"{(given or ['--config'])[0]}")
+        if not Path(args.db).exists():
+            raise BadLog(f"no run {args.resume}: no log at {args.db}")
+        with closing(open_log(args.db)) as log:
+            run = log.run(args.resume)
+        if run is None:
+            raise BadOption(f"no run {args.resume} in {args.db}")
+        if run["status"] == "done":
+            raise BadOption(f"run {args.resume} is already done")
+        if run["strategy"] not in STRATEGIES:
+            raise BadOption(f"run {args.resume} is a {run['strategy']} run, which cannot be "
+                            f"resumed; {how_to_continue(run, args.db)}")
+        try:
+            spec = SearchSpec.from_json(run["options"])
+        except (ValueError, TypeError) as error:
+            raise BadOption(f"run {args.resume} cannot be resumed: {error}") from None
+        run_id: int | None = args.resume
+    else:
+        spec = _spec(args)
+        run_id = None
+        check_log_path(args.db)  # before any worker starts
+
+    screen = SearchScreen(spec.plugin, tqdm.write)
+
+    def on_find(find: Find) -> None:
+        if args.json:
+            print(json.dumps(find.to_json()), flush=True)
+        else:
+            screen.find(find)
+
+    def on_note(note: str) -> None:  # a climber's own progress: its new bests are finds
+        if args.verbose and not args.json:
+            tqdm.write(note)
+
+    # kill (SIGTERM) stops as cleanly as Ctrl-C: summary printed, run marked interrupted.
+    interrupt.install()
+    # The backend is up before the log is touched: a missing package or an unreachable
+    # scheduler leaves no run behind.
+    with _open_backend(backend_name, spec, args.scheduler) as backend, \
+            closing(open_log(args.db)) as log:
+        runner = Runner(spec, log, run_id, on_find, on_note, progress=not args.quiet,
+                        backend=backend)
+        if not args.json:
+            action = "resuming" if run_id else "starting"
+            setting = (f"{spec.rules} rules, {spec.players} players"
+                       if spec.game == DEFAULT_GAME else f"{spec.game}, {spec.options.key()}")
+            print(f"{action} run {runner.run_id}: {spec.strategy} search, {setting}, "
+                  f"{backend.describe()}, seed {spec.seed}; log {args.db}", flush=True)
+        try:
+            summary = runner.run()
+        except sqlite3.DatabaseError as error:  # the log cannot be written: disk full, locked
+            raise RunFailed(f"run {runner.run_id} failed: cannot write the log {args.db}: "
+                            f"{error}") from None
+    if args.json:
+        print(json.dumps(summary.to_json()), flush=True)
+    else:
+        print(screen.end(summary, resumed=run_id is not None), flush=True)
+    where = "" if backend_name == "local" else " --backend dask"
+    if args.scheduler is not None:
+        where += f" --scheduler {args.scheduler}"
+    resume = f"dealsearch search --resume {summary.run_id} --db {args.db}{where}"
+    if summary.status == "failed":
+        raise RunFailed(f"run {summary.run_id} failed: {summary.error}; continue with: {resume}")
+    if summary.status == "interrupted":
+        if not args.json:
+            print(f"continue with: {resume}")
+        return interrupt.exit_status(summary.signal)  # 130 after Ctrl-C, 143 after kill
+    return EXIT_OK
+
+
+COMMAND = Command("search", add_parser, run)

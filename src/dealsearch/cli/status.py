@@ -1,0 +1,138 @@
+"""``dealsearch status``: the searches running on a log, seen from another terminal.
+
+It reads the ``runs`` table the search commits after every report (deals, search seconds,
+outcomes, checkpoint with the best so far) through a read-only connection: it never takes the
+write lock, so watching a search never slows or blocks it. ``watch dealsearch status``
+refreshes it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from ..errors import BadLog
+from ..game import Game, GameError, get_game
+from ..text import count, duration, measures, outcomes, rate
+from .commands import Command
+from .options import DEFAULT_DB, DEFAULT_GAME, EXIT_OK, check_log_path, examples
+
+
+def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
+    """The ``status`` command."""
+    status: argparse.ArgumentParser = commands.add_parser(
+        "status", help="the searches running on a log: rate, time left, best so far",
+        description="Show each run of the log that is running now: its rate, the time it "
+                    "has searched and has left, the deals played, its outcomes and its best "
+                    "so far. It only reads the log, so it can watch a search from another "
+                    "terminal without slowing it.",
+        epilog=examples("dealsearch status", "watch -n 2 dealsearch status --db overnight.sqlite",
+                        "dealsearch status --all --json"))
+    status.add_argument("--db", default=DEFAULT_DB, help="the log")
+    status.add_argument("--all", action="store_true",
+                        help="every run of the log, not only the running ones")
+    status.add_argument("--json", action="store_true", help="one JSON object per run")
+    return status
+
+
+def read_runs(path: str | Path, everything: bool = False) -> list[dict[str, Any]]:
+    """The running runs of the log at ``path`` (every run with ``everything``), decoded,
+    read through a read-only connection."""
+    check_log_path(path, must_exist=True)
+    uri = f"file:{quote(str(Path(path).resolve()))}?mode=ro"
+    try:
+        db = sqlite3.connect(uri, uri=True, timeout=10)
+        try:
+            db.row_factory = sqlite3.Row
+            where = "" if everything else "WHERE status = 'running'"
+            rows = [dict(row) for row in db.execute(f"SELECT * FROM runs {where} ORDER BY id")]
+        finally:
+            db.close()
+    except sqlite3.DatabaseError as error:
+        raise BadLog(f"cannot read the log {path}: {error}") from None
+    for run in rows:
+        for key in ("options", "outcomes", "checkpoint", "game_options"):
+            run[key] = json.loads(run.get(key) or "{}")
+    return rows
+
+
+def _last_write(path: str | Path) -> float | None:
+    """When the log was last written (the search commits after every report)."""
+    times = [p.stat().st_mtime for p in (Path(path), Path(f"{path}-wal")) if p.exists()]
+    return max(times) if times else None
+
+
+def describe(run: dict[str, Any], now: float | None = None) -> dict[str, Any]:
+    """A run's live figures: rate, elapsed, remaining (None when unknown), best so far."""
+    seconds, deals = float(run["seconds"]), int(run["deals"])
+    per_second = deals / seconds if seconds > 0 else 0.0
+    spec = run["options"]
+    remaining = None
+    if spec.get("time") is not None:
+        remaining = max(0.0, float(spec["time"]) - seconds)
+    if spec.get("deals") is not None and per_second > 0:
+        by_deals = max(0, int(spec["deals"]) - deals) / per_second
+        remaining = by_deals if remaining is None else min(remaining, by_deals)
+    return {"run_id": run["id"], "status": run["status"], "game": run["game"],
+            "strategy": run["strategy"], "options_key": run["options_key"],
+            "workers": run["workers"], "deals": deals, "seconds": round(seconds, 3),
+            "deals_per_s": round(per_second, 1), "remaining_seconds": remaining,
+            "budget_deals": spec.get("deals"), "budget_seconds": spec.get("time"),
+            "outcomes": run["outcomes"], "best": run["checkpoint"].get("best")}
+
+
+def run(args: argparse.Namespace) -> int:
+    """``dealsearch status``."""
+    runs = read_runs(args.db, args.all)
+    figures = [describe(r) for r in runs]
+    if args.json:
+        for line in figures:
+            print(json.dumps(line))
+        return EXIT_OK
+    if not figures:
+        print(f"no search is running on {args.db}" + ("" if args.all else
+              " (dealsearch status --all lists every run)"))
+        return EXIT_OK
+    last = _last_write(args.db)
+    for f in figures:
+        print(_text(f))
+    if last is not None and any(f["status"] == "running" for f in figures):
+        print(f"the log was last written {duration(time.time() - last)} ago")
+    return EXIT_OK
+
+
+def _text(f: dict[str, Any]) -> str:
+    """A run's figures as a few plain lines."""
+    try:
+        game: Game | None = get_game(f["game"])
+    except GameError:  # a run of a game this installation does not have
+        game = None
+    setting = f["options_key"] if f["game"] != DEFAULT_GAME else f["options_key"] or "default"
+    lines = [f"run {f['run_id']} {f['status']}: {f['strategy']} search of {f['game']} "
+             f"({setting}), {count(f['workers'])} workers"]
+    budget = []
+    if f["budget_deals"] is not None:
+        budget.append(f"{count(f['budget_deals'])} deals")
+    if f["budget_seconds"] is not None:
+        budget.append(duration(f["budget_seconds"]))
+    left = ("no budget: runs until stopped" if not budget else
+            f"{duration(f['remaining_seconds'])} left of {' or '.join(budget)}"
+            if f["remaining_seconds"] is not None else f"budget {' or '.join(budget)}")
+    if f["status"] != "running":
+        left = f"budget {' or '.join(budget)}" if budget else "no budget"
+    lines.append(f"  {count(f['deals'])} deals in {duration(f['seconds'])} "
+                 f"({rate(f['deals'], f['seconds'])}); {left}")
+    lines.append(f"  outcomes: {outcomes(f['outcomes'])}")
+    best = f["best"]
+    names = game.measures if game is not None else [k for k in (best or {}) if k != "deal"]
+    lines.append(f"  best so far: {measures(best, names)}: {best['deal']}" if best
+                 else "  best so far: none yet")
+    return "\n".join(lines)
+
+
+COMMAND = Command("status", add_parser, run)

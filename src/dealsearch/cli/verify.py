@@ -1,0 +1,170 @@
+"""``dealsearch verify``: play deals exactly and print their results (parsing and printing)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from .. import __name__ as package_name
+from ..errors import BadInput, BadOption, NoSuchFile, NotAFile, NotATextFile
+from ..game import Game, GameError, get_game
+from ..games.beggar.engine import play
+from ..games.beggar.known import KnownDeal, load_known
+from ..games.beggar.notation import DealError
+from ..games.beggar.result import Result
+from .commands import Command
+from .options import (
+    DEFAULT_GAME,
+    EXIT_BAD_INPUT,
+    EXIT_MISMATCH,
+    EXIT_OK,
+    add_game_choice,
+    add_game_options,
+    examples,
+    game_options,
+    option_values,
+)
+
+
+def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
+    """The ``verify`` command, with ``game``'s options."""
+    verify: argparse.ArgumentParser = commands.add_parser(
+        "verify", help="play deals exactly and report counts, winner or cycle",
+        description="Play each deal and print its exact result. A deal is given as an "
+                    "argument, '-' reads one deal per line from standard input, and a file "
+                    "name reads one deal per line from that file.",
+        epilog=examples(
+            "dealsearch verify ---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---",
+            "dealsearch verify --trace deals.txt",
+            "dealsearch verify --game durak --players 3 --policy aggressive -  < deals.txt"))
+    verify.add_argument("deals", nargs="*", metavar="DEAL",
+                        help="a deal in any notation, '-' or a file of deals")
+    verify.add_argument("--json", action="store_true",
+                        help="one JSON object per deal per line")
+    verify.add_argument("--trace", action="store_true", help="print the game turn by turn")
+    verify.add_argument("--known", action="store_true",
+                        help=f"replay every published deal ({DEFAULT_GAME}) and compare")
+    add_game_choice(verify)
+    add_game_options(verify, game, exclude=game.deal_options)
+    return verify
+
+
+# An argument that does not parse as a deal is taken for a misspelt file name when it holds
+# something no deal notation uses: '.', '_', '~', a backslash or a letter that is not a card or
+# suit letter; an argument starting with '-' (a compact deal), holding a space (hands written
+# card by card) or a character of a position ('{', '=', ';': Durak and Spite and Malice) is
+# always reported as a deal or position.
+_PATH_LIKE = re.compile(r"[._~\\]|[BEFGILMNOPRUVWXYZ]", re.IGNORECASE)
+
+
+def _looks_like_path(text: str) -> bool:
+    return not text.startswith("-") and not any(c.isspace() or c in "{=;" for c in text) and bool(
+        _PATH_LIKE.search(text))
+
+
+def _read_deal_file(source: str) -> list[str]:
+    path = Path(source)
+    if path.is_dir():
+        raise NotAFile(f"{source} is a directory, not a file of deals")
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise NoSuchFile(f"cannot read {source}: {error.strerror}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = "\0"
+    if "\0" in text:  # NUL is valid UTF-8 but never in text
+        raise NotATextFile(f"{source} is not a text file (not UTF-8 text)")
+    return text.splitlines()
+
+
+def _stdin_lines() -> Iterator[str]:
+    try:
+        yield from sys.stdin
+    except UnicodeDecodeError:
+        raise NotATextFile("standard input is not text (not UTF-8 text)") from None
+
+
+def _deal_texts(sources: Sequence[str]) -> Iterator[tuple[str, str]]:
+    """(where, text) of every deal given: arguments, '-' (stdin) or files, one deal a line."""
+    for source in sources:
+        if source == "-":
+            lines: Iterator[tuple[int, str]] = enumerate(_stdin_lines(), 1)
+            name = "stdin"
+        elif Path(source).exists():
+            lines = enumerate(_read_deal_file(source), 1)
+            name = source
+        else:
+            yield "", source
+            continue
+        for number, line in lines:
+            line = line.split("#", 1)[0].strip()
+            if line:
+                yield f"{name}, line {number}: ", line
+
+
+def run(args: argparse.Namespace) -> int:
+    """``dealsearch verify``: play deals and print their results."""
+    game = get_game(args.game)
+    options = game_options(game, option_values(args, game, game.deal_options))
+    if args.known:
+        if game.name != DEFAULT_GAME:  # only the default game has published deals
+            raise BadInput(f"--known: there are no published deals of {game.name} yet")
+        return _verify_known(args)
+    if not args.deals:
+        raise BadOption("verify needs a deal, '-' or a file of deals (or --known)")
+    status = EXIT_OK
+    for where, text in _deal_texts(args.deals):
+        try:
+            canonical, result = game.verify(text, options)
+        except (DealError, GameError) as error:
+            if not where and _looks_like_path(text):
+                raise NoSuchFile(f"no such file: {text}") from None
+            print(f"{package_name}: error: {where}{error}", file=sys.stderr)
+            status = EXIT_BAD_INPUT
+            continue
+        if args.json:
+            print(json.dumps({"deal": canonical, **result.to_json()}), flush=True)
+        else:
+            print(canonical)
+            print(f"  {game.describe(result)}")
+        if args.trace:
+            # --json: stdout holds JSON lines only, so the trace goes to stderr.
+            _print_trace(game, text, options, sys.stderr if args.json else sys.stdout)
+    return status
+
+
+def _print_trace(game: Game, text: str, options: object, out: TextIO) -> None:
+    for line in game.trace(text, options):  # type: ignore[arg-type]
+        print(line, file=out)
+
+
+def _verify_known(args: argparse.Namespace) -> int:
+    rows: list[tuple[KnownDeal, Result]] = []
+    for known in load_known():
+        rows.append((known, play(known.deal, known.rules)))
+    mismatches = sum(not known.matches(result) for known, result in rows)
+    if args.json:
+        for known, result in rows:
+            print(json.dumps({"deal": known.text, "finder": known.finder, "year": known.year,
+                              "published": known.published, **result.to_json(),
+                              "ok": known.matches(result)}))
+    else:
+        print(f"{'finder':<30} {'year':>4}  {'published':<22} {'computed':<22} ok")
+        for known, result in rows:
+            computed = known.summary_of(result)
+            flag = "ok" if known.matches(result) else "MISMATCH"
+            print(f"{known.finder[:30]:<30} {known.year:>4}  {known.published:<22} "
+                  f"{computed:<22} {flag}")
+        print(f"{len(rows)} published deals, {mismatches} mismatches")
+    return EXIT_MISMATCH if mismatches else EXIT_OK
+
+
+
+COMMAND = Command("verify", add_parser, run)

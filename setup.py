@@ -19,7 +19,8 @@ def compiled(module: str) -> Extension:
 
 # Every compiled module; a game's engine lives in its folder (e.g. "games.durak._engine").
 MODULES = ["_engine", "_ring", "_permutations", "_climb", "_kernel", "games.beggar._kernel",
-           "search._generic", "games.durak._engine", "games.spite._engine"]
+           "search._generic", "games.durak._engine", "games.spite._engine",
+           "games.beggar._lanes"]
 
 setup(
     ext_modules=cythonize(

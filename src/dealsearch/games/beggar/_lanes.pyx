@@ -59,6 +59,7 @@ cdef enum:
 _NAMES = {"scalar": LANES_SCALAR, "generic": LANES_GENERIC, "avx2": LANES_AVX2,
           "avx512": LANES_AVX512}
 cdef int _kind = lanes_best()
+DECK_MAX = PLANE_CARDS      # the largest deck RandomPlayer deals (bit-planes)
 
 
 def kernels():

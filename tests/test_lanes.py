@@ -125,6 +125,18 @@ def test_random_small_decks_with_cycles_and_limits_agree(kernel: str, players: i
     assert outcomes.min() > 100, f"too few of some outcome to test: {outcomes}"
 
 
+def test_two_player_cycles_on_lanes_agree(kernel: str) -> None:
+    # two jacks among twelve cards: one deal in six never ends
+    outcomes = np.zeros(3, dtype=np.int64)
+    for deck, sizes in (((10, 2), (6, 6)), ((8, 6), (7, 7)), ((10, 2), (1, 11))):
+        rows = _engine.random_rows(deck, 3000, seed=4)
+        for limits in ((None, None), (60, None), (None, 8)):
+            expected, got = both(rows, sizes, STANDARD, *limits)
+            assert_same(expected, got)
+            outcomes += np.bincount(got[0], minlength=3)
+    assert outcomes.min() > 1000, f"too few of some outcome to test: {outcomes}"
+
+
 def test_unequal_hands_and_eight_classes_agree(kernel: str) -> None:
     payments = (0, 1, 2, 3, 4, 5, 6, 7)
     deck = (30, 3, 3, 3, 3, 2, 2, 2)

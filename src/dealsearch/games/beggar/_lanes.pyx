@@ -14,7 +14,7 @@ generator state of ``_engine.RandomPlayer`` with the same arguments.
 """
 
 cimport cython
-from libc.stdint cimport INT64_MAX, UINT64_MAX, int8_t, int64_t, uint8_t, uint64_t
+from libc.stdint cimport UINT64_MAX, int8_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy
 

@@ -26,8 +26,8 @@ KERNELS = _lanes.kernels()
 
 @pytest.fixture(params=KERNELS)
 def kernel(request: pytest.FixtureRequest) -> Iterator[str]:
-    """Every kernel this machine runs, in turn; "auto" again afterwards."""
-    _lanes.set_kernel(request.param)
+    """Every kernel this machine runs, in turn, on decks of any size; "auto" again afterwards."""
+    _lanes.set_kernel(request.param, min_cards=2)
     try:
         yield request.param
     finally:

@@ -47,8 +47,8 @@ cdef struct Batch:
 
 cdef int batch_init(Batch* batch, int size) noexcept nogil
 cdef void batch_free(Batch* batch) noexcept nogil
-cdef int play_planes(int kind, const Table* table, const int* sizes, Batch* batch,
-                     Py_ssize_t n) noexcept nogil
+cdef int play_planes(int kind, int min_cards, const Table* table, const int* sizes,
+                     Batch* batch, Py_ssize_t n) noexcept nogil
 
 
 cdef class RandomPlayer:

@@ -5,9 +5,10 @@ The kernel (``_lanes_kernel.h``) plays 8 deals at once with AVX-512, 4 with AVX2
 plain GCC vector extensions elsewhere, chosen at run time (:func:`set_kernel` overrides, for
 tests and benchmarks). It has no cycle detector and no agreed limit: a game that reaches
 either cap is handed back and replayed from its deal on the exact scalar engine
-(``_engine.play_game``), as is every deal the lanes cannot hold (three or four players, or more
-than 52 cards). Deals of more than 64 cards have no bit-planes: :func:`play_rows` passes them
-to ``_engine.play_rows``; :class:`RandomPlayer` refuses them.
+(``_engine.play_game``), which also plays every deal the lanes do not take: three or four
+players, more than 52 cards, or fewer than 32 (where lanes do not pay). Deals of more than 64
+cards have no bit-planes: :func:`play_rows` passes them to ``_engine.play_rows``;
+:class:`RandomPlayer` refuses them.
 
 Results come back in deal order, so :class:`RandomPlayer` keeps exactly the finds, counts and
 generator state of ``_engine.RandomPlayer`` with the same arguments.
@@ -51,14 +52,21 @@ cnp.import_array()
 
 cdef enum:
     BATCH = 4096            # deals dealt, played and then scanned in order at a time
-    # The lanes hand a game back at this many cards (far above the longest game known to end,
-    # 8344 cards): it may be a cycle, which only the exact engine can tell.
-    CAP_CARDS = 20000
+    # The lanes hand a game back past this many cards per card of the deck (52 cards: 13,312,
+    # far above the longest game known to end, 8344): it may be a cycle, which only the exact
+    # engine can tell.
+    CAP_PER_CARD = 256
+    # Smaller decks play on the exact engine by default (see set_kernel): their games are
+    # short, so the lanes' fixed costs weigh more, and many of them cycle, which the lanes
+    # only hand back past the cap (in benchmarks/lanes_exactness.py, 12-card decks play no
+    # faster on lanes, 40 cards twice as fast).
+    LANES_MIN_CARDS = 32
     OUT_OF_MEMORY = -2
 
 _NAMES = {"scalar": LANES_SCALAR, "generic": LANES_GENERIC, "avx2": LANES_AVX2,
           "avx512": LANES_AVX512}
 cdef int _kind = lanes_best()
+cdef int _min_cards = LANES_MIN_CARDS
 DECK_MAX = PLANE_CARDS      # the largest deck RandomPlayer deals (bit-planes)
 
 
@@ -72,18 +80,24 @@ def kernel():
     return next(name for name, kind in _NAMES.items() if kind == _kind)
 
 
-def set_kernel(name="auto"):
-    """Use kernel ``name`` (one of :func:`kernels`, or "auto" for the widest); returns the
-    previous one. "scalar" plays every deal on the exact engine, the fallback where lanes do
-    not apply; the results are the same whichever kernel plays."""
-    global _kind
+def set_kernel(name="auto", min_cards=LANES_MIN_CARDS):
+    """Use kernel ``name`` (one of :func:`kernels`, or "auto" for the widest) on two-player
+    deals of ``min_cards`` to 52 cards; returns the previous kernel's name.
+
+    "scalar" plays every deal on the exact engine, the fallback where lanes do not apply; the
+    results are the same whichever kernel plays. Tests lower ``min_cards`` to play small
+    decks, which cycle often, on lanes too.
+    """
+    global _kind, _min_cards
     previous = kernel()
+    min_cards = _whole("min_cards", min_cards, 2, LANES_MAX_CARDS)
     if name == "auto":
         _kind = lanes_best()
     elif name in _NAMES and lanes_supported(_NAMES[name]):
         _kind = _NAMES[name]
     else:
         raise ValueError(f"kernel must be 'auto' or one of {kernels()}, not {name!r}")
+    _min_cards = min_cards
     return previous
 
 
@@ -136,31 +150,33 @@ cdef inline void split_planes(const uint64_t* planes, const int* sizes, int seat
         offset += sizes[seat]
 
 
-cdef inline bint lanes_fit(int kind, const Table* table) noexcept nogil:
-    return kind != LANES_SCALAR and table.seats == 2 and table.total <= LANES_MAX_CARDS
+cdef inline bint lanes_fit(int kind, int min_cards, const Table* table) noexcept nogil:
+    return (kind != LANES_SCALAR and table.seats == 2
+            and min_cards <= table.total <= LANES_MAX_CARDS)
 
 
 @cython.boundscheck(False)
 @cython.wraparound(False)
-cdef int play_planes(int kind, const Table* table, const int* sizes, Batch* batch,
-                     Py_ssize_t n) noexcept nogil:
+cdef int play_planes(int kind, int min_cards, const Table* table, const int* sizes,
+                     Batch* batch, Py_ssize_t n) noexcept nogil:
     """Play the first ``n`` deals of ``batch.planes`` into ``batch.results``, exactly as
-    ``_engine.play_game``: on ``kind``'s lanes where they fit, else (and for every game the
-    lanes hand back) on the exact engine. 0, or OUT_OF_MEMORY."""
+    ``_engine.play_game``: on ``kind``'s lanes where they fit (two players, ``min_cards`` to
+    52 cards), else (and for every game the lanes hand back) on the exact engine. 0, or
+    OUT_OF_MEMORY."""
     cdef Hand start[MAX_SEATS]
     cdef LanesTable lt
     cdef Outcome* res
     cdef LaneResult* lane
     cdef Py_ssize_t i
     cdef int cls, status
-    cdef bint lanes = lanes_fit(kind, table)
+    cdef bint lanes = lanes_fit(kind, min_cards, table)
     if lanes:
         lt.pay_word = 0
         for cls in range(MAX_CLASSES):
             lt.pay_word |= (<uint64_t>table.payment[cls]) << (8 * cls)
         lt.size0 = sizes[0]
         lt.total = table.total
-        lt.cap_cards = min(table.max_cards, <int64_t>CAP_CARDS)
+        lt.cap_cards = min(table.max_cards, <int64_t>CAP_PER_CARD * table.total)
         lt.cap_tricks = table.max_tricks
         if lanes_run(kind, &lt, batch.planes, n, batch.lanes) < 0:
             lanes = False
@@ -201,7 +217,7 @@ def play_rows(deals, sizes, payments, max_cards=None, max_tricks=None):
         return _engine.play_rows(deals, sizes, payments, max_cards, max_tricks)
     cdef const uint8_t[:, ::1] rows = np.ascontiguousarray(deals)
     cdef Py_ssize_t n = rows.shape[0], row, done, b, i
-    cdef int seat, status = 0, kind = _kind, bit, n_cards
+    cdef int seat, status = 0, kind = _kind, min_cards = _min_cards, bit, n_cards
     cdef int size_of[MAX_SEATS]
     cdef Table table
     cdef Batch batch
@@ -240,7 +256,7 @@ def play_rows(deals, sizes, payments, max_cards=None, max_tricks=None):
                     batch.planes[PLANES * i] |= (cls & 1) << bit
                     batch.planes[PLANES * i + 1] |= ((cls >> 1) & 1) << bit
                     batch.planes[PLANES * i + 2] |= ((cls >> 2) & 1) << bit
-            status = play_planes(kind, &table, size_of, &batch, b)
+            status = play_planes(kind, min_cards, &table, size_of, &batch, b)
             if status != 0:
                 break
             for i in range(b):
@@ -341,6 +357,7 @@ cdef class RandomPlayer:
         cdef Py_ssize_t card_top = card_v.shape[0] - 1 if hist else 0
         cdef Py_ssize_t trick_top = trick_v.shape[0] - 1 if hist else 0
         cdef int n_cards = self.n_cards, status = 0, n_found = 0, kind = _kind
+        cdef int min_cards = _min_cards
         cdef Py_ssize_t played = 0, b, i
         cdef Outcome* res
         cdef int64_t score, total_cards = 0, total_tricks = 0
@@ -358,7 +375,7 @@ cdef class RandomPlayer:
                     deal_random(&self.rng, &self.courts[0], self.n_courts, n_cards,
                                 &batch.planes[PLANES * i])
                     batch.rng_after[i] = self.rng
-                status = play_planes(kind, &self.table, self.sizes, batch, b)
+                status = play_planes(kind, min_cards, &self.table, self.sizes, batch, b)
                 if status != 0:
                     break
                 # in deal order, as _engine.RandomPlayer: the finds depend on it

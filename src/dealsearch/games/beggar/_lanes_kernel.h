@@ -17,12 +17,12 @@
  * Hands and pile are bit-planes as in _engine.pxd (bit i of plane b: bit b of the class of the
  * card at position i); numerals add no bits, so only the pile's length moves for them.
  *
- * No cycle detection: a game that reaches ``cap_cards`` cards or ``cap_tricks`` tricks at a
- * trick boundary (or ends past them) is flagged for replay on the exact scalar engine, which
- * detects repeats and applies the agreed limit. A game that ends below the caps cannot have
- * repeated a state (a repeat never ends), so its lane result is exact. The callers set
- * cap_cards to min(max_cards, a bound far above every known terminating game) and cap_tricks
- * to max_tricks.
+ * No cycle detection: a game found past ``cap_cards`` cards or ``cap_tricks`` tricks (looked
+ * at every CAP_EVERY steps, and when it ends) is flagged for replay on the exact scalar
+ * engine, which detects repeats and applies the agreed limit from the deal on. A game that
+ * ends below the caps cannot have repeated a state (a repeat never ends) nor reached the
+ * limit, so its lane result is exact. The callers set cap_cards to min(max_cards, a bound far
+ * above every known terminating game) and cap_tricks to max_tricks.
  *
  * Restrictions (checked by the caller): two players, at most LANES_MAX_CARDS cards, so every
  * position and length is below 2^52 (the count-trailing-zeros below goes through a double)
@@ -41,6 +41,7 @@
 #include <string.h>
 
 #define LANES_MAX_CARDS 52
+#define CAP_EVERY 64            /* steps between looks at the caps (a power of two) */
 
 enum {
     LANES_SCALAR = 0,       /* no lanes: the caller plays each deal on the scalar engine */
@@ -98,27 +99,33 @@ typedef struct {
 
 #define LW 8
 #define LSUFFIX avx512
-#define LTARGET __attribute__((target("avx512f,avx512dq,avx512vl,avx2,bmi,bmi2,popcnt")))
+#define LTARGET __attribute__((target("avx512f,avx512cd,avx512dq,avx512vl,avx2,bmi,bmi2,popcnt")))
+/* AVX-512 counts leading zeros itself (AVX512CD): ctz(x) = 63 - clz(lowest bit of x) */
+#define LCTZ(x) (63 - (L_(vi))_mm512_lzcnt_epi64((__m512i)((x) & -(x))))
 #define LANY(v) (_mm512_test_epi64_mask((__m512i)(v), (__m512i)(v)) != 0)
 #include "_lanes_step.h"
 #undef LW
 #undef LSUFFIX
 #undef LTARGET
 #undef LANY
+#undef LCTZ
 #endif
 
-/* The widest lanes this machine runs (LANES_SCALAR if none). */
+/* The kernel to use by default: the widest lanes this machine runs, else the scalar engine.
+ * Never LANES_GENERIC: on x86-64 without AVX2 its vectors become SSE2 pairs with every
+ * variable shift split into scalar ones (about 10x slower than the scalar engine), and on
+ * other machines it is unmeasured; it stays available by name, and exact. */
 static int lanes_best(void)
 {
 #ifdef DS_LANES_X86
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq")
-            && __builtin_cpu_supports("avx512vl"))
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd")
+            && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
         return LANES_AVX512;
     if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2"))
         return LANES_AVX2;
 #endif
-    return LANES_GENERIC;
+    return LANES_SCALAR;
 }
 
 /* Whether ``kind`` runs here. */

@@ -18,12 +18,16 @@ typedef double L_(vd) __attribute__((vector_size(8 * LW)));
 #define L_ANY_LOOP 1
 #endif
 
-/* Count trailing zeros of each lane; x != 0 and its lowest set bit is below bit 52. The
- * lowest bit, or-ed into the bits of 2^52 and read as a double, is 2^52 + 2^k exactly, so
- * subtracting 2^52 leaves 2^k, whose exponent field is 1023 + k: four vector operations on any
- * instruction set with vector doubles, where AVX2 has no vector count-zeros at all. */
+/* Count trailing zeros of each lane; x != 0 and its lowest set bit is below bit 52. LCTZ(x),
+ * if defined, does it with the instruction set's own count. Otherwise: the lowest bit, or-ed
+ * into the bits of 2^52 and read as a double, is 2^52 + 2^k exactly, so subtracting 2^52
+ * leaves 2^k, whose exponent field is 1023 + k: four vector operations on any instruction set
+ * with vector doubles, where AVX2 has no vector count-zeros at all. */
 LTARGET static inline L_(vi) L_(ctz)(L_(vu) x)
 {
+#ifdef LCTZ
+    return LCTZ(x);
+#endif
     const L_(vu) magic = (L_(vu)){0} + 0x4330000000000000ULL;      /* 2^52 as a double */
     const L_(vd) two52 = (L_(vd)){0} + 4503599627370496.0;
     L_(vu) low = x & -x;
@@ -49,6 +53,76 @@ LTARGET static inline int L_(any)(L_(vi) v)
 #endif
 }
 
+/* A lane's game, in memory: only where a game ends (rarely), so the loop keeps it in
+ * registers and only this cold path sees it in memory. */
+typedef struct {
+    L_(vu) x0, x1, x2, y0, y1, y2, p0, p1, p2;
+    L_(vi) xl, yl, pl, owed, xs, cards, tricks;
+} L_(state);
+
+typedef struct {
+    const LanesTable *t;
+    const uint64_t *planes;
+    int64_t n;
+    LaneResult *res;
+    int64_t deal_of[LW];    /* the deal each lane plays, -1 for an idle lane */
+    int64_t next;           /* the next deal to start */
+    int64_t replays;
+    int busy;               /* lanes playing a deal */
+} L_(queue);
+
+/* Start deal d (or deal 0 unseen, for an idle lane: every lane always holds a legal game). */
+LTARGET static inline void L_(start)(L_(state) *s, const L_(queue) *q, int i, int64_t d)
+{
+    const int size0 = q->t->size0;
+    const uint64_t mask0 = (1ULL << size0) - 1;
+    const uint64_t *pd = q->planes + 3 * (d >= 0 ? d : 0);
+    s->x0[i] = pd[0] & mask0; s->x1[i] = pd[1] & mask0; s->x2[i] = pd[2] & mask0;
+    s->y0[i] = pd[0] >> size0; s->y1[i] = pd[1] >> size0; s->y2[i] = pd[2] >> size0;
+    s->xl[i] = size0;
+    s->yl[i] = q->t->total - size0;
+    s->p0[i] = s->p1[i] = s->p2[i] = 0;
+    s->pl[i] = 0;
+    s->owed[i] = 0;
+    s->xs[i] = 0;
+    s->cards[i] = 0;
+    s->tricks[i] = 0;
+}
+
+/* The lanes where ``event`` is set are over or at the caps: record their deals' results and
+ * start the next deals there. */
+LTARGET __attribute__((noinline)) static void L_(refill)(L_(state) *s, L_(queue) *q,
+                                                        L_(vi) event)
+{
+    const LanesTable *t = q->t;
+    for (int i = 0; i < LW; i++) {
+        if (!event[i])
+            continue;
+        int64_t d = q->deal_of[i];
+        if (d >= 0) {
+            /* over with cards on the pile: X (the winner) takes them, one more trick */
+            int64_t cards = s->cards[i], tricks = s->tricks[i], pl = s->pl[i];
+            LaneResult *r = &q->res[d];
+            r->winner = (int8_t)(s->xs[i] & 1);
+            r->cards = cards + pl;
+            r->tricks = tricks + (pl > 0);
+            /* past the caps (a limited game, or one that may never end): the exact engine
+             * decides. Below them the game ended unlimited, and a game that repeats a state
+             * never ends, so the lanes' result is exact. */
+            r->replay = (uint8_t)(cards + pl >= t->cap_cards || tricks >= t->cap_tricks);
+            q->replays += r->replay;
+            q->busy--;
+        }
+        d = -1;
+        if (q->next < q->n) {
+            d = q->next++;
+            q->busy++;
+        }
+        q->deal_of[i] = d;
+        L_(start)(s, q, i, d);
+    }
+}
+
 LTARGET static int64_t L_(lanes_run)(const LanesTable *t, const uint64_t *planes, int64_t n,
                                      LaneResult *res)
 {
@@ -60,39 +134,25 @@ LTARGET static int64_t L_(lanes_run)(const LanesTable *t, const uint64_t *planes
     const vi total = (vi){0} + t->total;
     const vi cap_cards = (vi){0} + t->cap_cards;
     const vi cap_tricks = (vi){0} + t->cap_tricks;
-    const int size0 = t->size0, size1 = t->total - t->size0;
-    const uint64_t mask0 = (1ULL << size0) - 1;
-
-    /* X: in open play the leader, while paying the player owed; Y: the other one. */
-    vu x0 = {0}, x1 = {0}, x2 = {0}, y0 = {0}, y1 = {0}, y2 = {0}, p0 = {0}, p1 = {0}, p2 = {0};
-    vi xl = {0}, yl = {0}, pl = {0};
-    vi owed = {0};          /* 0: open play */
-    vi xs = {0};            /* X's seat: 0 for seat 0, -1 for seat 1 */
-    vi cards = {0};         /* cards in the tricks taken so far (the pile's are pl) */
-    vi tricks = {0};
-    int64_t deal_of[LW];    /* the deal each lane plays, -1 for an idle lane */
-    int64_t next = 0, replays = 0;
-    int busy = 0;
+    unsigned steps = 0;
+    L_(state) s;
+    L_(queue) q = {t, planes, n, res, {0}, 0, 0, 0};
 
     if (n <= 0)
         return 0;
+    memset(&s, 0, sizeof(s));
+    for (int i = 0; i < LW; i++)
+        q.deal_of[i] = -1;
+    L_(refill)(&s, &q, (vi){0} - 1);    /* every lane idle so far: start the first deals */
 
-    for (int i = 0; i < LW; i++) {
-        /* an idle lane plays deal 0 unseen, so that every lane always holds a legal game */
-        int64_t d = -1;
-        if (next < n) {
-            d = next++;
-            busy++;
-        }
-        deal_of[i] = d;
-        if (d < 0)
-            d = 0;
-        const uint64_t *pd = planes + 3 * d;
-        x0[i] = pd[0] & mask0; x1[i] = pd[1] & mask0; x2[i] = pd[2] & mask0;
-        y0[i] = pd[0] >> size0; y1[i] = pd[1] >> size0; y2[i] = pd[2] >> size0;
-        xl[i] = size0;
-        yl[i] = size1;
-    }
+    /* X: in open play the leader, while paying the player owed; Y: the other one. */
+    vu x0 = s.x0, x1 = s.x1, x2 = s.x2, y0 = s.y0, y1 = s.y1, y2 = s.y2;
+    vu p0 = s.p0, p1 = s.p1, p2 = s.p2;
+    vi xl = s.xl, yl = s.yl, pl = s.pl;
+    vi owed = s.owed;       /* 0: open play */
+    vi xs = s.xs;           /* X's seat: 0 for seat 0, -1 for seat 1 */
+    vi cards = s.cards;     /* cards in the tricks taken so far (the pile's are pl) */
+    vi tricks = s.tricks;
 
     for (;;) {
         /* ---- open play, applied where nobody owes */
@@ -154,49 +214,24 @@ LTARGET static int64_t L_(lanes_run)(const LanesTable *t, const uint64_t *planes
         ti = (xl ^ yl) & court; xl ^= ti; yl ^= ti;
         xs ^= court;
 
-        /* ---- over (someone out, or X holds every card), or at the caps: leave the lane */
-        vi event = out | (take & ((xl == total) | (cards >= cap_cards) | (tricks >= cap_tricks)));
+        /* ---- over (someone out, or X holds every card): leave the lane. Past the caps
+         * too, but that is only looked at every CAP_EVERY steps: it just sends the deal to
+         * the exact engine, which replays it from the deal, so a late look changes nothing. */
+        vi event = out | (take & (xl == total));
+        if (__builtin_expect((++steps & (CAP_EVERY - 1)) == 0, 0))
+            event |= (cards + pl >= cap_cards) | (tricks >= cap_tricks);
         if (__builtin_expect(!L_(any)(event), 1))
             continue;
-        for (int i = 0; i < LW; i++) {
-            if (!event[i])
-                continue;
-            int64_t d = deal_of[i];
-            if (d >= 0) {
-                /* over with cards on the pile: X (the winner) takes them, one more trick */
-                int64_t all_cards = cards[i] + pl[i], all_tricks = tricks[i] + (pl[i] > 0);
-                res[d].winner = (int8_t)(xs[i] & 1);
-                res[d].cards = all_cards;
-                res[d].tricks = all_tricks;
-                /* at the caps, or over past them (a limited game): the exact engine decides */
-                res[d].replay = (uint8_t)(cards[i] >= t->cap_cards || tricks[i] >= t->cap_tricks
-                                          || all_cards >= t->cap_cards);
-                replays += res[d].replay;
-                busy--;
-            }
-            if (next < n) {
-                d = next++;
-                busy++;
-            } else {
-                d = -1;
-            }
-            deal_of[i] = d;
-            const uint64_t *pd = planes + 3 * (d >= 0 ? d : 0);
-            x0[i] = pd[0] & mask0; x1[i] = pd[1] & mask0; x2[i] = pd[2] & mask0;
-            y0[i] = pd[0] >> size0; y1[i] = pd[1] >> size0; y2[i] = pd[2] >> size0;
-            xl[i] = size0;
-            yl[i] = size1;
-            p0[i] = p1[i] = p2[i] = 0;
-            pl[i] = 0;
-            owed[i] = 0;
-            xs[i] = 0;
-            cards[i] = 0;
-            tricks[i] = 0;
-        }
-        if (busy == 0)
+        s = (L_(state)){x0, x1, x2, y0, y1, y2, p0, p1, p2, xl, yl, pl, owed, xs, cards, tricks};
+        L_(refill)(&s, &q, event);
+        if (q.busy == 0)
             break;
+        x0 = s.x0; x1 = s.x1; x2 = s.x2; y0 = s.y0; y1 = s.y1; y2 = s.y2;
+        p0 = s.p0; p1 = s.p1; p2 = s.p2;
+        xl = s.xl; yl = s.yl; pl = s.pl; owed = s.owed; xs = s.xs; cards = s.cards;
+        tricks = s.tricks;
     }
-    return replays;
+    return q.replays;
 }
 
 #undef L_ANY_LOOP

@@ -18,40 +18,35 @@ typedef double L_(vd) __attribute__((vector_size(8 * LW)));
 #define L_ANY_LOOP 1
 #endif
 
-/* Count trailing zeros of each lane; x != 0 and its lowest set bit is below bit 52. LCTZ(x),
+/* Count trailing zeros of each lane (a statement expression, like L_SEL a macro: the generic
+ * copy's vectors would change the ABI as arguments or results of functions, which GCC warns
+ * about even when they are inlined); x != 0 and its lowest set bit is below bit 52. LCTZ(x),
  * if defined, does it with the instruction set's own count. Otherwise: the lowest bit, or-ed
  * into the bits of 2^52 and read as a double, is 2^52 + 2^k exactly, so subtracting 2^52
  * leaves 2^k, whose exponent field is 1023 + k: four vector operations on any instruction set
  * with vector doubles, where AVX2 has no vector count-zeros at all. */
-LTARGET static inline L_(vi) L_(ctz)(L_(vu) x)
-{
 #ifdef LCTZ
-    return LCTZ(x);
+#define L_CTZ(x) LCTZ(x)
+#else
+#define L_CTZ(x) ({                                                                   \
+        L_(vu) x_ = (x);                                                              \
+        L_(vd) d_ = (L_(vd))((x_ & -x_) | 0x4330000000000000ULL) - 4503599627370496.0; \
+        (L_(vi))((L_(vu))d_ >> 52) - 1023; })
 #endif
-    const L_(vu) magic = (L_(vu)){0} + 0x4330000000000000ULL;      /* 2^52 as a double */
-    const L_(vd) two52 = (L_(vd)){0} + 4503599627370496.0;
-    L_(vu) low = x & -x;
-    L_(vd) d = (L_(vd))(low | magic) - two52;
-    return (L_(vi))((L_(vu))d >> 52) - 1023;
-}
 
 /* Where m is -1 take a, where 0 take b. */
-LTARGET static inline L_(vi) L_(sel)(L_(vi) m, L_(vi) a, L_(vi) b)
-{
-    return (a & m) | (b & ~m);
-}
+#define L_SEL(m, a, b) (((a) & (m)) | ((b) & ~(m)))
 
-LTARGET static inline int L_(any)(L_(vi) v)
-{
 #ifdef L_ANY_LOOP
-    int64_t acc = 0;
-    for (int i = 0; i < LW; i++)
-        acc |= v[i];
-    return acc != 0;
+#define L_ANY(v) ({                     \
+        L_(vi) v_ = (v);                \
+        int64_t acc_ = 0;               \
+        for (int i_ = 0; i_ < LW; i_++) \
+            acc_ |= v_[i_];             \
+        acc_ != 0; })
 #else
-    return LANY(v);
+#define L_ANY(v) LANY(v)
 #endif
-}
 
 /* A lane's game, in memory: only where a game ends (rarely), so the loop keeps it in
  * registers and only this cold path sees it in memory. */
@@ -92,8 +87,9 @@ LTARGET static inline void L_(start)(L_(state) *s, const L_(queue) *q, int i, in
 /* The lanes where ``event`` is set are over or at the caps: record their deals' results and
  * start the next deals there. */
 LTARGET __attribute__((noinline)) static void L_(refill)(L_(state) *s, L_(queue) *q,
-                                                        L_(vi) event)
+                                                        const L_(vi) *event_)
 {
+    const L_(vi) event = *event_;
     const LanesTable *t = q->t;
     for (int i = 0; i < LW; i++) {
         if (!event[i])
@@ -143,7 +139,8 @@ LTARGET static int64_t L_(lanes_run)(const LanesTable *t, const uint64_t *planes
     memset(&s, 0, sizeof(s));
     for (int i = 0; i < LW; i++)
         q.deal_of[i] = -1;
-    L_(refill)(&s, &q, (vi){0} - 1);    /* every lane idle so far: start the first deals */
+    const vi all = (vi){0} - 1;
+    L_(refill)(&s, &q, &all);           /* every lane idle so far: start the first deals */
 
     /* X: in open play the leader, while paying the player owed; Y: the other one. */
     vu x0 = s.x0, x1 = s.x1, x2 = s.x2, y0 = s.y0, y1 = s.y1, y2 = s.y2;
@@ -156,11 +153,11 @@ LTARGET static int64_t L_(lanes_run)(const LanesTable *t, const uint64_t *planes
 
     for (;;) {
         /* ---- open play, applied where nobody owes */
-        vi cx = L_(ctz)(x0 | x1 | x2 | (one << (vu)xl));
-        vi cy = L_(ctz)(y0 | y1 | y2 | (one << (vu)yl));
+        vi cx = L_CTZ(x0 | x1 | x2 | (one << (vu)xl));
+        vi cy = L_CTZ(y0 | y1 | y2 | (one << (vu)yl));
         vi open = owed == 0;
         vi later = cy < cx;                         /* the follower's court card comes first */
-        vi k = L_(sel)(later, cy, cx);              /* numerals each before it */
+        vi k = L_SEL(later, cy, cx);              /* numerals each before it */
         vi dx = open & (k - later);                 /* the leader turns one more if later */
         vi dy = open & k;
         x0 >>= (vu)dx; x1 >>= (vu)dx; x2 >>= (vu)dx;
@@ -184,7 +181,7 @@ LTARGET static int64_t L_(lanes_run)(const LanesTable *t, const uint64_t *planes
         vi take = c >= due;                         /* paid with numerals: X's trick */
         vi out = ~take & (c == yl);                 /* Y has no card to turn */
         vi court = ~(take | out);                   /* Y turns a court card at c */
-        vi dy2 = L_(sel)(take, due, c - court);     /* take: what was owed; court: c + 1 */
+        vi dy2 = L_SEL(take, due, c - court);     /* take: what was owed; court: c + 1 */
         vu cu = (vu)c;
         vu bit = ((vu)court & one) << cu;
         vu shift = (((y0 >> cu) & one) << 3) | (((y1 >> cu) & one) << 4)
@@ -220,10 +217,10 @@ LTARGET static int64_t L_(lanes_run)(const LanesTable *t, const uint64_t *planes
         vi event = out | (take & (xl == total));
         if (__builtin_expect((++steps & (CAP_EVERY - 1)) == 0, 0))
             event |= (cards + pl >= cap_cards) | (tricks >= cap_tricks);
-        if (__builtin_expect(!L_(any)(event), 1))
+        if (__builtin_expect(!L_ANY(event), 1))
             continue;
         s = (L_(state)){x0, x1, x2, y0, y1, y2, p0, p1, p2, xl, yl, pl, owed, xs, cards, tricks};
-        L_(refill)(&s, &q, event);
+        L_(refill)(&s, &q, &event);
         if (q.busy == 0)
             break;
         x0 = s.x0; x1 = s.x1; x2 = s.x2; y0 = s.y0; y1 = s.y1; y2 = s.y2;
@@ -235,6 +232,9 @@ LTARGET static int64_t L_(lanes_run)(const LanesTable *t, const uint64_t *planes
 }
 
 #undef L_ANY_LOOP
+#undef L_ANY
+#undef L_SEL
+#undef L_CTZ
 #undef L_
 #undef LN1_
 #undef LN2_

@@ -362,6 +362,8 @@ cdef class RandomPlayer:
         cdef Outcome* res
         cdef int64_t score, total_cards = 0, total_tricks = 0
         cdef Batch* batch = &self.batch
+        cdef const uint8_t* courts = &self.courts[0]
+        cdef int n_courts = self.n_courts
         counts = np.zeros(3, dtype=np.int64)
         find_rows = np.empty((finds_max, n_cards), dtype=np.uint8)
         find_results = np.empty((finds_max, 8), dtype=np.int64)
@@ -372,8 +374,7 @@ cdef class RandomPlayer:
             while played < wanted and n_found < finds_max:
                 b = min(<Py_ssize_t>BATCH, wanted - played)
                 for i in range(b):
-                    deal_random(&self.rng, &self.courts[0], self.n_courts, n_cards,
-                                &batch.planes[PLANES * i])
+                    deal_random(&self.rng, courts, n_courts, n_cards, &batch.planes[PLANES * i])
                     batch.rng_after[i] = self.rng
                 status = play_planes(kind, min_cards, &self.table, self.sizes, batch, b)
                 if status != 0:

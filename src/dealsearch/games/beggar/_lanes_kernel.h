@@ -78,11 +78,6 @@ typedef struct {
 
 /* ---------------------------------------------------------------- the three copies */
 
-/* The generic copy hands 32-byte vectors between static inline functions, for which GCC warns
- * that the ABI differs without AVX: they are inlined and never cross a real call. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpsabi"
-
 #define LW 4
 #define LSUFFIX generic
 #define LTARGET
@@ -115,8 +110,6 @@ typedef struct {
 #undef LANY
 #undef LCTZ
 #endif
-
-#pragma GCC diagnostic pop
 
 /* The kernel to use by default: the widest lanes this machine runs, else the scalar engine.
  * Never LANES_GENERIC: on x86-64 without AVX2 its vectors become SSE2 pairs with every

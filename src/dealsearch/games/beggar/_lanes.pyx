@@ -1,10 +1,12 @@
 # cython: language_level=3
 """Two-player BMN deals played several at once, one per SIMD lane, exactly as ``_engine``.
 
-The kernel (``_lanes_kernel.h``) plays 8 deals at once with AVX-512, 4 with AVX2, or 4 with
-plain GCC vector extensions elsewhere, chosen at run time (:func:`set_kernel` overrides, for
-tests and benchmarks). It has no cycle detector and no agreed limit: a game that reaches
-either cap is handed back and replayed from its deal on the exact scalar engine
+The kernel (``_lanes_kernel.h``) plays 8 deals at once with AVX-512 or 4 with AVX2, chosen at
+run time from one portable build; elsewhere every deal plays on the scalar engine (a copy in
+plain GCC vector extensions runs anywhere GCC does, but only by name: it is slow on SSE2 and
+unmeasured on ARM). :func:`set_kernel` overrides the choice, for tests and benchmarks. The
+kernel has no cycle detector and no agreed limit: a game past either cap (see
+``_lanes_kernel.h``) is handed back and replayed from its deal on the exact scalar engine
 (``_engine.play_game``), which also plays every deal the lanes do not take: three or four
 players, more than 52 cards, or fewer than 32 (where lanes do not pay). Deals of more than 64
 cards have no bit-planes: :func:`play_rows` passes them to ``_engine.play_rows``;

@@ -1,5 +1,7 @@
 """Build the compiled engine; everything else about the package is in pyproject.toml."""
 
+from pathlib import Path
+
 import numpy
 from Cython.Build import cythonize
 from setuptools import Extension, setup
@@ -7,9 +9,12 @@ from setuptools import Extension, setup
 
 def compiled(module: str) -> Extension:
     """A Cython module of the package (dotted path below ``dealsearch``), optimised."""
+    source = Path(f"src/dealsearch/{module.replace('.', '/')}.pyx")
     return Extension(
         f"dealsearch.{module}",
-        [f"src/dealsearch/{module.replace('.', '/')}.pyx"],
+        [str(source)],
+        # C headers beside the module (the lanes kernel): a change to one rebuilds it
+        depends=sorted(str(header) for header in source.parent.glob("*.h")),
         include_dirs=[numpy.get_include()],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
         # -O3 lets gcc unroll the per-player loops; no -march=native, so builds stay portable.
@@ -20,7 +25,7 @@ def compiled(module: str) -> Extension:
 # Every compiled module; a game's engine lives in its folder (e.g. "games.durak._engine").
 MODULES = ["_kernel", "_permutations", "search._generic",
            "games.beggar._engine", "games.beggar._ring", "games.beggar._climb",
-           "games.beggar._kernel",
+           "games.beggar._kernel", "games.beggar._lanes",
            "games.durak._engine", "games.spite._engine"]
 
 setup(

@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .games.beggar import _engine
+from .games.beggar import _engine, _lanes
 from .games.beggar.deal import Deal
 from .games.beggar.engine import play_batch
 from .games.beggar.reference import play_reference
@@ -177,6 +177,7 @@ def run_bench(deals: int = 200_000, workers: int = 1, seed: int = 1) -> dict[str
 
     Contenders: the engine on rows (``play_batch``), the engine dealing its own deals
     (``RandomPlayer``: generation included; it deals exactly the rows of ``random_rows``), the
+    lanes engine (``games.beggar._lanes``, the widest kernel this machine runs) both ways, the
     yardstick on the same rows and dealing the same deals itself, and the pure-Python reference
     on a subset (``deals // 100``, at least 200). Each is timed ``_REPEATS`` times, best kept.
     With ``workers > 1`` the engine is also run in that many processes, to show the scaling.
@@ -207,6 +208,29 @@ def run_bench(deals: int = 200_000, workers: int = 1, seed: int = 1) -> dict[str
     checks["random_player_total_mismatch"] = int(
         played[2] != engine_cards or played[3] != int(batch.tricks.sum()))
 
+    # The lanes engine (games/beggar/_lanes: several deals at once, one per SIMD lane) on the
+    # same rows and dealing the same deals; its results must be the engine's, deal by deal.
+    kernel = _lanes.kernel()
+    seconds, lanes_batch = _best_time(lambda: _lanes.play_rows(rows, _SIZES, STANDARD.payments))
+    lanes = _entry(f"lanes ({kernel}, rows given)", deals, int(lanes_batch[2].sum()), seconds)
+    results.append(lanes)
+    checks["lanes_vs_engine_mismatches"] = int(
+        (lanes_batch[0] != batch.outcome).sum() + (lanes_batch[2] != batch.cards).sum()
+        + (lanes_batch[3] != batch.tricks).sum() + (lanes_batch[1] + 1 != batch.winner).sum())
+
+    def lanes_deal_and_play() -> tuple[Any, ...]:
+        player = _lanes.RandomPlayer(STANDARD.deck, _SIZES, STANDARD.payments, seed, 0)
+        return player.play(deals, max_finds=1 << 20)
+
+    seconds, lanes_played = _best_time(lanes_deal_and_play)
+    lanes_gen = _entry(f"lanes + generation ({kernel})", deals, int(lanes_played[2]), seconds)
+    results.append(lanes_gen)
+    checks["lanes_random_player_mismatches"] = int(
+        lanes_played[0] != played[0] or lanes_played[2:4] != played[2:4]
+        or not np.array_equal(lanes_played[1], played[1])
+        or not np.array_equal(lanes_played[4], played[4])
+        or not np.array_equal(lanes_played[5], played[5]))
+
     yardstick, note = load_yardstick()
     ys_rows = ys_gen = None
     if yardstick is not None:
@@ -229,6 +253,8 @@ def run_bench(deals: int = 200_000, workers: int = 1, seed: int = 1) -> dict[str
         results += [ys_rows, ys_gen]
         engine["vs_yardstick"] = engine["deals_per_s"] / ys_rows["deals_per_s"]
         engine_gen["vs_yardstick"] = engine_gen["deals_per_s"] / ys_gen["deals_per_s"]
+        lanes["vs_yardstick"] = lanes["deals_per_s"] / ys_rows["deals_per_s"]
+        lanes_gen["vs_yardstick"] = lanes_gen["deals_per_s"] / ys_gen["deals_per_s"]
 
     subset = min(deals, max(200, deals // 100))
     hands = [Deal((tuple(row[:26].tolist()), tuple(row[26:].tolist()))) for row in rows[:subset]]
@@ -296,6 +322,6 @@ def format_bench(report: dict[str, Any]) -> str:
            if name != "reference_deals" and value}
     lines.append("")
     lines.append(
-        f"checks: engine = yardstick on every deal, engine = reference on "
+        f"checks: engine = yardstick = lanes on every deal, engine = reference on "
         f"{checks['reference_deals']:,} deals: " + ("all agree" if not bad else f"FAILED {bad}"))
     return "\n".join(lines)

@@ -1,8 +1,10 @@
 """The BMN fast paths behind the generic search interface (``dealsearch.search._generic``).
 
-``FastSampler`` and ``FastClimber`` present ``_engine.RandomPlayer`` and ``_climb.Climber``
-with the same methods and results as the generic ``Sampler`` and ``Climber``, so the search
-strategies use them without knowing the game; only a Python call per batch is added.
+``FastSampler`` and ``FastClimber`` present the random players (``_lanes.RandomPlayer``, which
+plays two-player deals several at once on SIMD lanes, or ``_engine.RandomPlayer`` for decks of
+more than 64 cards; both deal and score exactly alike) and ``_climb.Climber`` with the same
+methods and results as the generic ``Sampler`` and ``Climber``, so the search strategies use
+them without knowing the game; only a Python call per batch is added.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from . import _lanes
 from ._climb import Climber
 from ._engine import RandomPlayer
 from .options import BeggarOptions
@@ -29,14 +32,17 @@ def _hists(hists: Sequence[I64], widths: Sequence[int]) -> tuple[Any, Any, int]:
 
 
 class FastSampler:
-    """``_engine.RandomPlayer`` as a generic sampler (measures cards, tricks)."""
+    """The random player as a generic sampler (measures cards, tricks)."""
 
     def __init__(self, options: BeggarOptions, seed: int, stream: int, objective: str,
                  best: int = 0) -> None:
         rules = options.game_rules
-        self.player = RandomPlayer(rules.deck, options.sizes, rules.payments, seed, stream,
-                                   options.max_cards, options.max_tricks, best,
-                                   objective == "tricks")
+        # the lanes player deals bit-planes (up to 64 cards); it plays on lanes where they
+        # fit (two players, up to 52 cards) and on the exact engine otherwise
+        player = _lanes.RandomPlayer if sum(rules.deck) <= _lanes.DECK_MAX else RandomPlayer
+        self.player: _lanes.RandomPlayer | RandomPlayer = player(
+            rules.deck, options.sizes, rules.payments, seed, stream, options.max_cards,
+            options.max_tricks, best, objective == "tricks")
 
     @property
     def best(self) -> int:

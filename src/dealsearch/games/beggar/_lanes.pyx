@@ -1,0 +1,417 @@
+# cython: language_level=3
+"""Two-player BMN deals played several at once, one per SIMD lane, exactly as ``_engine``.
+
+The kernel (``_lanes_kernel.h``) plays 8 deals at once with AVX-512 or 4 with AVX2, chosen at
+run time from one portable build; elsewhere every deal plays on the scalar engine (a copy in
+plain GCC vector extensions runs anywhere GCC does, but only by name: it is slow on SSE2 and
+unmeasured on ARM). :func:`set_kernel` overrides the choice, for tests and benchmarks. The
+kernel has no cycle detector and no agreed limit: a game past either cap (see
+``_lanes_kernel.h``) is handed back and replayed from its deal on the exact scalar engine
+(``_engine.play_game``), which also plays every deal the lanes do not take: three or four
+players, more than 52 cards, or fewer than 32 (where lanes do not pay). Deals of more than 64
+cards have no bit-planes: :func:`play_rows` passes them to ``_engine.play_rows``;
+:class:`RandomPlayer` refuses them.
+
+Results come back in deal order, so :class:`RandomPlayer` keeps exactly the finds, counts and
+generator state of ``_engine.RandomPlayer`` with the same arguments.
+"""
+
+cimport cython
+from libc.stdint cimport UINT64_MAX, int8_t, int64_t, uint8_t, uint64_t
+from libc.stdlib cimport free, malloc
+from libc.string cimport memcpy
+
+import numpy as np
+
+cimport numpy as cnp
+
+from dealsearch.games.beggar._engine cimport (
+    MAX_CARDS,
+    MAX_CLASSES,
+    OUTCOME_CYCLE,
+    OUTCOME_WIN,
+    PLANE_CARDS,
+    PLANES,
+    Hand,
+    detector_free,
+    detector_init,
+    fill_table,
+    play_game,
+)
+from dealsearch._random cimport deal_random, rng_seed
+
+from dealsearch import _engine
+from dealsearch.games.beggar._engine import (
+    _check_codes,
+    _check_deck,
+    _check_payments,
+    _histogram,
+    _whole,
+    _whole_list,
+)
+
+cnp.import_array()
+
+cdef enum:
+    BATCH = 4096            # deals dealt, played and then scanned in order at a time
+    # The lanes hand a game back past this many cards per card of the deck (52 cards: 13,312,
+    # far above the longest game known to end, 8344): it may be a cycle, which only the exact
+    # engine can tell.
+    CAP_PER_CARD = 256
+    # Smaller decks play on the exact engine by default (see set_kernel): their games are
+    # short, so the lanes' fixed costs weigh more, and many of them cycle, which the lanes
+    # only hand back past the cap (in benchmarks/lanes_exactness.py, 12-card decks play no
+    # faster on lanes, 40 cards twice as fast).
+    LANES_MIN_CARDS = 32
+    OUT_OF_MEMORY = -2
+
+_NAMES = {"scalar": LANES_SCALAR, "generic": LANES_GENERIC, "avx2": LANES_AVX2,
+          "avx512": LANES_AVX512}
+cdef int _kind = lanes_best()
+cdef int _min_cards = LANES_MIN_CARDS
+DECK_MAX = PLANE_CARDS      # the largest deck RandomPlayer deals (bit-planes)
+
+
+def kernels():
+    """The kernels this machine runs, narrowest first ("scalar" is the exact engine alone)."""
+    return [name for name, kind in _NAMES.items() if lanes_supported(kind)]
+
+
+def kernel():
+    """The kernel in use: the widest this machine runs, unless :func:`set_kernel` chose."""
+    return next(name for name, kind in _NAMES.items() if kind == _kind)
+
+
+def set_kernel(name="auto", min_cards=LANES_MIN_CARDS):
+    """Use kernel ``name`` (one of :func:`kernels`, or "auto" for the widest) on two-player
+    deals of ``min_cards`` to 52 cards; returns the previous kernel's name.
+
+    "scalar" plays every deal on the exact engine, the fallback where lanes do not apply; the
+    results are the same whichever kernel plays. Tests lower ``min_cards`` to play small
+    decks, which cycle often, on lanes too.
+    """
+    global _kind, _min_cards
+    previous = kernel()
+    min_cards = _whole("min_cards", min_cards, 2, LANES_MAX_CARDS)
+    if name == "auto":
+        _kind = lanes_best()
+    elif name in _NAMES and lanes_supported(_NAMES[name]):
+        _kind = _NAMES[name]
+    else:
+        raise ValueError(f"kernel must be 'auto' or one of {kernels()}, not {name!r}")
+    _min_cards = min_cards
+    return previous
+
+
+# ---------------------------------------------------------------- playing a batch
+
+cdef int batch_init(Batch* batch, int size) noexcept nogil:
+    """Memory for ``size`` deals at a time; 0, or OUT_OF_MEMORY (nothing left allocated)."""
+    batch.size = size
+    batch.planes = <uint64_t*>malloc(size * PLANES * sizeof(uint64_t))
+    batch.lanes = <LaneResult*>malloc(size * sizeof(LaneResult))
+    batch.results = <Outcome*>malloc(size * sizeof(Outcome))
+    batch.rng_after = <Rng*>malloc(size * sizeof(Rng))
+    if (batch.planes == NULL or batch.lanes == NULL or batch.results == NULL
+            or batch.rng_after == NULL or detector_init(&batch.det) != 0):
+        free(batch.planes)
+        free(batch.lanes)
+        free(batch.results)
+        free(batch.rng_after)
+        batch.planes = NULL
+        batch.lanes = NULL
+        batch.results = NULL
+        batch.rng_after = NULL
+        return OUT_OF_MEMORY
+    return 0
+
+
+cdef void batch_free(Batch* batch) noexcept nogil:
+    free(batch.planes)
+    free(batch.lanes)
+    free(batch.results)
+    free(batch.rng_after)
+    batch.planes = NULL
+    batch.lanes = NULL
+    batch.results = NULL
+    batch.rng_after = NULL
+    detector_free(&batch.det)
+
+
+cdef inline void split_planes(const uint64_t* planes, const int* sizes, int seats,
+                              Hand* hands) noexcept nogil:
+    """Cut a deal held as bit-planes (bit i: card i of the row) into its hands."""
+    cdef int seat, b, offset = 0
+    cdef uint64_t mask
+    for seat in range(seats):
+        # sizes[seat] < 64: with two or more hands, none holds the whole deck
+        mask = ((<uint64_t>1) << sizes[seat]) - 1
+        for b in range(PLANES):
+            hands[seat].plane[b] = (planes[b] >> offset) & mask
+        hands[seat].length = sizes[seat]
+        offset += sizes[seat]
+
+
+cdef inline bint lanes_fit(int kind, int min_cards, const Table* table) noexcept nogil:
+    return (kind != LANES_SCALAR and table.seats == 2
+            and min_cards <= table.total <= LANES_MAX_CARDS)
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+cdef int play_planes(int kind, int min_cards, const Table* table, const int* sizes,
+                     Batch* batch, Py_ssize_t n) noexcept nogil:
+    """Play the first ``n`` deals of ``batch.planes`` into ``batch.results``, exactly as
+    ``_engine.play_game``: on ``kind``'s lanes where they fit (two players, ``min_cards`` to
+    52 cards), else (and for every game the lanes hand back) on the exact engine. 0, or
+    OUT_OF_MEMORY."""
+    cdef Hand start[MAX_SEATS]
+    cdef LanesTable lt
+    cdef Outcome* res
+    cdef LaneResult* lane
+    cdef Py_ssize_t i
+    cdef int cls, status
+    cdef bint lanes = lanes_fit(kind, min_cards, table)
+    if lanes:
+        lt.pay_word = 0
+        for cls in range(MAX_CLASSES):
+            lt.pay_word |= (<uint64_t>table.payment[cls]) << (8 * cls)
+        lt.size0 = sizes[0]
+        lt.total = table.total
+        lt.cap_cards = min(table.max_cards, <int64_t>CAP_PER_CARD * table.total)
+        lt.cap_tricks = table.max_tricks
+        if lanes_run(kind, &lt, batch.planes, n, batch.lanes) < 0:
+            lanes = False
+    for i in range(n):
+        res = &batch.results[i]
+        lane = &batch.lanes[i]
+        if lanes and not lane.replay:
+            res.outcome = OUTCOME_WIN
+            res.winner = lane.winner
+            res.cards = lane.cards
+            res.tricks = lane.tricks
+            res.n_out = 1
+            res.out[0] = <int8_t>(1 - lane.winner)
+            res.entry_cards = res.entry_tricks = 0
+            res.period_cards = res.period_tricks = 0
+            continue
+        split_planes(&batch.planes[PLANES * i], sizes, table.seats, start)
+        status = play_game(table, start, &batch.det, res)
+        if status != 0:
+            return status
+    return 0
+
+
+# ---------------------------------------------------------------- Python entry points
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def play_rows(deals, sizes, payments, max_cards=None, max_tricks=None):
+    """As ``_engine.play_rows`` (same arguments, same results), on lanes where they fit.
+
+    Returns (outcome, winner, cards, tricks, out, cycle) arrays; winner and out are 0-based
+    with -1 for none; cycle has columns entry_cards, entry_tricks, period_cards,
+    period_tricks. Deals of more than 64 cards go to ``_engine.play_rows`` as they are.
+    """
+    if not isinstance(deals, np.ndarray) or deals.dtype != np.uint8 or deals.ndim != 2:
+        raise ValueError("deals must be a 2-D uint8 numpy array, one deal a row")
+    if deals.shape[1] > PLANE_CARDS:
+        return _engine.play_rows(deals, sizes, payments, max_cards, max_tricks)
+    cdef const uint8_t[:, ::1] rows = np.ascontiguousarray(deals)
+    cdef Py_ssize_t n = rows.shape[0], row, done, b, i
+    cdef int seat, status = 0, kind = _kind, min_cards = _min_cards, bit, n_cards
+    cdef int size_of[MAX_SEATS]
+    cdef Table table
+    cdef Batch batch
+    cdef Outcome* res
+    cdef uint64_t cls
+    paid = _check_payments(payments)
+    fill_table(&table, size_of, sizes, paid, rows.shape[1], max_cards, max_tricks)
+    _check_codes("deals", deals, len(paid))
+    n_cards = table.total
+    cdef int seats = table.seats
+
+    outcome = np.zeros(n, dtype=np.uint8)
+    winner = np.full(n, -1, dtype=np.int8)
+    cards = np.zeros(n, dtype=np.int64)
+    tricks = np.zeros(n, dtype=np.int64)
+    out = np.full((n, seats), -1, dtype=np.int8)
+    cycle = np.zeros((n, 4), dtype=np.int64)
+    cdef uint8_t[::1] outcome_v = outcome
+    cdef int8_t[::1] winner_v = winner
+    cdef int64_t[::1] cards_v = cards, tricks_v = tricks
+    cdef int8_t[:, ::1] out_v = out
+    cdef int64_t[:, ::1] cycle_v = cycle
+
+    if batch_init(&batch, BATCH) != 0:
+        raise MemoryError("no memory for a batch of deals")
+    with nogil:
+        done = 0
+        while done < n:
+            b = min(<Py_ssize_t>BATCH, n - done)
+            for i in range(b):
+                batch.planes[PLANES * i] = 0
+                batch.planes[PLANES * i + 1] = 0
+                batch.planes[PLANES * i + 2] = 0
+                for bit in range(n_cards):
+                    cls = rows[done + i, bit]
+                    batch.planes[PLANES * i] |= (cls & 1) << bit
+                    batch.planes[PLANES * i + 1] |= ((cls >> 1) & 1) << bit
+                    batch.planes[PLANES * i + 2] |= ((cls >> 2) & 1) << bit
+            status = play_planes(kind, min_cards, &table, size_of, &batch, b)
+            if status != 0:
+                break
+            for i in range(b):
+                res = &batch.results[i]
+                row = done + i
+                outcome_v[row] = <uint8_t>res.outcome
+                winner_v[row] = <int8_t>res.winner
+                cards_v[row] = res.cards
+                tricks_v[row] = res.tricks
+                for seat in range(res.n_out):
+                    out_v[row, seat] = res.out[seat]
+                cycle_v[row, 0] = res.entry_cards
+                cycle_v[row, 1] = res.entry_tricks
+                cycle_v[row, 2] = res.period_cards
+                cycle_v[row, 3] = res.period_tricks
+            done += b
+    batch_free(&batch)
+    if status != 0:
+        raise MemoryError("no memory for the cycle detector")
+    return outcome, winner, cards, tricks, out, cycle
+
+
+cdef inline void planes_to_row(const uint64_t* planes, int n_cards, uint8_t* row) noexcept nogil:
+    cdef int i
+    for i in range(n_cards):
+        row[i] = <uint8_t>(((planes[0] >> i) & 1) | (((planes[1] >> i) & 1) << 1)
+                           | (((planes[2] >> i) & 1) << 2))
+
+
+cdef class RandomPlayer:
+    """``_engine.RandomPlayer`` on lanes: the same deals, results, finds and generator state.
+
+    Decks of up to 64 cards (the bit-plane deals of ``_engine``'s generator). Deals are dealt
+    a batch at a time, played on lanes (or the exact engine), then scanned in deal order; when
+    the finds fill up mid-batch the generator is put back to just after the last deal scanned,
+    so a stream's deals never depend on how :meth:`play` calls split it.
+    """
+
+    def __cinit__(self, *args, **kwargs):
+        self.has_batch = False
+
+    def __init__(self, deck, sizes, payments, seed, stream, max_cards=None, max_tricks=None,
+                 best=0, by_tricks=False):
+        # In __init__ (not __cinit__) so that Python sees the signature; a second call frees
+        # the first call's memory.
+        if self.has_batch:
+            batch_free(&self.batch)
+            self.has_batch = False
+        paid = _check_payments(payments)
+        counts = _check_deck(_whole_list("deck", deck, 0, MAX_CARDS, len(paid), len(paid)),
+                             MAX_CLASSES)
+        self.n_cards = sum(counts)
+        if self.n_cards > PLANE_CARDS:
+            raise ValueError(f"a deck of {self.n_cards} cards: lanes deal at most "
+                             f"{PLANE_CARDS} (use _engine.RandomPlayer)")
+        self.n_courts = self.n_cards - counts[0]
+        # the court cards' classes, ascending, as _engine's dealer places them (one spare
+        # entry, so that the array is never empty)
+        self.courts = np.append(np.repeat(np.arange(len(counts), dtype=np.uint8), counts)
+                                [counts[0]:], np.uint8(0))
+        fill_table(&self.table, self.sizes, sizes, paid, self.n_cards, max_cards, max_tricks)
+        rng_seed(&self.rng, _whole("seed", seed, 0, UINT64_MAX),
+                 _whole("stream", stream, 0, UINT64_MAX))
+        self.best = _whole("best", best, 0)
+        self.by_tricks = bool(by_tricks)
+        self.dealt = 0
+        if batch_init(&self.batch, BATCH) != 0:
+            raise MemoryError("no memory for a batch of deals")
+        self.has_batch = True
+
+    def __dealloc__(self):
+        if self.has_batch:
+            batch_free(&self.batch)
+
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    def play(self, n, max_finds=256, card_hist=None, trick_hist=None, card_bin=10):
+        """Play up to ``n`` more deals; stop early once ``max_finds`` finds are kept.
+
+        As ``_engine.RandomPlayer.play``: returns (played, counts, total_cards, total_tricks,
+        find_rows, find_results); counts per outcome code; a find is a deal longer (by the
+        objective) than every earlier one, or any deal that cycles; find_results rows hold
+        outcome, winner (0-based, -1 none), cards, tricks, entry_cards, entry_tricks,
+        period_cards, period_tricks. Given ``card_hist`` and ``trick_hist`` (int64 arrays),
+        every game's length is counted into them (bins of ``card_bin`` cards and of one
+        trick; the last bin takes everything longer).
+        """
+        if not self.has_batch:
+            raise ValueError("this RandomPlayer was never initialised (call RandomPlayer(...))")
+        cdef Py_ssize_t wanted = _whole("n", n, 0)
+        cdef int finds_max = _whole("max_finds", max_finds, 1, 1 << 30)
+        cdef int bin_cards = _whole("card_bin", card_bin, 1, 1 << 30)
+        if (card_hist is None) != (trick_hist is None):
+            raise ValueError("give both card_hist and trick_hist, or neither")
+        cdef bint hist = card_hist is not None
+        cdef int64_t[::1] card_v = _histogram("card_hist", card_hist) if hist else None
+        cdef int64_t[::1] trick_v = _histogram("trick_hist", trick_hist) if hist else None
+        cdef Py_ssize_t card_top = card_v.shape[0] - 1 if hist else 0
+        cdef Py_ssize_t trick_top = trick_v.shape[0] - 1 if hist else 0
+        cdef int n_cards = self.n_cards, status = 0, n_found = 0, kind = _kind
+        cdef int min_cards = _min_cards
+        cdef Py_ssize_t played = 0, b, i
+        cdef Outcome* res
+        cdef int64_t score, total_cards = 0, total_tricks = 0
+        cdef Batch* batch = &self.batch
+        cdef const uint8_t* courts = &self.courts[0]
+        cdef int n_courts = self.n_courts
+        counts = np.zeros(3, dtype=np.int64)
+        find_rows = np.empty((finds_max, n_cards), dtype=np.uint8)
+        find_results = np.empty((finds_max, 8), dtype=np.int64)
+        cdef int64_t[::1] counts_v = counts
+        cdef uint8_t[:, ::1] rows_v = find_rows
+        cdef int64_t[:, ::1] results_v = find_results
+        with nogil:
+            while played < wanted and n_found < finds_max:
+                b = min(<Py_ssize_t>BATCH, wanted - played)
+                for i in range(b):
+                    deal_random(&self.rng, courts, n_courts, n_cards, &batch.planes[PLANES * i])
+                    batch.rng_after[i] = self.rng
+                status = play_planes(kind, min_cards, &self.table, self.sizes, batch, b)
+                if status != 0:
+                    break
+                # in deal order, as _engine.RandomPlayer: the finds depend on it
+                for i in range(b):
+                    res = &batch.results[i]
+                    played += 1
+                    counts_v[res.outcome] += 1
+                    total_cards += res.cards
+                    total_tricks += res.tricks
+                    if hist:
+                        card_v[min(res.cards // bin_cards, card_top)] += 1
+                        trick_v[min(res.tricks, trick_top)] += 1
+                    score = res.tricks if self.by_tricks else res.cards
+                    if res.outcome == OUTCOME_CYCLE or (
+                            score > self.best and res.outcome == OUTCOME_WIN):
+                        if res.outcome == OUTCOME_WIN:
+                            self.best = score
+                        planes_to_row(&batch.planes[PLANES * i], n_cards, &rows_v[n_found, 0])
+                        results_v[n_found, 0] = res.outcome
+                        results_v[n_found, 1] = res.winner
+                        results_v[n_found, 2] = res.cards
+                        results_v[n_found, 3] = res.tricks
+                        results_v[n_found, 4] = res.entry_cards
+                        results_v[n_found, 5] = res.entry_tricks
+                        results_v[n_found, 6] = res.period_cards
+                        results_v[n_found, 7] = res.period_tricks
+                        n_found += 1
+                        if n_found == finds_max:
+                            # the deals after this one were never played: undeal them
+                            memcpy(&self.rng, &batch.rng_after[i], sizeof(self.rng))
+                            break
+        self.dealt += played
+        if status != 0:
+            raise MemoryError("no memory for the cycle detector")
+        return (played, counts, total_cards, total_tricks, find_rows[:n_found],
+                find_results[:n_found])

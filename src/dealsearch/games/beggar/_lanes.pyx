@@ -40,7 +40,7 @@ from dealsearch.games.beggar._engine cimport (
 )
 from dealsearch._random cimport deal_random, rng_seed
 
-from dealsearch import _engine
+from dealsearch.games.beggar import _engine
 from dealsearch.games.beggar._engine import (
     _check_codes,
     _check_deck,

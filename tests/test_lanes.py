@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from dealsearch.known import load_known
+from dealsearch.games.beggar.known import load_known
 
 from dealsearch.games.beggar import (
     ITALIAN,

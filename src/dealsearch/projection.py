@@ -335,8 +335,8 @@ class Projection:
         >>> for line in project(fit_tail(10, c), 10**6, 2900, 10**7, 100.0, 1, 6000
         ...                     ).summary_lines()[1:]:
         ...     print(textwrap.fill(line, 90))
-        Expected longest deal by the end of the budget (10,000,000 deals): about 3,300 cards
-        (80 % range 3,000 to 3,600).
+        Expected longest deal by the end of the budget (10,000,000 deals): about 3,300 cards (80 %
+        range 3,000 to 3,600).
         To reach 6,000 cards: about 1.8e+13 more deals on average, 5.1e+07 core-hours, 5.8
         millennia of wall time at 100 deals/s (chance within the budget: below 0.1 %).
         """

@@ -261,6 +261,24 @@ class Game(ABC):
             text += f"; entry {entry}; period {period}"
         return text
 
+    def describe_options(self, options: GameOptions) -> str:
+        """The setting in words for people (the report's runs table), e.g. ``standard rules,
+        2 players``. By default every option that is set, as ``name value``.
+
+        >>> class Plain:
+        ...     def to_json(self):
+        ...         return {"players": 3, "max_turns": None, "fast": True}
+        >>> Game.describe_options(None, Plain())
+        'players 3, fast'
+        """
+        words = []
+        for name, value in options.to_json().items():
+            if value is None or value is False:
+                continue
+            label = name.replace("_", " ")
+            words.append(label if value is True else f"{label} {_words(value)}")
+        return ", ".join(words)
+
     def histogram(self, measure: str) -> tuple[int, int]:
         """(bin width, bins) of a measure's length histogram (default: 1, 4096)."""
         return self.histogram_bins.get(measure, (1, 4096))
@@ -286,6 +304,12 @@ class Game(ABC):
     def result(self, batch: BatchResults, i: int, row: Row, options: GameOptions) -> GameResult:
         """Entry ``i`` of a batch as a :class:`GameResult` (by default: replay the row)."""
         return self.verify(self.format(row, options), options)[1]
+
+
+def _words(value: Any) -> str:
+    if isinstance(value, list | tuple):
+        return "/".join(map(str, value))
+    return str(value)
 
 
 GAMES: dict[str, Game] = {}

@@ -104,7 +104,7 @@ def test_only_random_searches_get_a_tail_and_only_random_standard_meets_205(tmp_
     assert main(["report", "--db", db, "--out", str(tmp_path / "r")]) == 0
     page = (tmp_path / "r" / "index.html").read_text(encoding="utf-8")
     fits = page.split("<h2>Game lengths</h2>")[1].split("<h2>")[0]
-    sentences = fits.split("<p>")[1].split("</p>")[0].split("<br>")
+    sentences = re.findall(r"<li>(.*?)</li>", fits)
     assert len(sentences) == 4                        # four groups, one sentence each
     random_line, climb_line, three_line, deck_line = sentences
     assert random_line.startswith("random, standard rules, 2 players (100,000 games): beyond")

@@ -424,7 +424,7 @@ def write_report(log: RecordLog, run_ids: list[int], out: Path, game: str = "beg
                                        published=game == "beggar")
     cycles = log.cycles(game, [run["id"] for run in chosen] if run_ids else None)
     drew["cycles.png"] = draw_cycles(cycles, out / "cycles.png", measures)
-    fit_text = "<br>".join(g.sentence for g in lengths) or "No runs to draw."
+    fit_text = "".join(f"<li>{g.sentence}</li>" for g in lengths) or "<li>No runs to draw.</li>"
     run_rows = [[r["id"], r["strategy"], setting_text(r), r["status"], f"{r['deals']:,}",
                  duration_text(r["seconds"]) if r["seconds"] >= 60 else f"{r['seconds']:.0f} s",
                  f"{r['deals'] / r['seconds']:,.0f}" if r["seconds"] else "",
@@ -445,7 +445,7 @@ p.absent{{color:#555;font-style:italic}}</style></head><body>
          f"best ({measure})"], run_rows)}
 <h2>Game lengths</h2>{figure("lengths.png", "length distribution",
                               "No run logged a length histogram.")}
-<p>{fit_text}</p>
+<ul class="fits">{fit_text}</ul>
 <p>The tail test: the longest {TAIL_FRACTION:.0%} of a random search's games (at most
 {MAX_TAIL:,}, at least {MIN_TAIL}) are compared with the fitted exponential by a chi-square
 goodness-of-fit test; the line is drawn only if the test accepts it at the {ALPHA:.0%}
@@ -457,11 +457,13 @@ level. Other strategies' lengths are not random deals and get no fit.</p>
                       "The runs were too short for a speed curve (it needs two speed "
                       "samples); the runs table gives each run's overall deals/s.")}
 <h2>Records</h2>{figure("records.png", "records", "No finished game to compare.")}
-{_table(["who", *measures, "deal"], [list(r) for r in reversed(records)]) if records else ""}
+{_table(["who", *measures, "deal"], [[who, *(f"{v:,}" for v in values), deal]
+                                     for who, *values, deal in reversed(records)])
+ if records else ""}
 <h2>Cycles</h2>{figure("cycles.png", "cycle catalogue",
                        "No never-ending deal was found in these runs.")}
 {_table(["cycle", *(f"period {m}" for m in measures), f"shortest entry ({last})", "deals"],
-        [[c["id"], *(c[f"period_{m}"] for m in measures), c[f"entry_{last}"], c["deals"]]
+        [[c["id"], *(c[f"period_{m}"] for m in measures), c[f"entry_{last}"], f"{c['deals']:,}"]
          for c in cycles[:MAX_CYCLE_ROWS]]) if cycles else ""}
 {_more_cycles(len(cycles))}
 </body></html>

@@ -522,7 +522,34 @@ def project(fit: TailFit, deals: int, best: int, budget_deals: int | None = None
                       to_target, core_hours, wall, chance)
 
 
-# --- Reading a run from the log ------------------------------------------------------------
+# --- For the CLI: a live search, and a run from the log ----------------------------------
+
+
+def live_projection(game: str, strategy: str, measure: str, width: int,
+                    counts: Mapping[int, int], deals: int, best: int,
+                    budget_deals: int | None = None, rate: float | None = None,
+                    workers: int = 1, target: int | None = None,
+                    remaining_seconds: float | None = None) -> Projection | None:
+    """The projection of a search in progress, from the histogram it holds in memory (the
+    one it saves to the log): None unless the strategy is ``random``. Fast enough for every
+    progress line (well under a millisecond for the log's 2,048-bin histograms).
+
+    >>> import math
+    >>> c = {b: round(1e6 * (math.exp(-b / 20) - math.exp(-(b + 1) / 20))) for b in range(400)}
+    >>> live_projection("beggar", "random", "cards", 10, c, 10**6, 2900, 10**7).progress_text()
+    'expect ~3,300 by the end'
+    >>> live_projection("beggar", "climb", "cards", 10, c, 10**6, 2900) is None
+    True
+    """
+    if strategy != "random":
+        return None
+    from .game import get_game
+
+    _, bins = get_game(game).histogram(measure)
+    fit = fit_tail(width, counts, overflow=bins - 1, measure=measure)
+    return project(fit, deals, best, budget_deals, rate, workers, target, remaining_seconds)
+
+
 
 
 def run_projection(log: Any, run: Mapping[str, Any], target: int | None = None,

@@ -347,8 +347,8 @@ class Projection:
         lines = [f"Tail: {fit.describe()}."]
         if self.budget_deals is None or self.budget_deals <= self.deals:
             start = "No budget" if self.budget_deals is None else "The budget is spent"
-            lines.append(f"{start}: {self.deals:,} deals so far, longest {self.best:,} "
-                         f"{measure}. With 10 times as many deals expect about "
+            lines.append(f"{start} ({self.deals:,} deals played, longest {self.best:,} "
+                         f"{measure}). With 10 times as many deals expect about "
                          f"{_round(self.longest_after(10 * self.deals)):,} {measure}, with 100 "
                          f"times about {_round(self.longest_after(100 * self.deals)):,}.")
         elif self.expected_longest is not None and self.longest_range is not None:

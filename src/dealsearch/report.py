@@ -27,7 +27,7 @@ import matplotlib
 
 matplotlib.use("Agg")  # files only: no screen is needed or wanted
 import matplotlib.pyplot as plt
-from matplotlib.ticker import MaxNLocator
+from matplotlib.ticker import MaxNLocator, StrMethodFormatter
 
 from .game import get_game
 from .games.beggar.known import load_known
@@ -275,6 +275,7 @@ def draw_throughput(log: RecordLog, runs: list[dict[str, Any]], path: Path) -> b
     ax.set_title("Search speed")
     ax.set_xlabel(f"search time ({unit})")
     ax.set_ylabel("deals per second")
+    ax.yaxis.set_major_formatter(StrMethodFormatter("{x:,.0f}"))
     ax.set_ylim(bottom=0)
     ax.set_xlim(left=0)
     ax.legend(fontsize="small")

@@ -126,6 +126,8 @@ def test_projection_to_a_target_and_by_the_budget_end():
     low, high = p.longest_range
     assert 3000 <= low < p.expected_longest < high
     assert 0 < p.target_chance_by_end < 1e-3
+    low, high = p.deals_to_target_range
+    assert low < p.deals_to_target < high
     assert "6,000" in p.progress_text() and "core-h" in p.progress_text()
     # A time budget: the remaining seconds at the measured rate.
     timed = project(fit, 10**7, 3000, rate=1e5, remaining_seconds=900)

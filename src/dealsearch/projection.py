@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 TAIL_FRACTION = 0.01   # the tail: the longest 1 % of the games ...
@@ -274,6 +274,8 @@ class Projection:
     core_hours_to_target: float | None = None
     wall_seconds_to_target: float | None = None
     target_chance_by_end: float | None = None    # P(the target is reached within the budget)
+    # deals_to_target with the scale at the ends of its 80 % confidence interval
+    deals_to_target_range: tuple[float, float] | None = None
 
     @property
     def reason(self) -> str:
@@ -295,7 +297,9 @@ class Projection:
                 "deals_to_target": self.deals_to_target,
                 "core_hours_to_target": self.core_hours_to_target,
                 "wall_seconds_to_target": self.wall_seconds_to_target,
-                "target_chance_by_end": self.target_chance_by_end}
+                "target_chance_by_end": self.target_chance_by_end,
+                "deals_to_target_range": None if self.deals_to_target_range is None else list(
+                    self.deals_to_target_range)}
 
     def longest_after(self, total_deals: float) -> float:
         """The expected longest game once ``total_deals`` deals are played in all (at least
@@ -337,8 +341,9 @@ class Projection:
         ...     print(textwrap.fill(line, 90))
         Expected longest deal by the end of the budget (10,000,000 deals): about 3,300 cards (80 %
         range 3,000 to 3,600).
-        To reach 6,000 cards: about 1.8e+13 more deals on average, 5.1e+07 core-hours, 5.8
-        millennia of wall time at 100 deals/s (chance within the budget: below 0.1 %).
+        To reach 6,000 cards: about 1.8e+13 more deals on average (80 % range 9e+12 to 4e+13, from
+        the scale's error), 5.1e+07 core-hours, 5.8 millennia of wall time at 100 deals/s (chance
+        within the budget: below 0.1 %).
         """
         fit = self.fit
         measure = fit.measure
@@ -364,6 +369,9 @@ class Projection:
             else:
                 text = (f"To reach {self.target:,} {measure}: about "
                         f"{self.deals_to_target:.2g} more deals on average")
+                if self.deals_to_target_range is not None:
+                    low, high = self.deals_to_target_range
+                    text += f" (80 % range {low:.1g} to {high:.1g}, from the scale's error)"
                 if self.core_hours_to_target is not None and self.rate:
                     text += (f", {_count(self.core_hours_to_target)} core-hours, "
                              f"{duration_text(self.wall_seconds_to_target or 0)} of wall time "
@@ -508,19 +516,25 @@ def project(fit: TailFit, deals: int, best: int, budget_deals: int | None = None
         longest = (longest_quantile(fit, more, RANGE[0], best),
                    longest_quantile(fit, more, RANGE[1], best))
     to_target = core_hours = wall = chance = None
+    to_range: tuple[float, float] | None = None
     if target is not None:
         chance_one = fit.survival(target) if target >= fit.threshold else None
         if best >= target:
             to_target, chance = 0.0, 1.0
         elif chance_one:
             to_target = 1 / chance_one
+            # The scale's maximum-likelihood standard error is about scale / sqrt(tail games);
+            # a target far out magnifies it: the cost's range at the scale's 80 % interval.
+            spread = 1.2816 / math.sqrt(fit.tail_games)
+            to_range = tuple(1 / replace(fit, scale=fit.scale * (1 + z * spread)).survival(
+                target) for z in (1, -1))
             if rate:
                 wall = to_target / rate
                 core_hours = wall * max(workers, 1) / 3600
             if budget_deals is not None:
                 chance = -math.expm1(-max(budget_deals - deals, 0) * chance_one)
     return Projection(fit, deals, best, budget_deals, rate, workers, target, expected, longest,
-                      to_target, core_hours, wall, chance)
+                      to_target, core_hours, wall, chance, to_range)
 
 
 # --- For the CLI: a live search, and a run from the log ----------------------------------

@@ -20,6 +20,7 @@ from dealsearch.projection import (
     longest_quantile,
     project,
     run_projection,
+    runs_projection,
 )
 
 
@@ -166,3 +167,14 @@ def test_run_projection_reads_a_random_run_and_refuses_a_climb(small_log, capsys
     assert p.best == random_run["checkpoint"]["best"]["cards"]
     assert p.deals_to_target and p.deals_to_target > 1e10
     assert run_projection(log, climb) is None
+
+
+def test_runs_projection_merges_the_random_runs_of_a_setting(small_log):
+    log = RecordLog(small_log)
+    runs = log.runs()
+    merged = runs_projection(log, runs, target=6000)
+    single = run_projection(log, runs[0], target=6000)
+    assert merged is not None and single is not None
+    assert merged.deals == single.deals and merged.fit.scale == single.fit.scale
+    assert merged.budget_deals is None and "10 times" in merged.summary_lines()[1]
+    assert runs_projection(log, runs[1:]) is None   # a climb alone: nothing to project

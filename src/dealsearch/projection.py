@@ -598,3 +598,30 @@ def run_projection(log: Any, run: Mapping[str, Any], target: int | None = None,
     if budget is None and options.get("time"):
         remaining = max(float(options["time"]) - seconds, 0.0)
     return project(fit, deals, best, budget, rate, workers, target, remaining)
+
+
+def runs_projection(log: Any, runs: list[Mapping[str, Any]], target: int | None = None,
+                    measure: str | None = None) -> Projection | None:
+    """One projection from several logged runs of one game setting (``records`` per
+    setting): their random searches' histograms merged, deals summed, the best of them, the
+    speed per worker of all of them together; no budget (so the 10x and 100x horizons).
+    None if none of them is a random search; ``ValueError`` if they mix games or settings.
+    """
+    chosen = [run for run in runs if run.get("strategy") == "random"]
+    if not chosen:
+        return None
+    if len({(run.get("game", "beggar"), run.get("options_key", "")) for run in chosen}) > 1:
+        raise ValueError("runs_projection needs runs of one game and setting")
+    from .game import get_game
+
+    game = get_game(chosen[0].get("game", "beggar"))
+    measure = measure or chosen[0]["options"].get("objective") or game.measures[0]
+    width, counts = log.histogram([run["id"] for run in chosen], measure)
+    _, bins = game.histogram(measure)
+    fit = fit_tail(width or 1, counts, overflow=bins - 1, measure=measure)
+    deals = sum(int(run["deals"]) for run in chosen)
+    worker_seconds = sum(float(run["seconds"] or 0) * int(run.get("workers") or 1)
+                         for run in chosen)
+    best = max(int((run["checkpoint"].get("best") or {}).get(measure) or 0) for run in chosen)
+    rate = deals / worker_seconds if worker_seconds > 0 else None   # per worker
+    return project(fit, deals, best, None, rate, 1, target)

@@ -438,7 +438,7 @@ def write_report(log: RecordLog, run_ids: list[int], out: Path, game: str = "beg
 <html><head><meta charset="utf-8"><title>dealsearch report: {html.escape(plugin.title)}</title>
 <style>body{{font-family:sans-serif;max-width:960px;margin:auto;padding:0 8px}}
 table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:2px 6px}}
-td{{font-family:monospace}}img{{max-width:100%;height:auto}}
+td{{font-family:monospace;overflow-wrap:anywhere}}img{{max-width:100%;height:auto}}
 p.absent{{color:#555;font-style:italic}}</style></head><body>
 <h1>dealsearch report: {html.escape(plugin.title)}</h1>
 <p>{len(chosen)} {html.escape(plugin.title)} run(s) from {html.escape(log.path)}.</p>

@@ -156,9 +156,10 @@ def fit_tail(width: int, counts: Mapping[int, int], overflow: int | None = None,
                        f"only {games:,} games were played; a tail fit needs at least "
                        f"{MIN_TAIL} games in the tail", measure=measure)
     offsets = {b - start: n for b, n in counts.items() if b >= start}
-    censored = offsets.pop(overflow - start, 0) if overflow is not None and \
-        overflow >= start else 0
-    last = overflow - start if censored else None
+    last = overflow - start if overflow is not None and overflow >= start else None
+    censored = offsets.pop(last, 0) if last is not None else 0
+    if not censored:
+        last = None
     # Maximum likelihood of a geometric with a censored last bin: q = S / (S + uncensored).
     total_offset = sum(k * n for k, n in offsets.items()) + (last or 0) * censored
     uncensored = sum(offsets.values())
@@ -526,8 +527,9 @@ def project(fit: TailFit, deals: int, best: int, budget_deals: int | None = None
             # The scale's maximum-likelihood standard error is about scale / sqrt(tail games);
             # a target far out magnifies it: the cost's range at the scale's 80 % interval.
             spread = 1.2816 / math.sqrt(fit.tail_games)
-            to_range = tuple(1 / replace(fit, scale=fit.scale * (1 + z * spread)).survival(
-                target) for z in (1, -1))
+            low_cost, high_cost = (1 / replace(fit, scale=fit.scale * (1 + z * spread))
+                                   .survival(target) for z in (1, -1))
+            to_range = (low_cost, high_cost)
             if rate:
                 wall = to_target / rate
                 core_hours = wall * max(workers, 1) / 3600

@@ -360,10 +360,13 @@ def draw_cycles(cycles: list[dict[str, Any]], path: Path,
     return True
 
 
-def _table(headers: list[str], rows: list[list[Any]]) -> str:
+def _table(headers: list[str], rows: list[list[Any]], wrap: int | None = None) -> str:
+    """An HTML table; column ``wrap`` (a deal's text) may break anywhere, the rest never."""
     head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(str(v))}</td>" for v in row) + "</tr>"
-                   for row in rows)
+    body = "".join(
+        "<tr>" + "".join(('<td class="wrap">' if i == wrap else "<td>")
+                         + f"{html.escape(str(v))}</td>" for i, v in enumerate(row)) + "</tr>"
+        for row in rows)
     return f"<table><tr>{head}</tr>{body}</table>"
 
 
@@ -438,7 +441,7 @@ def write_report(log: RecordLog, run_ids: list[int], out: Path, game: str = "beg
 <html><head><meta charset="utf-8"><title>dealsearch report: {html.escape(plugin.title)}</title>
 <style>body{{font-family:sans-serif;max-width:960px;margin:auto;padding:0 8px}}
 table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:2px 6px}}
-td{{font-family:monospace;overflow-wrap:anywhere}}img{{max-width:100%;height:auto}}
+td{{font-family:monospace}}td.wrap{{overflow-wrap:anywhere}}img{{max-width:100%;height:auto}}
 p.absent{{color:#555;font-style:italic}}</style></head><body>
 <h1>dealsearch report: {html.escape(plugin.title)}</h1>
 <p>{len(chosen)} {html.escape(plugin.title)} run(s) from {html.escape(log.path)}.</p>
@@ -459,7 +462,8 @@ level. Other strategies' lengths are not random deals and get no fit.</p>
                       "samples); the runs table gives each run's overall deals/s.")}
 <h2>Records</h2>{figure("records.png", "records", "No finished game to compare.")}
 {_table(["who", *measures, "deal"], [[who, *(f"{v:,}" for v in values), deal]
-                                     for who, *values, deal in reversed(records)])
+                                     for who, *values, deal in reversed(records)],
+        wrap=len(measures) + 1)
  if records else ""}
 <h2>Cycles</h2>{figure("cycles.png", "cycle catalogue",
                        "No never-ending deal was found in these runs.")}

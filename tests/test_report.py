@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import re
 
 import numpy as np
@@ -15,10 +16,10 @@ from dealsearch.games.beggar._engine import random_rows
 from dealsearch.games.beggar.catalogue import cycle_id
 from dealsearch.games.beggar.reverse import basin
 from dealsearch.log import RecordLog
-from dealsearch.report import FIGURE_SIZE, tail_fit
+from dealsearch.projection import fit_tail
+from dealsearch.report import FIGURE_SIZE, FIGURES
 
 CASELLA = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
-FIGURES = ("lengths.png", "best.png", "throughput.png", "records.png", "cycles.png")
 
 
 @pytest.fixture(scope="module")
@@ -30,13 +31,21 @@ def random_log(tmp_path_factory):
     return db
 
 
-def test_report_writes_every_figure_at_the_documented_size(random_log, tmp_path, capsys):
+def test_report_writes_every_figure_at_the_documented_size_or_a_sentence(
+        random_log, tmp_path, capsys):
     assert main(["report", "--db", str(random_log), "--out", str(tmp_path / "r")]) == 0
     assert "index.html" in capsys.readouterr().out
     page = (tmp_path / "r" / "index.html").read_text(encoding="utf-8")
     for name in FIGURES:
-        assert f'src="{name}"' in page
-        assert imread(tmp_path / "r" / name).shape[:2] == (FIGURE_SIZE[1], FIGURE_SIZE[0])
+        if f'src="{name}"' in page:
+            assert imread(tmp_path / "r" / name).shape[:2] == (FIGURE_SIZE[1], FIGURE_SIZE[0])
+        else:   # no empty chart: nothing is drawn, a sentence stands in for it
+            assert not (tmp_path / "r" / name).exists()
+    # 100,000 random deals: lengths, best and records to draw; no cycle, one speed sample.
+    assert {"lengths.png", "best.png", "records.png"} <= {
+        name for name in FIGURES if f'src="{name}"' in page}
+    assert 'src="cycles.png"' not in page and "No never-ending deal" in page
+    assert 'src="throughput.png"' not in page and "too short for a speed curve" in page
 
 
 def test_the_histogram_in_the_log_counts_every_deal_played(random_log):
@@ -50,11 +59,13 @@ def test_the_histogram_in_the_log_counts_every_deal_played(random_log):
 def test_the_tail_fit_agrees_with_a_direct_calculation_on_the_same_deals(random_log):
     log = RecordLog(random_log)
     width, counts = log.histogram([log.runs()[0]["id"]], "cards")
-    fit = tail_fit(width, counts)
+    fit = fit_tail(width, counts)
+    assert fit.accepted, fit.reason
     lengths = play_batch(random_rows(STANDARD.deck, 100_000, 4, 0)).cards
     assert np.bincount(lengths // width).sum() == sum(counts.values())
-    tail = lengths[lengths >= fit.start]
-    direct = float(np.mean(tail - fit.start))  # the exponential's maximum-likelihood scale
+    tail = lengths[lengths >= fit.threshold]
+    assert len(tail) == fit.tail_games
+    direct = float(np.mean(tail - fit.threshold))  # the exponential's maximum-likelihood scale
     assert abs(fit.scale - direct) / direct < 0.10
     assert 150 < fit.scale < 260  # published: about 205 cards for random 2-player deals
 
@@ -82,8 +93,7 @@ def test_records_cycles_lists_the_catalogue_of_an_exhaustive_run(tmp_path, capsy
     assert sum(c["deals"] for c in catalogue) == len(cycle_deals) == 42
 
 
-def test_each_strategy_and_setting_is_fitted_alone_and_only_random_standard_meets_205(
-        tmp_path, capsys):
+def test_only_random_searches_get_a_tail_and_only_random_standard_meets_205(tmp_path, capsys):
     db = str(tmp_path / "mixed.sqlite")
     for argv in (["random", "--deals", "100000", "--seed", "1"],
                  ["climb", "--deals", "20000", "--seed", "2"],
@@ -94,16 +104,47 @@ def test_each_strategy_and_setting_is_fitted_alone_and_only_random_standard_meet
     assert main(["report", "--db", db, "--out", str(tmp_path / "r")]) == 0
     page = (tmp_path / "r" / "index.html").read_text(encoding="utf-8")
     fits = page.split("<h2>Game lengths</h2>")[1].split("<h2>")[0]
-    assert fits.count("<br>") == 3                  # four groups, one line each
-    assert fits.count("published simulations") == 1  # only random, standard, 2 players
-    random_line = next(line for line in fits.split("<br>") if "published" in line)
-    assert random_line.startswith('<img src="lengths.png" alt="length distribution"><p>random, '
-                                  "standard 2")
-    climb_line = next(line for line in fits.split("<br>") if line.startswith("climb"))
-    assert "published" not in climb_line
+    sentences = re.findall(r"<li>(.*?)</li>", fits)
+    assert len(sentences) == 4                        # four groups, one sentence each
+    random_line, climb_line, three_line, deck_line = sentences
+    assert random_line.startswith("random, standard rules, 2 players (100,000 games): beyond")
+    assert "chi-square" in random_line and "published simulations" in random_line
+    assert climb_line.startswith("climb, standard rules, 2 players")
+    assert "no tail fit, because a climb" in climb_line and "published" not in climb_line
+    assert three_line.startswith("random, standard rules, 3 players")
+    assert "published" not in three_line
+    assert "no tail fit, because an exhaustive search" in deck_line
+    assert "deck ------JJQQK" in deck_line             # the setting in words
     records = page.split("<h2>Records</h2>")[1].split("<h2>")[0]
     ours = re.findall(r"<td>run (\d) \((\w+)\)</td>", records)
     assert ours and {run for run, _ in ours} <= {"1", "2"}  # not the 3-player run or the deck
+    # Projections only for the random runs, each from its own lengths.
+    projection = page.split("<h2>Projection</h2>")[1].split("<h2>")[0]
+    assert projection.count("<b>Run ") == 2
+    assert "<b>Run 1</b>" in projection and "<b>Run 3</b>" in projection
+
+
+def test_a_durak_report_fits_on_the_data_and_says_the_setting_in_words(tmp_path, capsys):
+    db = str(tmp_path / "durak.sqlite")
+    assert main(["search", "random", "--game", "durak", "--players", "3", "--policy",
+                 "aggressive", "--deals", "200000", "--seed", "1", "--workers", "1", "--db", db,
+                 "--json", "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["report", "--db", db, "--game", "durak", "--out", str(tmp_path / "r")]) == 0
+    page = (tmp_path / "r" / "index.html").read_text(encoding="utf-8")
+    assert "<td>3 players, podkidnoy, 36 cards, aggressive play</td>" in page
+    assert "deck=36" not in page
+    log = RecordLog(db)
+    width, counts = log.histogram([1], "bouts")
+    fit = fit_tail(width, counts, measure="bouts")
+    if fit.accepted:   # the line starts on the data, not ten times above it
+        q = math.exp(-width / fit.scale)
+        first = counts[fit.threshold // width]
+        assert 0.5 < fit.tail_games * (1 - q) / first < 2
+        assert "e-fold" in page or "factor e" in page
+    else:
+        assert "no tail line, because" in page
+    assert 'src="cycles.png"' in page   # aggressive 3-player Durak cycles
 
 
 def test_the_cycle_figure_and_table_follow_run(tmp_path, capsys):
@@ -120,3 +161,12 @@ def test_the_cycle_figure_and_table_follow_run(tmp_path, capsys):
     page = (tmp_path / "r" / "index.html").read_text(encoding="utf-8")
     table = page.split("<h2>Cycles</h2>")[1]
     assert set(re.findall(r"<td>([0-9a-f]{12})</td>", table)) == first
+
+
+def test_every_game_says_each_tested_setting_in_words():
+    from dealsearch.game import iter_games
+
+    for game in iter_games():
+        for values in game.test_option_sets:
+            text = game.describe_options(game.options(**values))
+            assert text and "=" not in text and ";" not in text, (game.name, values, text)

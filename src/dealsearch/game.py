@@ -239,6 +239,24 @@ class Game(ABC):
             text += f"; entry {measures(result.entry)}; period {measures(result.period)}"
         return text
 
+    def describe_options(self, options: GameOptions) -> str:
+        """The setting in words for people (the report's runs table), e.g. ``standard rules,
+        2 players``. By default every option that is set, as ``name value``.
+
+        >>> class Plain:
+        ...     def to_json(self):
+        ...         return {"players": 3, "max_turns": None, "fast": True}
+        >>> Game.describe_options(None, Plain())
+        'players 3, fast'
+        """
+        words = []
+        for name, value in options.to_json().items():
+            if value is None or value is False:
+                continue
+            label = name.replace("_", " ")
+            words.append(label if value is True else f"{label} {_words(value)}")
+        return ", ".join(words)
+
     def histogram(self, measure: str) -> tuple[int, int]:
         """(bin width, bins) of a measure's length histogram (default: 1, 4096)."""
         return self.histogram_bins.get(measure, (1, 4096))
@@ -342,6 +360,12 @@ def backwards_refusal(game: Game, options: GameOptions) -> str | None:
     if isinstance(game, PlaysBackwards):
         return game.backwards_refusal(options)
     return f"{game.name} cannot be played backwards"
+
+
+def _words(value: Any) -> str:
+    if isinstance(value, list | tuple):
+        return "/".join(map(str, value))
+    return str(value)
 
 
 GAMES: dict[str, Game] = {}

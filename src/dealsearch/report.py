@@ -1,10 +1,15 @@
 """Pictures of what searches found, drawn from the log alone: ``dealsearch report``.
 
 Writes ``index.html`` and one PNG per figure (``FIGURE_SIZE`` pixels each): the length
-distribution with its exponential tail, best-so-far and throughput against time, the records
-next to the published ones, and the cycle catalogue. One game at a time; runs are grouped by
-strategy and options (a climb's lengths say nothing about random deals, nor a 3-player run's
-about 2 players), each group drawn and fitted on its own.
+distribution, best-so-far and throughput against time, the records next to the published ones,
+and the cycle catalogue. One game at a time; runs are grouped by strategy and setting (a
+climb's lengths say nothing about random deals, nor a 3-player run's about 2 players), each
+group drawn on its own.
+
+The report claims no more than the data support: an exponential tail is fitted only to the
+lengths of random searches, and drawn only where a chi-square goodness-of-fit test accepts it
+(:mod:`dealsearch.projection`); otherwise one sentence under the figure says why there is no
+fit. A figure with nothing to draw is not drawn: a sentence stands in its place.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ import html
 import itertools
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,23 +27,52 @@ import matplotlib
 
 matplotlib.use("Agg")  # files only: no screen is needed or wanted
 import matplotlib.pyplot as plt
+from matplotlib.ticker import MaxNLocator, StrMethodFormatter
 
 from .game import get_game
 from .games.beggar.known import load_known
 from .log import RecordLog
+from .projection import (
+    ALPHA,
+    MAX_TAIL,
+    MIN_TAIL,
+    TAIL_FRACTION,
+    TailFit,
+    duration_text,
+    fit_tail,
+    run_projection,
+)
 
 DPI = 100
 FIGURE_SIZE = (900, 500)  # pixels
-TAIL_QUANTILE = 0.75      # the tail fit starts at this quantile of the lengths
-MAX_CYCLE_BARS = 15       # cycles drawn; the HTML table lists them all
+MAX_CYCLE_BARS = 15       # cycles drawn
+MAX_CYCLE_ROWS = 50       # cycles listed in the HTML table
 PUBLISHED_SCALE = 205     # cards: the tail of random 2-player standard BMN deals (published)
 COLOURS = ("#4477aa", "#cc3311", "#228833", "#aa3377", "#ee7733", "#009988", "#bbbbbb")
+FIGURES = ("lengths.png", "best.png", "throughput.png", "records.png", "cycles.png")
+
+# Why a strategy's lengths get no tail fit: they are not a sample of random deals.
+NOT_RANDOM = {
+    "climb": "a climb's lengths are not random deals (it plays mutants of its best deals, "
+             "many of them near-copies of their parent)",
+    "exhaustive": "an exhaustive search plays every deal of its deck once, not random deals",
+}
 
 
 def standard_key() -> str:
     """The options key of random-comparable BMN: standard rules, 2 players, full deck, no
     limit (the setting of the published records and of the 205-card tail)."""
     return get_game("beggar").options().key()
+
+
+def setting_text(run: dict[str, Any]) -> str:
+    """A run's game setting in words (:meth:`dealsearch.game.Game.describe_options`); the
+    options key if the game cannot read the logged options any more."""
+    game = get_game(run.get("game", "beggar"))
+    try:
+        return game.describe_options(game.options(**run.get("game_options", {})))
+    except (ValueError, TypeError):
+        return run.get("options_key", "")
 
 
 @dataclass(frozen=True)
@@ -49,16 +84,20 @@ class Group:
     runs: tuple[dict[str, Any], ...]
 
     @property
+    def setting(self) -> str:
+        """The setting in words, e.g. 'standard rules, 2 players'."""
+        return setting_text(self.runs[0])
+
+    @property
     def label(self) -> str:
-        """E.g. 'random, standard 2p' (the key's first two options)."""
-        short = " ".join(part.split("=", 1)[1] for part in self.options_key.split(";")[:2])
-        return f"{self.strategy}, {short}" if short else self.strategy
+        """E.g. 'random, standard rules, 2 players'."""
+        return f"{self.strategy}, {self.setting}"
 
     @property
     def comparable(self) -> bool:
         """Random standard 2-player BMN: comparable with the published 205-card tail."""
         return self.strategy == "random" and self.options_key == standard_key() and all(
-            run["game"] == "beggar" for run in self.runs)
+            run.get("game", "beggar") == "beggar" for run in self.runs)
 
 
 def groups(runs: list[dict[str, Any]]) -> list[Group]:
@@ -70,95 +109,121 @@ def groups(runs: list[dict[str, Any]]) -> list[Group]:
 
 
 @dataclass(frozen=True)
-class TailFit:
-    """An exponential tail: counts fall by e every ``scale`` cards beyond ``start``."""
+class GroupLengths:
+    """A group's length histogram and what the report says about its tail."""
 
-    start: int
-    scale: float
-    deals: int   # how many games lie in the tail
+    group: Group
+    width: int
+    counts: dict[int, int]
+    fit: TailFit | None     # None: not fitted (not random deals, or no games)
+    sentence: str           # one sentence for the page: the fit, or why there is none
+
+    @property
+    def games(self) -> int:
+        """Games in the histogram."""
+        return sum(self.counts.values())
 
 
-def tail_fit(width: int, counts: dict[int, int], quantile: float = TAIL_QUANTILE
-             ) -> TailFit | None:
-    """Fit an exponential to the tail of a binned length histogram (maximum likelihood).
-
-    Bins of width ``width`` beyond the ``quantile`` of the data are geometric with ratio q if
-    the lengths are exponential; the maximum-likelihood q is m / (1 + m), m being the mean bin
-    offset, and the scale is -width / ln q. None if the tail is too thin to fit.
-    """
-    total = sum(counts.values())
-    if not total:
-        return None
-    running, first = 0, 0
-    for b in sorted(counts):
-        running += counts[b]
-        if running >= quantile * total:
-            first = b + 1
-            break
-    tail = {b - first: n for b, n in counts.items() if b >= first}
-    deals = sum(tail.values())
-    mean = sum(offset * n for offset, n in tail.items()) / deals if deals else 0.0
-    if deals < 10 or mean <= 0:
-        return None
-    return TailFit(first * width, -width / math.log(mean / (1 + mean)), deals)
+def group_lengths(log: RecordLog, group: Group, measure: str) -> GroupLengths:
+    """A group's merged histogram, its tail fit (random searches only) and its sentence."""
+    width, counts = log.histogram([run["id"] for run in group.runs], measure)
+    label = html.escape(group.label)
+    games = sum(counts.values())
+    if not counts:
+        return GroupLengths(group, width, counts, None,
+                            f"{label}: no length histogram in the log.")
+    if group.strategy != "random":
+        reason = NOT_RANDOM.get(group.strategy,
+                                f"a {group.strategy} search's lengths are not random deals")
+        return GroupLengths(group, width, counts, None,
+                            f"{label} ({games:,} games): no tail fit, because {reason}.")
+    _, bins = get_game(group.runs[0].get("game", "beggar")).histogram(measure)
+    fit = fit_tail(width, counts, overflow=bins - 1, measure=measure)
+    if not fit.accepted:
+        return GroupLengths(group, width, counts, fit,
+                            f"{label} ({games:,} games): no tail line, because {fit.reason}.")
+    text = f"{label} ({games:,} games): {fit.describe()}"
+    if group.comparable:
+        text += (f"; published simulations give about {PUBLISHED_SCALE} cards for random "
+                 "2-player deals")
+    return GroupLengths(group, width, counts, fit, text + ".")
 
 
 def _figure() -> tuple[Any, Any]:
-    return plt.subplots(figsize=(FIGURE_SIZE[0] / DPI, FIGURE_SIZE[1] / DPI), dpi=DPI)
+    # Constrained layout: titles, labels and legends are never cut off.
+    return plt.subplots(figsize=(FIGURE_SIZE[0] / DPI, FIGURE_SIZE[1] / DPI), dpi=DPI,
+                        layout="constrained")
 
 
 def _save(fig: Any, path: Path) -> None:
-    fig.tight_layout()
     fig.savefig(path, dpi=DPI)
     plt.close(fig)
 
 
 def _label(run: dict[str, Any]) -> str:
-    return f"run {run['id']}: {run['strategy']}, {run['rules'] or run['game']}"
+    return f"run {run['id']}: {run['strategy']}, {setting_text(run)}"
+
+
+def _time_unit(seconds: float) -> tuple[str, float]:
+    """A unit for a time axis that spans ``seconds``: (name, seconds per unit)."""
+    if seconds < 120:
+        return "seconds", 1.0
+    if seconds < 2 * 3600:
+        return "minutes", 60.0
+    return "hours", 3600.0
+
+
+def _unit(measure: str) -> str:
+    return measure[:-1] if measure.endswith("s") else measure
 
 
 def draw_lengths(log: RecordLog, runs: list[dict[str, Any]], path: Path, measure: str = "cards"
-                 ) -> list[tuple[Group, TailFit | None, int]]:
-    """The distribution of game lengths (log scale), one line and one exponential tail fit
-    per group of runs; returns (group, fit, games) of each."""
+                 ) -> list[GroupLengths]:
+    """The distribution of game lengths (log scale), one line per group of runs, with the
+    fitted exponential tail where the test accepts it. Draws nothing if no group has a
+    histogram; returns every group's lengths and sentence."""
+    lengths = [group_lengths(log, group, measure) for group in groups(runs)]
+    drawn = [g for g in lengths if g.counts]
+    if not drawn:
+        return lengths
     fig, ax = _figure()
-    fits: list[tuple[Group, TailFit | None, int]] = []
-    width = 0
-    for colour, group in zip(itertools.cycle(COLOURS), groups(runs)):
-        width, counts = log.histogram([run["id"] for run in group.runs], measure)
-        fit = tail_fit(width, counts) if counts else None
-        games = sum(counts.values())
-        fits.append((group, fit, games))
-        if not counts:
-            continue
-        bins = sorted(counts)
-        ax.stairs([counts.get(b, 0) for b in range(bins[0], bins[-1] + 1)],
-                  [b * width for b in range(bins[0], bins[-1] + 2)], color=colour,
-                  label=f"{group.label}: {games:,} games")
-        if fit is not None:
-            xs = [fit.start + i * (max(bins) * width - fit.start) / 100 for i in range(101)]
-            first_bin = counts.get(fit.start // width, 1)
-            ax.plot(xs, [first_bin * math.exp(-(x - fit.start) / fit.scale) for x in xs],
-                    color=colour, lw=2, ls="--",
-                    label=f"{group.label}: tail scale {fit.scale:.0f} {measure}")
-    if any(games for _, _, games in fits):
-        ax.set_yscale("log")
-        ax.legend(fontsize="small")
-    else:
-        ax.text(0.5, 0.5, "no length histogram in these runs", ha="center",
-                transform=ax.transAxes)
+    widths = {g.width for g in drawn}
+    for colour, g in zip(itertools.cycle(COLOURS), drawn):
+        bins = sorted(g.counts)
+        edges = [b * g.width for b in range(bins[0], bins[-1] + 2)]
+        ax.stairs([g.counts.get(b, 0) for b in range(bins[0], bins[-1] + 1)], edges,
+                  color=colour, label=f"{g.group.label}: {g.games:,} games")
+        fit = g.fit
+        if fit is not None and fit.accepted:
+            # The fitted geometric, bin by bin: tail * q**k * (1 - q) games in bin start + k.
+            q = math.exp(-g.width / fit.scale)
+            start = fit.threshold // g.width
+            ks = range(0, bins[-1] - start + 1)
+            xs = [(start + k + 0.5) * g.width for k in ks]
+            ys = [fit.tail_games * q**k * (1 - q) for k in ks]
+            keep = [i for i, y in enumerate(ys) if y >= 0.3]
+            ax.plot([xs[i] for i in keep], [ys[i] for i in keep], color="black", lw=1.5,
+                    ls="--", zorder=3, label=f"{g.group.strategy}: exponential tail, e-fold "
+                                             f"{fit.scale_text} {measure} (chi-square p = "
+                                             f"{fit.p_value:.2f})")
+    ax.set_yscale("log")
+    ax.set_ylim(bottom=0.5)
+    ax.legend(fontsize="small")
     ax.set_title("How long the games were (each strategy and setting on its own)")
     ax.set_xlabel(f"game length ({measure})")
-    ax.set_ylabel(f"games per {width or 1}-{measure[:-1] if measure.endswith('s') else measure}"
-                  " bin (log scale)")
+    width = widths.pop() if len(widths) == 1 else None
+    ax.set_ylabel(f"games per {width}-{_unit(measure)} bin (log scale)" if width and width > 1
+                  else "games per bin (log scale)" if width is None
+                  else "games of each length (log scale)")
     _save(fig, path)
-    return fits
+    return lengths
 
 
 def draw_best(log: RecordLog, runs: list[dict[str, Any]], path: Path, measure: str = "cards"
-              ) -> None:
-    """Best game so far against time, one line per run."""
-    fig, ax = _figure()
+              ) -> bool:
+    """Best game so far against time, one line per run; False (nothing drawn) if no run
+    logged a finished game."""
+    lines = []
     for run in runs:
         wins = sorted((f for f in log.finds([run["id"]]) if f["outcome"] != "cycle"),
                       key=lambda f: f["found"])
@@ -166,39 +231,56 @@ def draw_best(log: RecordLog, runs: list[dict[str, Any]], path: Path, measure: s
         for find in wins:
             if find[measure] > best:
                 best = find[measure]
-                xs.append((find["found"] - run["started"]) / 60)
+                xs.append(max(find["found"] - run["started"], 0))
                 ys.append(best)
         if xs:
-            end = ((run["ended"] or time.time()) - run["started"]) / 60
-            ax.step([*xs, max(end, xs[-1])], [*ys, ys[-1]], where="post", label=_label(run))
-    ax.set_title("Longest game found so far")
-    ax.set_xlabel("time since the run started (minutes)")
-    ax.set_ylabel(f"longest game ({measure})")
-    if ax.lines:
-        ax.legend()
-    _save(fig, path)
-
-
-def draw_throughput(log: RecordLog, runs: list[dict[str, Any]], path: Path) -> None:
-    """Deals per second against time, one line per run."""
+            end = (run["ended"] or time.time()) - run["started"]
+            lines.append(([*xs, max(end, xs[-1])], [*ys, ys[-1]], _label(run)))
+    if not lines:
+        return False
+    unit, size = _time_unit(max(xs[-1] for xs, _, _ in lines))
     fig, ax = _figure()
+    for xs, ys, label in lines:
+        ax.step([x / size for x in xs], ys, where="post", marker=".", label=label)
+    ax.set_title("Longest game found so far")
+    ax.set_xlabel(f"time since the run started ({unit})")
+    ax.set_ylabel(f"longest game ({measure})")
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlim(left=0)
+    ax.legend(fontsize="small")
+    _save(fig, path)
+    return True
+
+
+def draw_throughput(log: RecordLog, runs: list[dict[str, Any]], path: Path) -> bool:
+    """Deals per second against search time, one line per run; False (nothing drawn) unless
+    some run has at least two speed measurements (a run of a few seconds has one)."""
+    lines = []
     for run in runs:
         samples = log.samples(run["id"])
         xs, ys = [], []
         for before, after in itertools.pairwise(samples):
             seconds = after["seconds"] - before["seconds"]
             if seconds > 0:
-                xs.append(after["seconds"] / 60)
+                xs.append(after["seconds"])
                 ys.append((after["deals"] - before["deals"]) / seconds)
         if xs:
-            ax.plot(xs, ys, marker=".", label=_label(run))
+            lines.append((xs, ys, _label(run)))
+    if not any(len(xs) >= 2 for xs, _, _ in lines):
+        return False
+    unit, size = _time_unit(max(xs[-1] for xs, _, _ in lines))
+    fig, ax = _figure()
+    for xs, ys, label in lines:
+        ax.plot([x / size for x in xs], ys, marker=".", label=label)
     ax.set_title("Search speed")
-    ax.set_xlabel("search time (minutes)")
+    ax.set_xlabel(f"search time ({unit})")
     ax.set_ylabel("deals per second")
+    ax.yaxis.set_major_formatter(StrMethodFormatter("{x:,.0f}"))
     ax.set_ylim(bottom=0)
-    if ax.lines:
-        ax.legend()
+    ax.set_xlim(left=0)
+    ax.legend(fontsize="small")
     _save(fig, path)
+    return True
 
 
 def record_rows(log: RecordLog, runs: list[dict[str, Any]], game: str = "beggar"
@@ -218,70 +300,110 @@ def record_rows(log: RecordLog, runs: list[dict[str, Any]], game: str = "beggar"
     return sorted(published + ours, key=lambda row: row[1])
 
 
-def draw_records(rows: list[tuple[Any, ...]], path: Path, measure: str = "cards") -> None:
-    """The published records and ours, as bars."""
+def draw_records(rows: list[tuple[Any, ...]], path: Path, measure: str = "cards",
+                 published: bool = True) -> bool:
+    """The published records and ours, as bars; False if there is nothing to draw."""
+    if not rows:
+        return False
     fig, ax = _figure()
     colours = ["#bbbbbb" if not who.startswith("run ") else "#228833" for who, *_ in rows]
     # A label per bar: the same finder (or run) may hold several records.
-    labels = [f"{who}: {value}" for who, value, *_ in rows]
+    labels = [f"{who}: {value:,}" for who, value, *_ in rows]
     ax.barh(range(len(rows)), [value for _, value, *_ in rows], color=colours)
     ax.set_yticks(range(len(rows)), labels)
-    ax.set_title("Our best games (green) and the published records (grey)")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_title("Our best games (green) and the published records (grey)" if published
+                 else "Our best games")
     ax.set_xlabel(f"game length ({measure})")
     _save(fig, path)
+    return True
 
 
 def _cycle_label(cycle: dict[str, Any], measures: tuple[str, ...]) -> str:
     period = " / ".join(f"{cycle[f'period_{m}']} {m}" for m in measures)
     last = measures[-1]
-    return f"{cycle['id'][:6]}: period {period}, shortest entry {cycle[f'entry_{last}']} {last}"
+    return f"{cycle['id'][:6]}: period {period}, entry from {cycle[f'entry_{last}']} {last}"
 
 
 def draw_cycles(cycles: list[dict[str, Any]], path: Path,
-                measures: tuple[str, ...] = ("cards", "tricks")) -> None:
-    """The cycle catalogue: one bar per distinct cycle, as long as the deals that reach it."""
+                measures: tuple[str, ...] = ("cards", "tricks")) -> bool:
+    """The cycle catalogue; False (nothing drawn) without cycles. If some cycle is reached
+    by several logged deals: one bar per distinct cycle, as long as the deals that reach it
+    (the most reached). If each is reached by one deal (a random search's cycles): how many
+    distinct cycles have each period."""
+    if not cycles:
+        return False
     fig, ax = _figure()
-    shown = cycles[:MAX_CYCLE_BARS]
-    if shown:
+    last = measures[-1]
+    if max(c["deals"] for c in cycles) > 1:
+        shown = cycles[:MAX_CYCLE_BARS]
         labels = [_cycle_label(c, measures) for c in shown]
         ax.barh(range(len(shown)), [c["deals"] for c in shown], color="#aa3377")
-        ax.set_yticks(range(len(shown)), labels)
+        ax.set_yticks(range(len(shown)), labels, fontsize="small")
         ax.invert_yaxis()
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        more = f", the {len(shown)} most reached" if len(cycles) > len(shown) else ""
+        ax.set_title(f"Cycle catalogue: {len(cycles):,} distinct cycles{more}")
+        ax.set_xlabel("logged deals that enter the cycle")
     else:
-        ax.text(0.5, 0.5, "no cycles found in this log", ha="center", transform=ax.transAxes)
-    more = f" (the {len(shown)} most reached)" if len(cycles) > len(shown) else ""
-    ax.set_title(f"Cycle catalogue: {len(cycles)} distinct cycles{more}")
-    ax.set_xlabel("logged deals that enter the cycle")
+        periods: dict[int, int] = {}
+        for c in cycles:
+            periods[c[f"period_{last}"]] = periods.get(c[f"period_{last}"], 0) + 1
+        ax.bar(list(periods), list(periods.values()), color="#aa3377", width=0.8)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_title(f"Cycle catalogue: {len(cycles):,} distinct cycles, each reached by "
+                     "one logged deal")
+        ax.set_xlabel(f"period ({last})")
+        ax.set_ylabel("distinct cycles")
     _save(fig, path)
+    return True
 
 
-def _table(headers: list[str], rows: list[list[Any]]) -> str:
+def _table(headers: list[str], rows: list[list[Any]], wrap: int | None = None) -> str:
+    """An HTML table; column ``wrap`` (a deal's text) may break anywhere, the rest never."""
     head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(str(v))}</td>" for v in row) + "</tr>"
-                   for row in rows)
+    body = "".join(
+        "<tr>" + "".join(('<td class="wrap">' if i == wrap else "<td>")
+                         + f"{html.escape(str(v))}</td>" for i, v in enumerate(row)) + "</tr>"
+        for row in rows)
     return f"<table><tr>{head}</tr>{body}</table>"
 
 
-def _fit_text(fits: list[tuple[Group, TailFit | None, int]], measure: str) -> str:
-    lines = []
-    for group, fit, games in fits:
-        if fit is None:
-            lines.append(f"{html.escape(group.label)}: too few games for a tail fit "
-                         f"({games:,}).")
+def _figure_html(drawn: bool, name: str, alt: str, absent: str) -> str:
+    """The image if it was drawn, else the sentence that stands in for it."""
+    if drawn:
+        return f'<img src="{name}" alt="{html.escape(alt)}" width="{FIGURE_SIZE[0]}">'
+    return f'<p class="absent">{html.escape(absent)}</p>'
+
+
+def _projection_html(log: RecordLog, runs: list[dict[str, Any]], measure: str,
+                     target: int | None) -> str:
+    """One paragraph per random run: what its own tail says, or why it says nothing."""
+    parts = []
+    for run in runs:
+        projection = run_projection(log, run, target, measure)
+        if projection is None:
             continue
-        text = (f"{html.escape(group.label)}: the tail beyond {fit.start} {measure} "
-                f"({fit.deals:,} games) falls by a factor e every <b>{fit.scale:.0f} "
-                f"{measure}</b>")
-        if group.comparable:
-            text += (f" (published simulations: about {PUBLISHED_SCALE} for random 2-player "
-                     "deals)")
-        lines.append(text + ".")
-    return "<br>".join(lines) or "Too few games for a tail fit."
+        # The tail sentence is under the lengths figure already (for the run's group).
+        lines = projection.summary_lines()[1:] if projection.fit.accepted else \
+            projection.summary_lines()
+        parts.append(f"<p><b>Run {run['id']}</b> ({html.escape(setting_text(run))}): "
+                     + " ".join(html.escape(line) for line in lines) + "</p>")
+    if not parts:
+        return ("<p>No random search among these runs: a projection needs the lengths of "
+                "random deals.</p>")
+    target_text = "" if target is None else f" and the cost of {target:,} {measure}"
+    return (f"<p>From each random run's own lengths: the expected longest deal{target_text}, "
+            "if its tail is exponential. Counts are deals on average; core-hours and wall "
+            "time are at the run's measured speed.</p>" + "".join(parts))
 
 
-def write_report(log: RecordLog, run_ids: list[int], out: Path, game: str = "beggar") -> Path:
+def write_report(log: RecordLog, run_ids: list[int], out: Path, game: str = "beggar",
+                 target: int | None = None) -> Path:
     """Draw every figure of the given runs (all runs of ``game`` if none) into ``out``;
-    returns index.html."""
+    returns index.html. ``target``: a length (in the game's first measure) whose cost in
+    deals, core-hours and wall time the projection section gives."""
     runs = [log.run(i) for i in run_ids] if run_ids else log.runs()
     missing = [i for i, run in zip(run_ids, runs, strict=False) if run is None]
     if missing:
@@ -291,42 +413,78 @@ def write_report(log: RecordLog, run_ids: list[int], out: Path, game: str = "beg
     other = [run["id"] for run in runs if run is not None and run not in chosen]
     if other and run_ids:
         raise ValueError(f"run {other[0]} is not a {game} run (add --game)")
-    measures = get_game(game).measures
+    plugin = get_game(game)
+    measures = plugin.measures
     measure = measures[0]
     out.mkdir(parents=True, exist_ok=True)
-    fits = draw_lengths(log, chosen, out / "lengths.png", measure)
-    draw_best(log, chosen, out / "best.png", measure)
-    draw_throughput(log, chosen, out / "throughput.png")
+    for name in FIGURES:   # a figure not drawn this time must not linger from an earlier one
+        (out / name).unlink(missing_ok=True)
+    lengths = draw_lengths(log, chosen, out / "lengths.png", measure)
+    drew: dict[str, bool] = {"lengths.png": any(g.counts for g in lengths)}
+    drew["best.png"] = draw_best(log, chosen, out / "best.png", measure)
+    drew["throughput.png"] = draw_throughput(log, chosen, out / "throughput.png")
     records = record_rows(log, chosen, game)
-    draw_records(records, out / "records.png", measure)
+    drew["records.png"] = draw_records(records, out / "records.png", measure,
+                                       published=game == "beggar")
     cycles = log.cycles(game, [run["id"] for run in chosen] if run_ids else None)
-    draw_cycles(cycles, out / "cycles.png", measures)
-    fit_text = _fit_text(fits, measure)
-    run_rows = [[r["id"], r["strategy"], r["rules"], r["status"], f"{r['deals']:,}",
-                 f"{r['seconds']:.0f}", (r["checkpoint"].get("best") or {}).get(measure, ""),
-                 r["options_key"]]
+    drew["cycles.png"] = draw_cycles(cycles, out / "cycles.png", measures)
+    fit_text = "".join(f"<li>{g.sentence}</li>" for g in lengths) or "<li>No runs to draw.</li>"
+    run_rows = [[r["id"], r["strategy"], setting_text(r), r["status"], f"{r['deals']:,}",
+                 duration_text(r["seconds"]) if r["seconds"] >= 60 else f"{r['seconds']:.0f} s",
+                 f"{r['deals'] / r['seconds']:,.0f}" if r["seconds"] else "",
+                 r["workers"], _best(r, measure)]
                 for r in chosen]
     last = measures[-1]
+    figure: Callable[[str, str, str], str] = lambda name, alt, absent: _figure_html(  # noqa: E731
+        drew[name], name, alt, absent)
     page = f"""<!doctype html>
-<html><head><meta charset="utf-8"><title>dealsearch report</title>
-<style>body{{font-family:sans-serif;max-width:960px;margin:auto}}
+<html><head><meta charset="utf-8"><title>dealsearch report: {html.escape(plugin.title)}</title>
+<style>body{{font-family:sans-serif;max-width:960px;margin:auto;padding:0 8px}}
 table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:2px 6px}}
-td{{font-family:monospace}}</style></head><body>
-<h1>dealsearch report</h1>
-<p>{len(chosen)} {html.escape(game)} run(s) from {html.escape(log.path)}.</p>
-{_table(["run", "strategy", "rules", "status", "deals", "seconds", f"best ({measure})",
-         "options"], run_rows)}
-<h2>Game lengths</h2><img src="lengths.png" alt="length distribution"><p>{fit_text}</p>
-<h2>Best so far</h2><img src="best.png" alt="best so far against time">
-<h2>Speed</h2><img src="throughput.png" alt="deals per second against time">
-<h2>Records</h2><img src="records.png" alt="records">
-{_table(["who", *measures, "deal"], [list(r) for r in reversed(records)])}
-<h2>Cycles</h2><img src="cycles.png" alt="cycle catalogue">
+td{{font-family:monospace}}td.wrap{{overflow-wrap:anywhere}}img{{max-width:100%;height:auto}}
+p.absent{{color:#555;font-style:italic}}</style></head><body>
+<h1>dealsearch report: {html.escape(plugin.title)}</h1>
+<p>{len(chosen)} {html.escape(plugin.title)} run(s) from {html.escape(log.path)}.</p>
+{_table(["run", "strategy", "setting", "status", "deals", "search time", "deals/s", "workers",
+         f"best ({measure})"], run_rows)}
+<h2>Game lengths</h2>{figure("lengths.png", "length distribution",
+                              "No run logged a length histogram.")}
+<ul class="fits">{fit_text}</ul>
+<p>The tail test: the longest {TAIL_FRACTION:.0%} of a random search's games (at most
+{MAX_TAIL:,}, at least {MIN_TAIL}) are compared with the fitted exponential by a chi-square
+goodness-of-fit test; the line is drawn only if the test accepts it at the {ALPHA:.0%}
+level. Other strategies' lengths are not random deals and get no fit.</p>
+<h2>Projection</h2>{_projection_html(log, chosen, measure, target)}
+<h2>Best so far</h2>{figure("best.png", "best so far against time",
+                            "No finished game was logged, so there is no best to follow.")}
+<h2>Speed</h2>{figure("throughput.png", "deals per second against time",
+                      "The runs were too short for a speed curve (it needs two speed "
+                      "samples); the runs table gives each run's overall deals/s.")}
+<h2>Records</h2>{figure("records.png", "records", "No finished game to compare.")}
+{_table(["who", *measures, "deal"], [[who, *(f"{v:,}" for v in values), deal]
+                                     for who, *values, deal in reversed(records)],
+        wrap=len(measures) + 1)
+ if records else ""}
+<h2>Cycles</h2>{figure("cycles.png", "cycle catalogue",
+                       "No never-ending deal was found in these runs.")}
 {_table(["cycle", *(f"period {m}" for m in measures), f"shortest entry ({last})", "deals"],
-        [[c["id"], *(c[f"period_{m}"] for m in measures), c[f"entry_{last}"], c["deals"]]
-         for c in cycles])}
+        [[c["id"], *(c[f"period_{m}"] for m in measures), c[f"entry_{last}"], f"{c['deals']:,}"]
+         for c in cycles[:MAX_CYCLE_ROWS]]) if cycles else ""}
+{_more_cycles(len(cycles))}
 </body></html>
 """
     index = out / "index.html"
     index.write_text(page, encoding="utf-8")
     return index
+
+
+def _more_cycles(count: int) -> str:
+    if count <= MAX_CYCLE_ROWS:
+        return ""
+    return (f"<p>The table shows the {MAX_CYCLE_ROWS} most reached of {count:,} cycles; "
+            "<code>dealsearch records --cycles</code> lists them all.</p>")
+
+
+def _best(run: dict[str, Any], measure: str) -> str:
+    value = (run["checkpoint"].get("best") or {}).get(measure)
+    return "" if value is None else f"{value:,}"

@@ -31,6 +31,7 @@ from .options import OPTION_SPECS, BeggarOptions, make_options
 from .reference import Trick
 from .reference import play_reference as bmn_reference
 from .result import OUTCOMES, Cycle, Result
+from .rules import Rules, get_rules
 
 MEASURES = ("cards", "tricks")
 REVERSE_TRICKS = 12       # longer_starts: walk back from this many states of the game
@@ -120,6 +121,28 @@ class Beggar(Game):
         if unknown:
             raise GameError(f"beggar has no option {unknown[0]!r}")
         return make_options(**values)
+
+    def describe_options(self, options: Any) -> str:
+        """E.g. ``standard rules, 2 players`` (the deck, hand sizes and a limit only when
+        they are not the rules' own).
+
+        >>> game = Beggar()
+        >>> game.describe_options(game.options(players=3, max_cards=600))
+        'standard rules, 3 players, stop at 600 cards'
+        >>> game.describe_options(game.options(deck="------JJQQK", hand_sizes="7/4"))
+        'standard rules, 2 players, deck ------JJQQK, hands 7/4'
+        """
+        words = [f"{options.rules} rules", f"{options.players} players"]
+        if options.deck is not None and options.deck != get_rules(options.rules).deck:
+            words.append(f"deck {options.to_json()['deck']}")
+        if options.hand_sizes is not None and options.hand_sizes != Rules.deal_sizes(
+                sum(options.deck or ()), options.players):
+            words.append("hands " + "/".join(map(str, options.hand_sizes)))
+        if options.max_cards:
+            words.append(f"stop at {options.max_cards} cards")
+        if options.max_tricks:
+            words.append(f"stop at {options.max_tricks} tricks")
+        return ", ".join(words)
 
     def layout(self, options: Any) -> Layout:
         """The deck (card classes, sorted) and one segment per hand."""

@@ -99,6 +99,33 @@ class DurakGame(Game):
             given["throw_after_take"] = False
         return DurakOptions(**given)
 
+    def describe_options(self, options: DurakOptions) -> str:  # type: ignore[override]
+        """E.g. ``3 players, podkidnoy, 36 cards, aggressive play`` (the house rules and a
+        limit only when they are not the defaults).
+
+        >>> game = DurakGame()
+        >>> game.describe_options(game.options(players=3, policy="aggressive"))
+        '3 players, podkidnoy, 36 cards, aggressive play'
+        >>> game.describe_options(game.options(policy="cheapest,aggressive", first_limit=5,
+        ...                                    max_bouts=40))
+        ... # doctest: +NORMALIZE_WHITESPACE
+        '2 players, podkidnoy, 36 cards, cheapest/aggressive play,
+         5 cards in the first bout, stop at 40 bouts'
+        """
+        words = [f"{options.players} players", options.variant, f"{options.deck} cards",
+                 f"{options.policy.replace(',', '/')} play"]
+        if options.first_limit != 6:
+            words.append(f"{options.first_limit} cards in the first bout")
+        if options.first_transfer:
+            words.append("transfers in the first bout")
+        if options.show_trump:
+            words.append("transfer by showing the trump")
+        if not options.throw_after_take:
+            words.append("no throw-ins after a take")
+        if options.max_bouts is not None:
+            words.append(f"stop at {options.max_bouts} bouts")
+        return ", ".join(words)
+
     def layout(self, options: DurakOptions) -> Layout:  # type: ignore[override]
         """Hands 1..n (unordered), then the talon with the trump card last."""
         return notation.layout(options)

@@ -159,6 +159,23 @@ class SpiteGame(Game):
             given["policies"] = given.pop("policy")
         return SpiteOptions(**given)
 
+    def describe_options(self, options: GameOptions) -> str:
+        """E.g. ``greedy vs greedy, finished piles recycled, seed's side piles``.
+
+        >>> game = SpiteGame()
+        >>> game.describe_options(game.options(policy="greedy,cautious", recycle="none",
+        ...                                    max_turns=200))
+        "greedy vs cautious, finished piles leave the game, seed's side piles, stop at 200 turns"
+        """
+        options = _as_options(options)
+        words = [" vs ".join(options.policies),
+                 "finished piles recycled" if options.recycle == "bottom"
+                 else "finished piles leave the game",
+                 "seed's side piles" if options.side_piles == "seed" else "free side piles"]
+        if options.max_turns is not None:
+            words.append(f"stop at {options.max_turns} turns")
+        return ", ".join(words)
+
     def layout(self, options: GameOptions) -> Layout:
         """Deck 1 then deck 2, each a fixed segment (its own pack): ``deck`` holds each
         segment's cards sorted, so ``deck[start:stop]`` is that segment's multiset."""

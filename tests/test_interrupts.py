@@ -31,7 +31,7 @@ from dealsearch.search.backends import Backend
 # Settings with many never-ending deals, so the finds compared are many: BMN on the
 # specialised loops (a small deck), Durak on the generic ones.
 SETTINGS = {
-    "beggar": ["random", "--deck", "------JJQQK", "--deals", "6000000"],
+    "beggar": ["random", "--deck", "--------JJQQKK", "--deals", "4000000"],
     "durak": ["random", "--game", "durak", "--players", "3", "--policy", "aggressive",
               "--deals", "3000000"],
 }
@@ -86,7 +86,7 @@ def interrupted_to_the_end(db: Path, argv: list[str], rng: random.Random,
     command = argv
     run_id = 0
     while True:
-        process = start(db, *command, pause=0.02)
+        process = start(db, *command, pause=0.1)
         started = wait_for_run(db, process)
         if started and len(statuses) < interrupts:
             time.sleep(rng.uniform(0.0, 1.0))

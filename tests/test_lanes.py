@@ -12,7 +12,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from dealsearch.games.beggar.known import load_known
 
 from dealsearch.games.beggar import (
     ITALIAN,
@@ -25,6 +24,7 @@ from dealsearch.games.beggar import (
     parse_deal,
     play_batch,
 )
+from dealsearch.games.beggar.known import load_known
 from dealsearch.games.beggar.reference import play_reference
 from dealsearch.games.beggar.result import OUTCOMES, Cycle, Result
 

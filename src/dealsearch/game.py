@@ -276,10 +276,6 @@ class Game(ABC):
         """The outcomes of a game that ended properly, whose length may be a record."""
         return tuple(o for o in self.outcomes if o not in self.unfinished)
 
-    def label(self, options: GameOptions) -> str:
-        """The setting in a few words for people (summaries, the report's runs table)."""
-        values = options.to_json()
-        return ", ".join(f"{k} {v}" for k, v in values.items() if v not in (None, "", False))
 
 
 # ---------------------------------------------------------------------- capabilities
@@ -329,6 +325,23 @@ class SpeedTable(Protocol):
         """Per setting, the compiled engine and the reference on the same seeded deals in one
         run, with keys ``setting, deals_per_s, <measure>_per_s, reference_deals_per_s, ratio,
         mismatches`` (deals whose results differ: ``bench`` then exits 1)."""
+
+
+@dataclass(frozen=True)
+class Published:
+    """What has been published about a game's long deals, for the report to compare with."""
+
+    options: GameOptions                 # the setting the records were played under
+    records: tuple[tuple[str, dict[str, int], str], ...]   # (who and when, measures, deal)
+    tail_scale: dict[str, float] = field(default_factory=dict)  # measure -> published e-fold
+
+
+@runtime_checkable
+class PublishedRecords(Protocol):
+    """Has published record deals (and a published tail of random lengths) to compare with."""
+
+    def published(self) -> Published:
+        """The published records and the setting they were played under."""
 
 
 @runtime_checkable

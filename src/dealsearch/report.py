@@ -29,8 +29,7 @@ matplotlib.use("Agg")  # files only: no screen is needed or wanted
 import matplotlib.pyplot as plt
 from matplotlib.ticker import MaxNLocator, StrMethodFormatter
 
-from .game import get_game
-from .games.beggar.known import load_known
+from .game import DEFAULT_GAME, Published, PublishedRecords, get_game
 from .log import RecordLog
 from .projection import (
     ALPHA,
@@ -47,7 +46,6 @@ DPI = 100
 FIGURE_SIZE = (900, 500)  # pixels
 MAX_CYCLE_BARS = 15       # cycles drawn
 MAX_CYCLE_ROWS = 50       # cycles listed in the HTML table
-PUBLISHED_SCALE = 205     # cards: the tail of random 2-player standard BMN deals (published)
 COLOURS = ("#4477aa", "#cc3311", "#228833", "#aa3377", "#ee7733", "#009988", "#bbbbbb")
 FIGURES = ("lengths.png", "best.png", "throughput.png", "records.png", "cycles.png")
 
@@ -59,16 +57,16 @@ NOT_RANDOM = {
 }
 
 
-def standard_key() -> str:
-    """The options key of random-comparable BMN: standard rules, 2 players, full deck, no
-    limit (the setting of the published records and of the 205-card tail)."""
-    return get_game("beggar").options().key()
+def published(game_name: str) -> Published | None:
+    """What the game has published to compare with (:class:`~dealsearch.game.Published`)."""
+    game = get_game(game_name)
+    return game.published() if isinstance(game, PublishedRecords) else None
 
 
 def setting_text(run: dict[str, Any]) -> str:
     """A run's game setting in words (:meth:`dealsearch.game.Game.describe_options`); the
     options key if the game cannot read the logged options any more."""
-    game = get_game(run.get("game", "beggar"))
+    game = get_game(run.get("game", DEFAULT_GAME))
     try:
         return game.describe_options(game.options(**run.get("game_options", {})))
     except (ValueError, TypeError):
@@ -94,10 +92,16 @@ class Group:
         return f"{self.strategy}, {self.setting}"
 
     @property
+    def game(self) -> str:
+        """The runs' game."""
+        return str(self.runs[0].get("game", DEFAULT_GAME))
+
+    @property
     def comparable(self) -> bool:
-        """Random standard 2-player BMN: comparable with the published 205-card tail."""
-        return self.strategy == "random" and self.options_key == standard_key() and all(
-            run.get("game", "beggar") == "beggar" for run in self.runs)
+        """Random deals of the setting the game's records were published for."""
+        known = published(self.game)
+        return (self.strategy == "random" and known is not None
+                and self.options_key == known.options.key())
 
 
 def groups(runs: list[dict[str, Any]]) -> list[Group]:
@@ -137,15 +141,16 @@ def group_lengths(log: RecordLog, group: Group, measure: str) -> GroupLengths:
                                 f"a {group.strategy} search's lengths are not random deals")
         return GroupLengths(group, width, counts, None,
                             f"{label} ({games:,} games): no tail fit, because {reason}.")
-    _, bins = get_game(group.runs[0].get("game", "beggar")).histogram(measure)
+    _, bins = get_game(group.game).histogram(measure)
     fit = fit_tail(width, counts, overflow=bins - 1, measure=measure)
     if not fit.accepted:
         return GroupLengths(group, width, counts, fit,
                             f"{label} ({games:,} games): no tail line, because {fit.reason}.")
     text = f"{label} ({games:,} games): {fit.describe()}"
-    if group.comparable:
-        text += (f"; published simulations give about {PUBLISHED_SCALE} cards for random "
-                 "2-player deals")
+    known = published(group.game)
+    if group.comparable and known is not None and measure in known.tail_scale:
+        text += (f"; published simulations give about {known.tail_scale[measure]:g} {measure} "
+                 "for random deals of this setting")
     return GroupLengths(group, width, counts, fit, text + ".")
 
 
@@ -283,21 +288,20 @@ def draw_throughput(log: RecordLog, runs: list[dict[str, Any]], path: Path) -> b
     return True
 
 
-def record_rows(log: RecordLog, runs: list[dict[str, Any]], game: str = "beggar"
+def record_rows(log: RecordLog, runs: list[dict[str, Any]], game: str = DEFAULT_GAME
                 ) -> list[tuple[Any, ...]]:
-    """(who, measures..., deal): the published records of the game (BMN: standard 2-player
-    deals) and this log's five best comparable games (BMN: only finds played as the records
-    were, standard 2-player full deck without a limit; other games: every setting)."""
-    published: list[tuple[Any, ...]] = []
-    if game == "beggar":
-        published = [(f"{k.finder} {k.year}", k.cards, k.tricks, k.text) for k in load_known()
-                     if k.outcome == "win" and k.rules_name == "standard"]
+    """(who, measures..., deal): the game's published records, if it has any, and this log's
+    five best games comparable with them (played in the setting the records were; without
+    published records: every setting)."""
     measures = get_game(game).measures
+    known = published(game)
+    theirs = [] if known is None else [(who, *(values[m] for m in measures), deal)
+                                       for who, values, deal in known.records]
     ours = [(f"run {f['run_id']} ({f['strategy']})", *(f[m] for m in measures), f["deal"])
             for f in log.finds([run["id"] for run in runs], game=game)
-            if f["outcome"] != "cycle" and (game != "beggar" or f["options_key"] == standard_key())
-            ][:5]
-    return sorted(published + ours, key=lambda row: row[1])
+            if f["outcome"] != "cycle" and (known is None
+                                            or f["options_key"] == known.options.key())][:5]
+    return sorted(theirs + ours, key=lambda row: row[1])
 
 
 def draw_records(rows: list[tuple[Any, ...]], path: Path, measure: str = "cards",
@@ -399,7 +403,7 @@ def _projection_html(log: RecordLog, runs: list[dict[str, Any]], measure: str,
             "time are at the run's measured speed.</p>" + "".join(parts))
 
 
-def write_report(log: RecordLog, run_ids: list[int], out: Path, game: str = "beggar",
+def write_report(log: RecordLog, run_ids: list[int], out: Path, game: str = DEFAULT_GAME,
                  target: int | None = None) -> Path:
     """Draw every figure of the given runs (all runs of ``game`` if none) into ``out``;
     returns index.html. ``target``: a length (in the game's first measure) whose cost in
@@ -409,7 +413,7 @@ def write_report(log: RecordLog, run_ids: list[int], out: Path, game: str = "beg
     if missing:
         raise ValueError(f"no run {missing[0]} in the log")
     chosen: list[dict[str, Any]] = [run for run in runs if run is not None
-                                    and run.get("game", "beggar") == game]
+                                    and run.get("game", DEFAULT_GAME) == game]
     other = [run["id"] for run in runs if run is not None and run not in chosen]
     if other and run_ids:
         raise ValueError(f"run {other[0]} is not a {game} run (add --game)")
@@ -425,7 +429,7 @@ def write_report(log: RecordLog, run_ids: list[int], out: Path, game: str = "beg
     drew["throughput.png"] = draw_throughput(log, chosen, out / "throughput.png")
     records = record_rows(log, chosen, game)
     drew["records.png"] = draw_records(records, out / "records.png", measure,
-                                       published=game == "beggar")
+                                       published=published(game) is not None)
     cycles = log.cycles(game, [run["id"] for run in chosen] if run_ids else None)
     drew["cycles.png"] = draw_cycles(cycles, out / "cycles.png", measures)
     fit_text = "".join(f"<li>{g.sentence}</li>" for g in lengths) or "<li>No runs to draw.</li>"

@@ -21,11 +21,21 @@ from typing import Any, ClassVar
 import numpy as np
 import numpy.typing as npt
 
-from ...game import BatchResults, Game, GameError, GameResult, Layout, OptionSpec, Row
+from ...game import (
+    BatchResults,
+    Game,
+    GameError,
+    GameResult,
+    Layout,
+    OptionSpec,
+    Published,
+    Row,
+)
 from . import catalogue, log_migrate, reverse
 from .deal import Deal
 from .engine import BatchResult
 from .engine import play_batch as bmn_play_batch
+from .known import load_known
 from .notation import DealError, format_deal, parse_deal
 from .options import OPTION_SPECS, BeggarOptions, make_options
 from .reference import Trick
@@ -34,6 +44,7 @@ from .result import OUTCOMES, Cycle, Result
 from .rules import Rules, get_rules
 
 MEASURES = ("cards", "tricks")
+PUBLISHED_SCALE = 205  # cards per e-fold of random 2-player standard lengths (published)
 REVERSE_TRICKS = 12       # longer_starts: walk back from this many states of the game
 REVERSE_STATES = 2_000    # ... each walk bounded to this many states
 
@@ -262,6 +273,13 @@ class Beggar(Game):
         """The catalogue's key (:func:`dealsearch.games.beggar.catalogue.cycle_key`)."""
         options = _options(options)
         return catalogue.cycle_key(self.deal(row, options), options.game_rules)
+
+    def published(self) -> Published:
+        """The published finished records (standard rules, 2 players, the whole deck) and the
+        published tail of random 2-player lengths: about 205 cards per e-fold."""
+        records = tuple((f"{k.finder} {k.year}", {"cards": k.cards, "tricks": k.tricks}, k.text)
+                        for k in load_known() if k.outcome == "win" and k.rules_name == "standard")
+        return Published(self.options(), records, {"cards": PUBLISHED_SCALE})
 
     def migrate_v1(self, db: Any) -> None:
         """Rewrite a v1 log (BMN only, before games were plug-ins) to schema v2."""

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..game import Game, GameError, get_game
 from ..log import RecordLog, iter_lines
+from ..projection import runs_projection
 from ..search import STRATEGIES, SearchSpec
 from ..text import count, table
 from .commands import Command
@@ -57,6 +58,9 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
                          help="replay every stored deal and confirm its stored counts")
     records.add_argument("--cycles", action="store_true",
                          help="the cycle catalogue: each distinct cycle and the deals reaching it")
+    records.add_argument("--target", type=positive_int, metavar="N",
+                        help="random runs: project the deals, core-hours and time to "
+                             "reach a game of N (the first measure, e.g. 6000 cards)")
     add_game_choice(records)
     return records
 
@@ -84,9 +88,29 @@ def run(args: argparse.Namespace) -> int:
     else:
         _print_screenful(log, args, game, rows)
     if not (args.json or args.csv):
+        _print_projections(log, args, game)
         _print_other_games(log, game)
         _print_unfinished(log, args, game)
     return EXIT_OK
+
+
+def _print_projections(log: RecordLog, args: argparse.Namespace, game: Game) -> None:
+    """For each setting with random runs: what its tail predicts (see :mod:`..projection`)."""
+    by_setting: dict[str, list[dict[str, Any]]] = {}
+    for run in log.runs():
+        if run["game"] == game.name and run["strategy"] == "random" and (
+                not args.run or run["id"] in args.run):
+            by_setting.setdefault(run["options_key"], []).append(run)
+    for key, runs in by_setting.items():
+        projection = runs_projection(log, runs, args.target)
+        if projection is not None:
+            try:
+                setting = game.describe_options(game.options(**runs[0]["game_options"]))
+            except (ValueError, TypeError):
+                setting = key
+            print(f"projection for random {game.title} deals, {setting}:")
+            for line in projection.summary_lines():
+                print(f"  {line}")
 
 
 def _write_csv(rows: list[dict[str, Any]], game: Game) -> None:

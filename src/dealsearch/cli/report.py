@@ -33,6 +33,9 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
                         help="a run to draw (repeatable; default: every run)")
     report.add_argument("--out", type=Path, required=True, metavar="DIR",
                         help="directory for index.html and the PNGs")
+    report.add_argument("--target", type=positive_int, metavar="N",
+                        help="random runs: also project the deals, core-hours and time to "
+                             "reach a game of N (the first measure, e.g. 6000 cards)")
     add_game_choice(report)
     return report
 
@@ -49,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
 
     log = open_log(args.db, must_exist=True)
     try:
-        index = write_report(log, args.run or [], args.out, args.game)
+        index = write_report(log, args.run or [], args.out, args.game, target=args.target)
     except ValueError as error:
         raise BadOption(str(error)) from None
     except OSError as error:

@@ -23,6 +23,7 @@ from ..campaigns import campaign_names, config_path
 from ..errors import BadInput, BadLog, BadOption, RunFailed
 from ..game import Game, game_names, get_game
 from ..log import Find
+from ..projection import run_projection
 from ..search import STRATEGIES, Runner, SearchSpec, parse_duration
 from ..search.backends import BACKENDS, DASK_EXTRA, Backend, BackendError, MissingDask, open_backend
 from ..search.spec import ESCAPES, MAX_KICK, RESTARTS
@@ -109,6 +110,9 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
                              "cluster of --workers processes on this machine)")
     search.add_argument("--json", action="store_true",
                         help="print every find and the summary as JSON lines")
+    search.add_argument("--target", type=positive_int, metavar="N",
+                        help="random search: also project the deals, core-hours and time to "
+                             "reach a game of N (the first measure, e.g. 6000 cards)")
     search.add_argument("--quiet", action="store_true", help="no progress bar")
     search.add_argument("--verbose", action="store_true",
                         help="climb: also print each climber's own new bests and growths")
@@ -263,6 +267,10 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(summary.to_json()), flush=True)
     else:
         print(screen.end(summary, resumed=run_id is not None), flush=True)
+        with closing(open_log(args.db, must_exist=True)) as log:
+            projection = run_projection(log, log.run(summary.run_id) or {}, args.target)
+        for line in projection.summary_lines() if projection else ():
+            print(f"  {line}")
     where = "" if backend_name == "local" else " --backend dask"
     if args.scheduler is not None:
         where += f" --scheduler {args.scheduler}"

@@ -88,9 +88,9 @@ def run(args: argparse.Namespace) -> int:
     else:
         _print_screenful(log, args, game, rows)
     if not (args.json or args.csv):
-        _print_projections(log, args, game)
         _print_other_games(log, game)
         _print_unfinished(log, args, game)
+        _print_projections(log, args, game)
     return EXIT_OK
 
 

@@ -28,8 +28,9 @@ from dealsearch.games.beggar.known import load_known
 from dealsearch.games.beggar.reference import play_reference
 from dealsearch.games.beggar.result import OUTCOMES, Cycle, Result
 
-DATA = Path(__file__).resolve().parents[1] / "data"
-CASELLA = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
+from deals import CASELLA
+
+DATA = Path(__file__).resolve().parents[3] / "data"
 KERNELS = _lanes.kernels()
 
 

@@ -9,12 +9,13 @@ import json
 import numpy as np
 import numpy.typing as npt
 import pytest
-from spite_positions import random_position
 
 from dealsearch.game import get_game
 from dealsearch.games.spite import _engine, random_deals, reference
 from dealsearch.games.spite.notation import JOKER, parse_deal, parse_position
 from dealsearch.games.spite.options import POLICIES, SpiteOptions
+
+from spite_positions import random_position
 
 SPITE = get_game("spite")
 OUTCOMES = ("win", "stalemate", "cycle", "limit")

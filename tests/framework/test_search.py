@@ -34,7 +34,7 @@ from dealsearch.search.climb import (
 )
 from dealsearch.search.exhaustive import count_deals, rank, unrank
 
-CASELLA = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
+from deals import CASELLA, RECORD
 
 
 def orderings(counts: list[int]) -> Iterator[tuple[int, ...]]:
@@ -215,7 +215,6 @@ def test_bad_search_options_give_one_line_and_exit_2(capsys, tmp_path, monkeypat
 
 # ---------------------------------------------------------------- climbs: as asked, and again
 
-RECORD = "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---"
 
 
 @pytest.mark.parametrize(("argv", "message"), [

@@ -14,9 +14,10 @@ from dealsearch.cli import main
 from dealsearch.games.beggar import get_rules, parse_deal
 from dealsearch.games.beggar.catalogue import cycle_id
 
-FOUND = Path(__file__).resolve().parents[1] / "data" / "found_deals.csv"
+from deals import CASELLA
+
+FOUND = Path(__file__).resolve().parents[3] / "data" / "found_deals.csv"
 COLUMNS = ["deal", "rules", "players", "outcome", "cards", "tricks", "method"]
-CASELLA = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
 
 
 def rows() -> list[dict[str, str]]:

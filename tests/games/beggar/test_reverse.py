@@ -13,7 +13,7 @@ from dealsearch.games.beggar._engine import predecessors
 from dealsearch.games.beggar.reference import Trick, play_reference
 from dealsearch.games.beggar.reverse import basin, pack, unpack
 
-CASELLA = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
+from deals import CASELLA
 
 
 def twin_predecessors(hands, winner, payments):

@@ -18,6 +18,8 @@ from dealsearch.log import Find, RecordLog
 from dealsearch.search import Runner, SearchSpec
 from dealsearch.search.backends import DaskBackend
 
+pytestmark = pytest.mark.slow  # each test starts a Dask cluster
+
 SMALL_DECK = "------JJQQK"          # 13,860 deals, 42 of them never end
 BIG_DECK = "------------JJQQKK"     # 1,670,760 deals in 34 shards: long enough to kill a worker
 

@@ -11,11 +11,12 @@ import numpy as np
 import numpy.typing as npt
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from spite_positions import random_position
 
 from dealsearch.games.spite import _engine, random_deals, reference
 from dealsearch.games.spite.notation import JOKER, parse_position
 from dealsearch.games.spite.options import POLICIES, SpiteOptions
+
+from spite_positions import random_position
 
 SETTINGS = [SpiteOptions(recycle=r, side_piles=s, policies=p) for r, s, p in itertools.product(
     ("bottom", "none"), ("seed", "free"), itertools.product(POLICIES, repeat=2))]

@@ -30,8 +30,9 @@ from dealsearch.games.beggar import (
 )
 from dealsearch.games.beggar.reference import Trick, play_reference
 
-KNOWN_DEALS = Path(__file__).resolve().parents[1] / "data" / "known_deals.csv"
-CASELLA = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
+from deals import CASELLA
+
+KNOWN_DEALS = Path(__file__).resolve().parents[3] / "data" / "known_deals.csv"
 NESSLER_2022 = "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---"
 RUCKLIDGE_2014 = "-J------Q------AAA-----QQ-/K----JA-----------KQ-K-JJK"
 LAST_COURT_WINS = "--KQ--JQQ-K-----AKJJ--A---/----------K-------A---AQ-J"
@@ -46,7 +47,6 @@ EIGHT_CLASSES = dataclasses.replace(
     payments=(0, 1, 2, 3, 4, 5, 6, 7),
     deck=(8, 8, 8, 8, 8, 8, 8, 8),
 )
-
 
 # ---------------------------------------------------------------- helpers
 

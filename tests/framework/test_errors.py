@@ -16,7 +16,8 @@ from dealsearch.cli import main
 from dealsearch.errors import BadInput, DealsearchError, NotATextFile, RunFailed
 from dealsearch.search import runner
 
-RECORD = "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---"
+from deals import RECORD
+
 SEED_RANGE = "a seed is a whole number from 0 to 9223372036854775807"
 
 

@@ -11,7 +11,7 @@ import pytest
 from dealsearch.campaigns import campaign_names, config_path
 from dealsearch.cli import main
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_shipped_campaigns_are_package_data_and_the_checkout_folder_links_to_them() -> None:

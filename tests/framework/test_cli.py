@@ -9,8 +9,7 @@ import pytest
 
 from dealsearch.cli import main
 
-RECORD = "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---"
-CASELLA = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
+from deals import CASELLA, RECORD
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

@@ -19,7 +19,7 @@ from dealsearch.log import RecordLog
 from dealsearch.projection import fit_tail
 from dealsearch.report import FIGURE_SIZE, FIGURES
 
-CASELLA = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
+from deals import CASELLA
 
 
 @pytest.fixture(scope="module")

@@ -19,7 +19,8 @@ from dealsearch.games.beggar import (
 )
 from dealsearch.games.beggar.notation import parse_deck
 
-CASELLA = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
+from deals import CASELLA
+
 ITALIAN_CYCLE = "00302020303100000310/00100200002000000010"
 
 # Rank tokens of each card class, per preset: what a player may write for a card of that class.

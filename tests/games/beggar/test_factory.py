@@ -30,10 +30,11 @@ from dealsearch.games.beggar.notation import parse_deck
 from dealsearch.games.beggar.reference import cycle_states, play_reference
 from dealsearch.log import RecordLog
 
-CASELLA = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
+from deals import CASELLA
+
 # Casella's cycle with one jack taken out: a 51-card cycle of its own (period 54 tricks).
 CASELLA_LESS_A_JACK = "-----KA-J-/---AA--J--------K---------Q-Q-K---Q-KAQJ-"
-FOUND = Path(__file__).resolve().parents[1] / "data" / "found_deals.csv"
+FOUND = Path(__file__).resolve().parents[3] / "data" / "found_deals.csv"
 
 
 def reference_cycles(hands, rules=STANDARD) -> bool:

@@ -20,10 +20,10 @@ from dealsearch.cli.screen import SearchScreen
 from dealsearch.game import get_game
 from dealsearch.log import Find
 
-SRC = Path(__file__).resolve().parents[1] / "src"
+from deals import CASELLA, RECORD
+
+SRC = Path(__file__).resolve().parents[2] / "src"
 SCREENFUL = 60
-RECORD = "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---"
-CASELLA = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
 DURAK = "hands=9C KH AS JD/8C AD 6S TC/6D TD 7S 9S; trump=H; talon=QS 8H; attacker=1"
 DURAK_CYCLE = "hands=8D QC KS/8C 8S TS KD; trump=H; attacker=1"
 SPITE = ("Q6TK52JJQKTK27365928753AK969A7QAT7Q45J8J48342836T94A/62Q279A48T34J3J326K*A5KK8*49*"

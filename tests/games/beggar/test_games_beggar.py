@@ -16,8 +16,8 @@ from dealsearch.games.beggar.catalogue import cycle_id
 from dealsearch.games.beggar.notation import parse_deal
 from dealsearch.log import RecordLog
 
-RECORD = "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---"
-CASELLA = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
+from deals import CASELLA, RECORD
+
 BEGGAR = get_game("beggar")
 
 

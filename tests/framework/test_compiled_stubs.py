@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parents[1] / "src" / "dealsearch"
+PACKAGE = Path(__file__).resolve().parents[2] / "src" / "dealsearch"
 ALLOWLIST = Path(__file__).with_name("stubtest-allowlist.txt")
 # Every compiled module, top-level or in a subpackage, as its path below the package without
 # the suffix (e.g. "games/durak/_engine"); its dotted name is MODULE below.

@@ -10,7 +10,7 @@ import pytest
 
 from dealsearch.cli import main
 
-DATA = Path(__file__).resolve().parents[1] / "data"
+DATA = Path(__file__).resolve().parents[2] / "data"
 MEASURES = {"durak": ("bouts", "cards"), "spite": ("turns", "cards")}
 
 

@@ -120,11 +120,6 @@ class Beggar(Game):
     histogram_bins: ClassVar[dict[str, tuple[int, int]]] = {"cards": (10, 2048),
                                                             "tricks": (1, 4096)}
     mutation_weights = (1, 1, 1, 1)
-    test_option_sets: ClassVar[tuple[dict[str, Any], ...]] = (
-        {}, {"rules": "italian"}, {"players": 3}, {"players": 4, "max_cards": 600},
-        {"deck": "------JJQQK"}, {"deck": "-----JJQQ", "players": 3},
-        {"hand_sizes": "27/25"}, {"max_tricks": 40},
-    )
 
     def options(self, **values: Any) -> BeggarOptions:
         """Checked BMN options (see :func:`~dealsearch.games.beggar.options.make_options`)."""

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..game import BatchResults, Game, GameResult, Layout, get_game
+from ..game import DEFAULT_GAME, BatchResults, Game, GameResult, Layout, get_game
 from .spec import SearchSpec
 
 
@@ -30,7 +30,7 @@ class Task:
 def new_histograms(game: Game | None = None) -> dict[str, npt.NDArray[np.int64]]:
     """Empty length histograms, one per measure of the game (BMN by default), sized by
     :meth:`Game.histogram`."""
-    game = game or get_game("beggar")
+    game = game or get_game(DEFAULT_GAME)
     return {m: np.zeros(game.histogram(m)[1], dtype=np.int64) for m in game.measures}
 
 

@@ -1,7 +1,7 @@
 """Hill climbing with restarts: mutate the deal, keep what plays longer.
 
-The inner loop is compiled: the game's own climber if it has one (BMN:
-:class:`dealsearch.games.beggar._climb.Climber`), else
+The inner loop is compiled: the game's own climber if it has one (a
+:class:`~dealsearch.game.FastSearch` game), else
 :class:`dealsearch.search._generic.Climber` on the game's kernel. One mutant per step (swap two
 cards of different codes, move a card, swap cards between segments, rotate a segment),
 accepted if it plays at least as long (plateaus are crossed) or, with ``escape=anneal``, with

@@ -344,6 +344,27 @@ class PublishedRecords(Protocol):
         """The published records and the setting they were played under."""
 
 
+@dataclass(frozen=True)
+class PublishedCheck:
+    """One published deal replayed: what was published and what the engine computes."""
+
+    deal: str
+    finder: str
+    year: int
+    published: str           # the published result in a few words
+    computed: str            # the engine's, in the same words
+    ok: bool
+    result: dict[str, Any]   # the engine's result as ``verify --json`` prints it
+
+
+@runtime_checkable
+class PublishedDeals(Protocol):
+    """Ships published deals with their published results (``verify --known``)."""
+
+    def check_published(self) -> list[PublishedCheck]:
+        """Every published deal, replayed and compared with its publication."""
+
+
 @runtime_checkable
 class LegacyLogs(Protocol):
     """Reads logs written before games were plug-ins (the default game's, schema v1)."""

@@ -29,11 +29,13 @@ from ...game import (
     Layout,
     OptionSpec,
     Published,
+    PublishedCheck,
     Row,
 )
 from . import catalogue, log_migrate, reverse
 from .deal import Deal
 from .engine import BatchResult
+from .engine import play as bmn_play
 from .engine import play_batch as bmn_play_batch
 from .known import load_known
 from .notation import DealError, format_deal, parse_deal
@@ -275,6 +277,16 @@ class Beggar(Game):
         records = tuple((f"{k.finder} {k.year}", {"cards": k.cards, "tricks": k.tricks}, k.text)
                         for k in load_known() if k.outcome == "win" and k.rules_name == "standard")
         return Published(self.options(), records, {"cards": PUBLISHED_SCALE})
+
+    def check_published(self) -> list[PublishedCheck]:
+        """Every deal of ``data/known_deals.csv`` replayed and compared with its publication."""
+        checks = []
+        for known in load_known():
+            result = bmn_play(known.deal, known.rules)
+            checks.append(PublishedCheck(known.text, known.finder, known.year, known.published,
+                                         known.summary_of(result), known.matches(result),
+                                         result.to_json()))
+        return checks
 
     def migrate_v1(self, db: Any) -> None:
         """Rewrite a v1 log (BMN only, before games were plug-ins) to schema v2."""

@@ -318,6 +318,18 @@ class FastSearch(Protocol):
 
 
 @runtime_checkable
+class Yardstick(Protocol):
+    """Measures its engine against a plain C loop, side by side (``dealsearch bench``)."""
+
+    def yardstick(self, deals: int, workers: int, seed: int) -> dict[str, Any]:
+        """The report: contenders' rates and ratios, and ``checks`` (``*mismatch*`` counts:
+        ``bench`` exits 1 if any is not 0)."""
+
+    def format_yardstick(self, report: dict[str, Any]) -> str:
+        """The report as a table for people."""
+
+
+@runtime_checkable
 class SpeedTable(Protocol):
     """Rows for ``dealsearch bench --game NAME``."""
 

@@ -278,6 +278,19 @@ class Beggar(Game):
                         for k in load_known() if k.outcome == "win" and k.rules_name == "standard")
         return Published(self.options(), records, {"cards": PUBLISHED_SCALE})
 
+    def yardstick(self, deals: int, workers: int, seed: int) -> dict[str, Any]:
+        """The engine, the lanes, the plain C loop and the reference on the same deals
+        (:func:`~dealsearch.games.beggar.bench.run_bench`; compiles the C loop when asked)."""
+        from .bench import run_bench
+
+        return run_bench(deals, workers, seed)
+
+    def format_yardstick(self, report: dict[str, Any]) -> str:
+        """:func:`~dealsearch.games.beggar.bench.format_bench`."""
+        from .bench import format_bench
+
+        return format_bench(report)
+
     def check_published(self) -> list[PublishedCheck]:
         """Every deal of ``data/known_deals.csv`` replayed and compared with its publication."""
         checks = []

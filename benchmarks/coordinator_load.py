@@ -12,6 +12,9 @@ synchronous=FULL, as a search writes it).
     python benchmarks/coordinator_load.py                      # both settings, 20,000 reports
     python benchmarks/coordinator_load.py --setting bmn --reports 50000 --slots 1000
 
+Without ``--fixed-chunks`` the fake workers report the time a real core would have taken
+(WORKER_RATE), so the runner sizes its tasks as it does for real workers.
+
 1,000 fast workers produce (BMN, lanes): 1,000 cores x ~3M deals/s / 100,000 deals per chunk
 = 30,000 chunk reports/s; a coordinator keeps up when its reports/s exceed what the workers
 send at the chunk size it uses, with CPU to spare.
@@ -33,8 +36,8 @@ from dealsearch.log import RecordLog
 from dealsearch.search import runner as runner_module
 from dealsearch.search.backends import Backend
 from dealsearch.search.base import Report, Task
-from dealsearch.search.random_search import CHUNK_DEALS, play_chunk
-from dealsearch.search.runner import Runner
+from dealsearch.search.random_search import CHUNK_DEALS
+from dealsearch.search.runner import Runner, run_task
 from dealsearch.search.spec import SearchSpec
 
 SETTINGS: dict[str, dict[str, Any]] = {
@@ -52,9 +55,10 @@ class Instant(Backend):
 
     name = "instant"
 
-    def __init__(self, slots: int, reports: list[Report]) -> None:
+    def __init__(self, slots: int, reports: list[Report], rate: float | None) -> None:
         self._slots = slots
         self.reports = reports
+        self.rate = rate   # deals/s a worker reports it played at (None: no time reported)
         self.submitted = 0
 
     @property
@@ -71,6 +75,8 @@ class Instant(Backend):
         report.deals = int(task.payload.get("deals", template.deals))
         report.cards = int(template.cards * units)
         report.outcomes = [int(n * units) for n in template.outcomes]
+        if hasattr(report, "seconds"):
+            report.seconds = report.deals / self.rate if self.rate else 0.0
         future: Future[Any] = Future()
         future.set_result(report)
         return future
@@ -86,13 +92,15 @@ class Instant(Backend):
 
 
 def prepare(setting: str, chunks: int) -> tuple[SearchSpec, list[Report]]:
-    """Real reports of the setting's first ``chunks`` chunks (played here, once)."""
+    """Real reports of the setting's first ``chunks`` chunks (played here, once, as a worker
+    plays them: since the batched coordinator, workers also name their cycles)."""
     spec = SearchSpec.from_json(SETTINGS[setting])
-    reports = [play_chunk(spec, Task(k, {"deals": CHUNK_DEALS})) for k in range(chunks)]
+    reports = [run_task(spec, Task(k, {"deals": CHUNK_DEALS})) for k in range(chunks)]
     return spec, reports
 
 
-def measure(setting: str, reports: int, slots: int, prepared: int) -> dict[str, Any]:
+def measure(setting: str, reports: int, slots: int, prepared: int, sized: bool
+            ) -> dict[str, Any]:
     """Run the Runner on ``reports`` chunks of instant reports; its throughput and CPU."""
     spec, templates = prepare(setting, prepared)
     spec = SearchSpec.from_json({**spec.to_json(), "deals": reports * CHUNK_DEALS,
@@ -114,7 +122,7 @@ def measure(setting: str, reports: int, slots: int, prepared: int) -> dict[str, 
 
     with tempfile.TemporaryDirectory() as tmp:
         log = RecordLog(Path(tmp) / "load.sqlite")
-        backend = Instant(slots, templates)
+        backend = Instant(slots, templates, WORKER_RATE[setting] if sized else None)
         runner = Runner(spec, log, on_find=on_find, progress=False, backend=backend)
         cpu0, wall0 = time.process_time(), time.perf_counter()
         summary = runner.run()
@@ -140,6 +148,8 @@ def main() -> int:
     parser.add_argument("--slots", type=int, default=1000, help="workers (default 1,000)")
     parser.add_argument("--prepared", type=int, default=8,
                         help="real chunks played beforehand, reused in turn (default 8)")
+    parser.add_argument("--fixed-chunks", action="store_true",
+                        help="workers report no time, so every task stays one chunk")
     args = parser.parse_args()
     print(f"runner: {runner_module.__file__}", file=sys.stderr)
     settings = list(SETTINGS) if args.setting == "all" else [args.setting]
@@ -148,7 +158,7 @@ def main() -> int:
     print(header)
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for setting in settings:
-        m = measure(setting, args.reports, args.slots, args.prepared)
+        m = measure(setting, args.reports, args.slots, args.prepared, not args.fixed_chunks)
         print(f"| {m['setting']} | {m['chunks']:,} | {m['tasks']:,} | {m['finds']:,} "
               f"| {m['commits']:,} | {m['wall']:.2f} | {m['chunks/s']:,.0f} "
               f"| {m['finds/s']:,.0f} | {m['commits/s']:,.0f} | {m['cpu ms/chunk']:.3f} "

@@ -100,6 +100,11 @@ def run_task(spec: SearchSpec, task: Task) -> Report:
     return report
 
 
+def _deals(task: Task) -> int:
+    """The deals (or games) a task plays, if it says."""
+    return int(task.payload.get("deals") or task.payload.get("games") or 0)
+
+
 def _report(future: Future[Report]) -> Report:
     try:
         return future.result()
@@ -233,6 +238,7 @@ class Runner:
         self.uncommitted = 0       # reports absorbed since the last commit
         self.last_commit = -float("inf")
         self.rate: float | None = None   # deals per worker-second, measured from reports
+        self.in_flight_deals = 0         # deals of the tasks submitted and not yet absorbed
         self.commits = 0
 
     # ------------------------------------------------------------------ bookkeeping
@@ -339,6 +345,13 @@ class Runner:
         for note in notes:
             self.on_note(note)
 
+    def _busy_past(self, left: float | None, slots: int) -> bool:
+        """Whether the work in flight already keeps the workers busy for the time left (so
+        a task submitted now would only run past a --time deadline)."""
+        if left is None or not self.rate:
+            return False
+        return self.in_flight_deals >= left * self.rate * slots
+
     def _units(self, left: float | None) -> int:
         """How many units of work the next task gets: about TASK_SECONDS of a worker's time
         at the measured rate, and at most a quarter of the time left (so the tasks in flight
@@ -423,13 +436,16 @@ class Runner:
                 while True:
                     now = self.clock()
                     left = None if deadline is None else deadline - now
+                    slots = max(1, backend.slots)
                     while ((left is None or left > 0)
-                           and len(in_flight) < QUEUE_PER_SLOT * max(1, backend.slots)):
+                           and len(in_flight) < QUEUE_PER_SLOT * slots
+                           and not self._busy_past(left, slots)):
                         task = self.strategy.next_task(self._units(left))
                         if task is None:
                             break
                         future = backend.submit(run_task, spec, task)
                         in_flight[future] = task
+                        self.in_flight_deals += _deals(task)
                         future.add_done_callback(ready.put)
                     if not in_flight:
                         break
@@ -445,11 +461,11 @@ class Runner:
                     for future in done:
                         task = in_flight.pop(future, None)
                         if task is not None:  # not one cancelled and already gone
+                            self.in_flight_deals -= _deals(task)
                             self._absorb(task, _report(future))
                     bar.update(self.state.deals - before)
-                    if self.uncommitted and (self.clock() - self.last_commit >= COMMIT_SECONDS
-                                             or not in_flight):
-                        self._commit(started)
+                    if self.uncommitted and self.clock() - self.last_commit >= COMMIT_SECONDS:
+                        self._commit(started)   # (and the run's end commits the rest)
                     self._show(bar, started)
             except KeyboardInterrupt as stop:
                 status, stop_signal = "interrupted", getattr(stop, "signum", signal.SIGINT)

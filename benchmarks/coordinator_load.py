@@ -67,11 +67,16 @@ class Instant(Backend):
 
     def submit(self, fn: Any, *args: Any) -> Future[Any]:
         task: Task = args[1]
-        template = self.reports[self.submitted % len(self.reports)]
+        units = task.payload.get("deals", CHUNK_DEALS) / CHUNK_DEALS
+        templates = [self.reports[(self.submitted + i) % len(self.reports)]
+                     for i in range(max(1, round(units)))]   # a chunk's finds per chunk
+        template = templates[0]
         self.submitted += 1
         report = copy.copy(template)
         report.key = task.key
-        units = task.payload.get("deals", CHUNK_DEALS) / CHUNK_DEALS
+        report.finds = [find for one in templates for find in one.finds]
+        if hasattr(report, "cycles"):
+            report.cycles = {k: v for one in templates for k, v in one.cycles.items()}
         report.deals = int(task.payload.get("deals", template.deals))
         report.cards = int(template.cards * units)
         report.outcomes = [int(n * units) for n in template.outcomes]

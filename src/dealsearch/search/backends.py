@@ -66,7 +66,7 @@ class Backend(ABC):
     def wait_for_workers(self) -> None:
         """Block until there is a worker to run tasks (Ctrl-C to give up)."""
 
-    def warm_up(self) -> None:
+    def warm_up(self) -> None:  # noqa: B027  (optional: most backends need not)
         """Start the workers, if the backend starts them lazily, and wait until they are up:
         the search's clock starts after this (a Dask cluster's workers are already up)."""
 

@@ -33,7 +33,7 @@ from dealsearch.search.backends import Backend
 SETTINGS = {
     "beggar": ["random", "--deck", "--------JJQQKK", "--deals", "4000000"],
     "durak": ["random", "--game", "durak", "--players", "3", "--policy", "aggressive",
-              "--deals", "3000000"],
+              "--deals", "12000000"],  # long enough for the interrupts to land
 }
 
 
@@ -279,6 +279,8 @@ def test_a_log_locked_past_the_busy_timeout_fails_the_save_and_loses_nothing(
     expected = left_alone(tmp_path)
     spec, db = small_run(tmp_path, "locked")
     monkeypatch.setattr(log_module, "BUSY_TIMEOUT", 0.2)
+    monkeypatch.setattr("dealsearch.search.runner.COMMIT_SECONDS", 0.0)  # a commit per report
+    monkeypatch.setattr("dealsearch.search.runner.MAX_UNITS", 1)  # of one chunk: 20 commits
     with RecordLog(db) as log:
         runner = Runner(spec, log, progress=False)
         other = sqlite3.connect(db, isolation_level=None)

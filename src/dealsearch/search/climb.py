@@ -65,12 +65,15 @@ class ClimbSearch:
         """Games the whole run will play, if bounded."""
         return self.spec.deals
 
-    def next_task(self) -> Task | None:
-        """A slice of work for an idle climber with games left, or None."""
+    task_deals = SLICE_GAMES   # games of one unit of work (a slice is a few units)
+
+    def next_task(self, units: int = 1) -> Task | None:
+        """A slice of ``units`` x SLICE_GAMES games for an idle climber with games left, or
+        None. A climber plays the same games however its work is sliced."""
         for climber, state in self.states.items():
             if climber in self.busy:
                 continue
-            games = SLICE_GAMES
+            games = SLICE_GAMES * units
             if self.shares is not None:
                 games = min(games, self.shares[climber] - self.handed[climber])
                 if games < 1:

@@ -40,8 +40,7 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
     bench.add_argument("--deals", type=positive_int, default=200_000, metavar="N",
                        help="random deals per contender")
     bench.add_argument("--workers", type=positive_int, default=1, metavar="N",
-                       help="also time the engine on this many processes (scaling; games "
-                            "with a yardstick)")
+                       help="also time the engine on this many processes (scaling)")
     bench.add_argument("--seed", type=seed, default=1, metavar="N", help="seed of the deals")
     bench.add_argument("--json", action="store_true", help="the report as one JSON object")
     add_game_choice(bench)

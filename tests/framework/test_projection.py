@@ -178,3 +178,21 @@ def test_runs_projection_merges_the_random_runs_of_a_setting(small_log):
     assert merged.deals == single.deals and merged.fit.scale == single.fit.scale
     assert merged.budget_deals is None and "10 times" in merged.summary_lines()[1]
     assert runs_projection(log, runs[1:]) is None   # a climb alone: nothing to project
+
+
+def test_the_progress_line_shows_what_the_runs_own_tail_predicts(tmp_path):
+    from dealsearch.log import RecordLog
+    from dealsearch.search import Runner, SearchSpec
+
+    spec = SearchSpec.from_json({"strategy": "random", "deals": 2_000_000, "seed": 1,
+                                 "workers": 1})
+    with RecordLog(tmp_path / "log.sqlite") as log:
+        runner = Runner(spec, log, progress=False, target=6000)
+        assert runner.run().status == "done"
+        text = runner._projection(elapsed=1.0)
+    assert text.startswith("expect ~") and "6,000 in ~" in text and "core-h" in text
+    climb = SearchSpec.from_json({"strategy": "climb", "deals": 20_000, "seed": 1, "workers": 1})
+    with RecordLog(tmp_path / "climb.sqlite") as log:
+        runner = Runner(climb, log, progress=False, target=6000)
+        runner.run()
+        assert runner._projection(elapsed=1.0) == ""  # a climb's lengths are not random deals

@@ -29,6 +29,7 @@ from tqdm import tqdm
 from ..game import CycleCatalogue, GameResult
 from ..interrupt import deferred
 from ..log import Find, ManagedRun, RecordLog
+from ..projection import live_projection
 from .backends import Backend, LocalBackend
 from .base import Report, Task, bin_widths, score
 from .climb import ClimbSearch, climb_slice
@@ -37,6 +38,7 @@ from .random_search import RandomSearch, play_chunk
 from .spec import SearchSpec
 
 SAMPLE_SECONDS = 10.0  # throughput is logged at least this often (and at the end)
+PROJECTION_SECONDS = 5.0  # the progress line's projection is refitted this often
 COMMIT_SECONDS = 0.5   # finds and checkpoint are committed at most this often (and at the end)
 TASK_SECONDS = 1.0     # a task is sized to take about this long on a worker ...
 MAX_UNITS = 256        # ... at most this many units of its strategy (random: 100,000 deals)
@@ -194,7 +196,8 @@ class Runner:
                  on_find: Callable[[Find], None] = lambda find: None,
                  on_note: Callable[[str], None] = lambda note: None,
                  progress: bool = True, backend: Backend | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, target: int | None = None
+                 ) -> None:
         if run_id is None and spec.workers == 0:
             spec = replace(spec, workers=(backend.slots if backend else 0) or spec.worker_count)
         self.spec = spec
@@ -228,6 +231,8 @@ class Runner:
                                   str(self.full_options.get("rules", self.game.name)))
         self.clock = clock
         self.last_sample = -SAMPLE_SECONDS   # search seconds at the last throughput sample
+        self.target = target     # a length to project the cost of (--target)
+        self.projected, self.projected_at = "", -PROJECTION_SECONDS
         self.hurry = False   # interrupted twice: stop without waiting for running tasks
         self.told = 0        # finds handed to on_find
         # Absorbed but not yet committed: the finds and notes of reports since the last
@@ -507,5 +512,26 @@ class Runner:
         }
         if self.spec.time is not None:
             postfix["left"] = f"{max(0.0, self.spec.time - self.state.seconds - elapsed):.0f}s"
+        projection = self._projection(elapsed)
+        if projection:
+            postfix["tail"] = projection
         bar.set_postfix(postfix, refresh=False)
+
+    def _projection(self, elapsed: float) -> str:
+        """What the run's own tail predicts (random search), refreshed every few seconds."""
+        now = self.clock()
+        if now - self.projected_at < PROJECTION_SECONDS:
+            return self.projected
+        self.projected_at = now
+        spec, state = self.spec, self.state
+        measure = spec.objective or self.game.measures[0]
+        seconds = state.seconds + elapsed
+        projection = live_projection(
+            self.game.name, spec.strategy, measure, self.widths[measure],
+            state.merged_histograms().get(measure, {}), state.deals,
+            state.best[measure] if state.best else 0, spec.deals,
+            state.deals / seconds if seconds > 0 else None, spec.worker_count, self.target,
+            None if spec.time is None else max(0.0, spec.time - seconds))
+        self.projected = projection.progress_text() if projection else ""
+        return self.projected
 

@@ -1,6 +1,6 @@
 """The long soak of "nothing lost": hundreds of Ctrl-C and kill, each run resumed to its end.
 
-It runs the property test of ``tests/test_interrupts.py`` (a search stopped at random moments,
+It runs the property test of ``tests/framework/test_interrupts.py`` (a search stopped at random moments,
 SIGINT and SIGTERM in turn, resumed each time, must end holding exactly the finds, counters
 and best of the same search left alone) with many more interrupts and a budget that grows
 with them. The docs' search page gives the figures it printed.
@@ -16,7 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-TESTS = Path(__file__).resolve().parents[1] / "tests" / "test_interrupts.py"
+TESTS = Path(__file__).resolve().parents[1] / "tests" / "framework" / "test_interrupts.py"
 
 
 def main() -> int:

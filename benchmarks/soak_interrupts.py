@@ -1,9 +1,9 @@
 """The long soak of "nothing lost": hundreds of Ctrl-C and kill, each run resumed to its end.
 
-It runs the property test of ``tests/framework/test_interrupts.py`` (a search stopped at random moments,
-SIGINT and SIGTERM in turn, resumed each time, must end holding exactly the finds, counters
-and best of the same search left alone) with many more interrupts and a budget that grows
-with them. The docs' search page gives the figures it printed.
+It runs the property test of ``tests/framework/test_interrupts.py`` with many more interrupts
+and a budget that grows with them: a search stopped at random moments, SIGINT and SIGTERM in
+turn, resumed each time, must end holding exactly the finds, counters and best of the same
+search left alone. The docs' search page gives the figures it printed.
 
     python benchmarks/soak_interrupts.py --interrupts 200
 """

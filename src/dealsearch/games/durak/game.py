@@ -14,7 +14,6 @@ policies and the Kernel). Rule decisions where the contract is silent: README.md
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -34,6 +33,7 @@ from dealsearch.games.durak import _engine, notation, reference
 from dealsearch.games.durak.cards import SUITS
 from dealsearch.games.durak.cards import value as card_value
 from dealsearch.games.durak.options import PRESETS, DurakOptions
+from dealsearch.speed import speed_row
 from dealsearch.text import pairs
 
 OUTCOMES = ("win", "draw", "cycle", "limit")   # index = the compiled outcome code
@@ -215,40 +215,15 @@ class DurakGame(Game):
         return min(_state_text(state, trump, options) for state in loop)
 
     def speed_table(self, deals: int, seed: int) -> list[dict[str, Any]]:
-        """Compiled vs reference on the same seeded 36-card deals, per preset and players."""
-        rows_out = []
+        """Compiled vs reference on the same seeded 36-card deals, per preset and players
+        (the reference on the first 300)."""
+        table = []
         for variant, players in SPEED_SETTINGS:
             options = DurakOptions(players=players, variant=variant)
-            rows = random_rows(options, deals, seed)
-            start = time.perf_counter()
-            batch = self.play_batch(rows, options)
-            compiled = time.perf_counter() - start
-            sample = rows[:max(1, min(deals, 300))]
-            start = time.perf_counter()
-            for row in sample:
-                self.play_reference(row, options)
-            slow = time.perf_counter() - start
-            mismatches = sum(_disagree(self, batch, i, row, options)
-                             for i, row in enumerate(sample))
-            deals_per_s = deals / compiled if compiled else float("inf")
-            reference_per_s = len(sample) / slow if slow else float("inf")
-            rows_out.append({
-                "setting": f"{variant} {players}p cheapest",
-                "deals_per_s": deals_per_s,
-                "bouts_per_s": float(batch.measures[:, 0].sum()) / compiled,
-                "cards_per_s": float(batch.measures[:, 1].sum()) / compiled,
-                "reference_deals_per_s": reference_per_s,
-                "ratio": deals_per_s / reference_per_s,
-                "mismatches": mismatches,
-            })
-        return rows_out
+            table.append(speed_row(self, f"{variant} {players}p cheapest", options,
+                                   random_rows(options, deals, seed), 300))
+        return table
 
-
-def _disagree(game: Game, batch: BatchResults, i: int, row: Row, options: Any) -> bool:
-    """Whether the compiled result of ``row`` differs from the reference's (outcome, counts)."""
-    reference = game.play_reference(row, options)
-    return (game.outcomes[batch.outcome[i]] != reference.outcome
-            or tuple(batch.measures[i]) != tuple(reference.measures.values()))
 
 
 SPEED_SETTINGS = (*(("podkidnoy", n) for n in range(2, 7)),

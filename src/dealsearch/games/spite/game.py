@@ -16,7 +16,6 @@ a one-line JSON position (§3). The compiled engine (``_engine.pyx``) plays; the
 from __future__ import annotations
 
 import itertools
-import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -35,6 +34,7 @@ from dealsearch.game import (
     Row,
 )
 
+from ...speed import speed_row
 from . import _engine, reference
 from .notation import (
     DECK1_CARDS,
@@ -230,32 +230,14 @@ class SpiteGame(Game):
 
     def speed_table(self, deals: int, seed: int) -> list[dict[str, Any]]:
         """Per option and policy pair: the compiled engine on ``deals`` seeded deals and the
-        reference on the first ``max(10, deals // 200)`` of them, timed in CPU seconds."""
+        reference on the first ``max(10, deals // 200)`` of them."""
         rows = random_deals(deals, seed)
-        few = rows[:max(10, deals // 200)]
         table = []
         for recycle, sides, pair in itertools.product(
                 RECYCLE, SIDE_PILES, itertools.product(POLICIES, repeat=2)):
             options = SpiteOptions(recycle=recycle, side_piles=sides,
                                    policies=(pair[0], pair[1]))
-            started = time.process_time()
-            batch = self.play_batch(rows, options)
-            compiled = max(time.process_time() - started, 1e-9)
-            started = time.process_time()
-            for row in few:
-                reference.play_row(row, options)
-            slow = max(time.process_time() - started, 1e-9)
-            mismatches = 0
-            for i, row in enumerate(few):  # the same deals, checked outside the timing
-                found = self.play_reference(row, options)
-                mismatches += (self.outcomes[batch.outcome[i]] != found.outcome
-                               or tuple(batch.measures[i]) != tuple(found.measures.values()))
-            table.append({
-                "setting": options.key(), "deals_per_s": deals / compiled,
-                "turns_per_s": float(batch.measures[:, 0].sum()) / compiled,
-                "cards_per_s": float(batch.measures[:, 1].sum()) / compiled,
-                "reference_deals_per_s": len(few) / slow,
-                "ratio": (deals / compiled) / (len(few) / slow), "mismatches": mismatches})
+            table.append(speed_row(self, options.key(), options, rows, max(10, deals // 200)))
         return table
 
 

@@ -349,3 +349,37 @@ def test_a_log_on_read_only_storage_can_be_listed_and_reported(tmp_path: Path) -
         assert "dealsearch: error" not in done.stderr
     assert (storage / "log.sqlite").read_bytes() == before
     assert sorted(p.name for p in storage.iterdir()) == ["log.sqlite"]
+
+
+def test_a_full_disk_is_one_line_exit_1_and_the_run_resumes_once_space_is_back(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from dealsearch.cli import main
+    from dealsearch.cli import options as cli_options
+
+    class FillingLog(RecordLog):
+        """A log whose disk fills up at its third save (SQLite's own error)."""
+
+        def save(self, *args: Any, **kwargs: Any) -> None:
+            self.saves = getattr(self, "saves", 0) + 1
+            if self.saves == 3:
+                pages = self.db.execute("PRAGMA page_count").fetchone()[0]
+                self.db.execute(f"PRAGMA max_page_count = {pages}")
+            super().save(*args, **kwargs)
+
+    db = str(tmp_path / "log.sqlite")
+    search = ["search", "random", "--game", "durak", "--players", "3", "--policy",
+              "aggressive", "--deals", "1000000", "--workers", "1", "--seed", "3", "--quiet"]
+    monkeypatch.setattr(cli_options, "RecordLog", FillingLog)
+    monkeypatch.setattr("dealsearch.search.runner.COMMIT_SECONDS", 0.0)   # a commit a report
+    monkeypatch.setattr("dealsearch.search.runner.MAX_UNITS", 1)
+    assert main([*search, "--db", db]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "cannot write the log" in err[0] and "full" in err[0], err
+    assert logged(Path(db))["status"] == "failed"
+    monkeypatch.undo()   # space is back
+    assert main(["search", "--resume", "1", "--db", db, "--quiet"]) == 0
+    capsys.readouterr()
+    resumed = logged(Path(db))
+    assert main([*search, "--db", str(tmp_path / "alone.sqlite")]) == 0
+    assert resumed == logged(tmp_path / "alone.sqlite")

@@ -82,3 +82,25 @@ cdef int play_cards(const Table* table, const uint8_t* row, const int* sizes, Sc
                     Outcome* result) noexcept nogil
 cdef int fill_table(Table* t, int* size_of, object sizes, object payments, Py_ssize_t total,
                     object max_cards, object max_tricks) except -1
+
+
+# Bit-planes and rows, shared by this engine and the lanes (_lanes.pyx): a deal held as
+# bit-planes (bit i: card i of the row) cut into its hands, and written back as a row.
+cdef inline void split_deal(const uint64_t* planes, const int* sizes, int seats,
+                            Hand* hands) noexcept nogil:
+    cdef int seat, b, offset = 0
+    cdef uint64_t mask
+    for seat in range(seats):
+        # sizes[seat] < 64: with two or more hands, none holds the whole deck
+        mask = ((<uint64_t>1) << sizes[seat]) - 1
+        for b in range(PLANES):
+            hands[seat].plane[b] = (planes[b] >> offset) & mask
+        hands[seat].length = sizes[seat]
+        offset += sizes[seat]
+
+
+cdef inline void planes_to_row(const uint64_t* planes, int n_cards, uint8_t* row) noexcept nogil:
+    cdef int i
+    for i in range(n_cards):
+        row[i] = <uint8_t>(((planes[0] >> i) & 1) | (((planes[1] >> i) & 1) << 1)
+                           | (((planes[2] >> i) & 1) << 2))

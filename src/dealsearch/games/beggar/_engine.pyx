@@ -93,27 +93,6 @@ cdef inline void take_pile(Hand* h, Hand* pile) noexcept nogil:
     pile.length = 0
 
 
-cdef inline void split_deal(const uint64_t* planes, const int* sizes, int seats,
-                            Hand* hands) noexcept nogil:
-    """Cut a deal held as bit-planes (bit i: card i of the row) into its hands."""
-    cdef int seat, b, offset = 0
-    cdef uint64_t mask
-    for seat in range(seats):
-        # sizes[seat] < 64: with two or more hands, none holds the whole deck
-        mask = ((<uint64_t>1) << sizes[seat]) - 1
-        for b in range(PLANES):
-            hands[seat].plane[b] = (planes[b] >> offset) & mask
-        hands[seat].length = sizes[seat]
-        offset += sizes[seat]
-
-
-cdef inline void planes_to_row(const uint64_t* planes, int n_cards, uint8_t* row) noexcept nogil:
-    cdef int i
-    for i in range(n_cards):
-        row[i] = <uint8_t>(((planes[0] >> i) & 1) | (((planes[1] >> i) & 1) << 1)
-                           | (((planes[2] >> i) & 1) << 2))
-
-
 cdef void deal_hands(const uint8_t* cards, const int* sizes, int seats,
                      Hand* hands) noexcept nogil:
     """Build the hands of a deal from its cards (hand 1 first, each hand top card first)."""

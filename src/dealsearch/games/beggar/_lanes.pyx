@@ -36,7 +36,9 @@ from dealsearch.games.beggar._engine cimport (
     detector_free,
     detector_init,
     fill_table,
+    planes_to_row,
     play_game,
+    split_deal,
 )
 from dealsearch._random cimport deal_random, rng_seed
 
@@ -138,20 +140,6 @@ cdef void batch_free(Batch* batch) noexcept nogil:
     detector_free(&batch.det)
 
 
-cdef inline void split_planes(const uint64_t* planes, const int* sizes, int seats,
-                              Hand* hands) noexcept nogil:
-    """Cut a deal held as bit-planes (bit i: card i of the row) into its hands."""
-    cdef int seat, b, offset = 0
-    cdef uint64_t mask
-    for seat in range(seats):
-        # sizes[seat] < 64: with two or more hands, none holds the whole deck
-        mask = ((<uint64_t>1) << sizes[seat]) - 1
-        for b in range(PLANES):
-            hands[seat].plane[b] = (planes[b] >> offset) & mask
-        hands[seat].length = sizes[seat]
-        offset += sizes[seat]
-
-
 cdef inline bint lanes_fit(int kind, int min_cards, const Table* table) noexcept nogil:
     return (kind != LANES_SCALAR and table.seats == 2
             and min_cards <= table.total <= LANES_MAX_CARDS)
@@ -195,7 +183,7 @@ cdef int play_planes(int kind, int min_cards, const Table* table, const int* siz
             res.entry_cards = res.entry_tricks = 0
             res.period_cards = res.period_tricks = 0
             continue
-        split_planes(&batch.planes[PLANES * i], sizes, table.seats, start)
+        split_deal(&batch.planes[PLANES * i], sizes, table.seats, start)
         status = play_game(table, start, &batch.det, res)
         if status != 0:
             return status
@@ -279,13 +267,6 @@ def play_rows(deals, sizes, payments, max_cards=None, max_tricks=None):
     if status != 0:
         raise MemoryError("no memory for the cycle detector")
     return outcome, winner, cards, tricks, out, cycle
-
-
-cdef inline void planes_to_row(const uint64_t* planes, int n_cards, uint8_t* row) noexcept nogil:
-    cdef int i
-    for i in range(n_cards):
-        row[i] = <uint8_t>(((planes[0] >> i) & 1) | (((planes[1] >> i) & 1) << 1)
-                           | (((planes[2] >> i) & 1) << 2))
 
 
 cdef class RandomPlayer:

@@ -10,8 +10,8 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from dealsearch.bench import Yardstick, load_yardstick
 from dealsearch.games.beggar import STANDARD, _engine
+from dealsearch.games.beggar.bench import Yardstick, load_yardstick
 
 DEALS = 20_000
 SEED = 1
@@ -25,7 +25,7 @@ def random_rows() -> npt.NDArray[np.uint8]:
 
 @pytest.fixture(scope="session")
 def yardstick() -> Yardstick:
-    """The per-card C loop of dealsearch.bench; the benchmark is skipped without a compiler."""
+    """The per-card C loop (dealsearch.games.beggar.bench); skipped without a compiler."""
     built, note = load_yardstick()
     if built is None:
         pytest.skip(f"yardstick unavailable: {note}")

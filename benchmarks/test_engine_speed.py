@@ -11,8 +11,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from dealsearch.bench import Yardstick
 from dealsearch.games.beggar import STANDARD, _engine, play, play_batch
+from dealsearch.games.beggar.bench import Yardstick
 
 RECORD = "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---"  # 8344 cards, 1164 tricks
 LOOPING = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"  # first repeat at 474 cards

@@ -1,7 +1,7 @@
 """Every failure a user can meet, as a named exception carrying its exit status.
 
-The command line turns these (and :class:`dealsearch.games.beggar.notation.DealError` and
-:class:`dealsearch.game.GameError`, which are bad input too) into one line on stderr and the
+The command line turns these (and :class:`dealsearch.game.GameError`, a game's bad input, such
+as a deal that cannot be read) into one line on stderr and the
 exit status, in one place (:func:`dealsearch.cli.main`); anything else is a bug and shows its
 traceback.
 

@@ -318,6 +318,18 @@ class FastSearch(Protocol):
 
 
 @runtime_checkable
+class Yardstick(Protocol):
+    """Measures its engine against a plain C loop, side by side (``dealsearch bench``)."""
+
+    def yardstick(self, deals: int, workers: int, seed: int) -> dict[str, Any]:
+        """The report: contenders' rates and ratios, and ``checks`` (``*mismatch*`` counts:
+        ``bench`` exits 1 if any is not 0)."""
+
+    def format_yardstick(self, report: dict[str, Any]) -> str:
+        """The report as a table for people."""
+
+
+@runtime_checkable
 class SpeedTable(Protocol):
     """Rows for ``dealsearch bench --game NAME``."""
 
@@ -342,6 +354,27 @@ class PublishedRecords(Protocol):
 
     def published(self) -> Published:
         """The published records and the setting they were played under."""
+
+
+@dataclass(frozen=True)
+class PublishedCheck:
+    """One published deal replayed: what was published and what the engine computes."""
+
+    deal: str
+    finder: str
+    year: int
+    published: str           # the published result in a few words
+    computed: str            # the engine's, in the same words
+    ok: bool
+    result: dict[str, Any]   # the engine's result as ``verify --json`` prints it
+
+
+@runtime_checkable
+class PublishedDeals(Protocol):
+    """Ships published deals with their published results (``verify --known``)."""
+
+    def check_published(self) -> list[PublishedCheck]:
+        """Every published deal, replayed and compared with its publication."""
 
 
 @runtime_checkable

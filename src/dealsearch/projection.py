@@ -46,6 +46,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from .game import DEFAULT_GAME, get_game
+
 TAIL_FRACTION = 0.01   # the tail: the longest 1 % of the games ...
 MAX_TAIL = 2000        # ... but at most this many (the test then judges the far tail) ...
 MIN_TAIL = 50          # ... and at least this many, or there is no fit
@@ -553,15 +555,13 @@ def live_projection(game: str, strategy: str, measure: str, width: int,
 
     >>> import math
     >>> c = {b: round(1e6 * (math.exp(-b / 20) - math.exp(-(b + 1) / 20))) for b in range(400)}
-    >>> live_projection("beggar", "random", "cards", 10, c, 10**6, 2900, 10**7).progress_text()
+    >>> live_projection(DEFAULT_GAME, "random", "cards", 10, c, 10**6, 2900, 10**7).progress_text()
     'expect ~3,300 by the end'
-    >>> live_projection("beggar", "climb", "cards", 10, c, 10**6, 2900) is None
+    >>> live_projection(DEFAULT_GAME, "climb", "cards", 10, c, 10**6, 2900) is None
     True
     """
     if strategy != "random":
         return None
-    from .game import get_game
-
     _, bins = get_game(game).histogram(measure)
     fit = fit_tail(width, counts, overflow=bins - 1, measure=measure)
     return project(fit, deals, best, budget_deals, rate, workers, target, remaining_seconds)
@@ -580,9 +580,7 @@ def run_projection(log: Any, run: Mapping[str, Any], target: int | None = None,
     """
     if run.get("strategy") != "random":
         return None
-    from .game import get_game
-
-    game = get_game(run.get("game", "beggar"))
+    game = get_game(run.get("game", DEFAULT_GAME))
     measure = measure or run["options"].get("objective") or game.measures[0]
     width, counts = log.histogram([run["id"]], measure)
     _, bins = game.histogram(measure)
@@ -612,11 +610,9 @@ def runs_projection(log: Any, runs: list[Mapping[str, Any]], target: int | None 
     chosen = [run for run in runs if run.get("strategy") == "random"]
     if not chosen:
         return None
-    if len({(run.get("game", "beggar"), run.get("options_key", "")) for run in chosen}) > 1:
+    if len({(run.get("game", DEFAULT_GAME), run.get("options_key", "")) for run in chosen}) > 1:
         raise ValueError("runs_projection needs runs of one game and setting")
-    from .game import get_game
-
-    game = get_game(chosen[0].get("game", "beggar"))
+    game = get_game(chosen[0].get("game", DEFAULT_GAME))
     measure = measure or chosen[0]["options"].get("objective") or game.measures[0]
     width, counts = log.histogram([run["id"] for run in chosen], measure)
     _, bins = game.histogram(measure)

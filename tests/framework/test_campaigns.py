@@ -10,6 +10,7 @@ import pytest
 
 from dealsearch.campaigns import campaign_names, config_path
 from dealsearch.cli import main
+from dealsearch.game import get_game
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -73,9 +74,11 @@ def test_a_campaign_of_an_unknown_or_other_game_is_one_line(capsys, tmp_path) ->
         assert len(err.splitlines()) == 1 and line in err, err
 
 
-def test_the_overnight_campaign_is_a_climb_with_the_measured_best_options() -> None:
+def test_the_overnight_campaign_is_the_winner_of_the_fair_screen() -> None:
+    """Random search, 2-player standard deals, every core, 8 hours (docs: the fair screen)."""
     from dealsearch.cli.search import _load_config
     from dealsearch.search import SearchSpec
 
     spec = SearchSpec.from_json(_load_config("overnight"))
-    assert (spec.strategy, spec.restart, spec.kick, spec.stall) == ("climb", "random", 1, 5000)
+    assert (spec.strategy, spec.time, spec.workers) == ("random", 8 * 3600, 0)
+    assert spec.options == get_game("beggar").options()

@@ -20,7 +20,7 @@ ALLOWLIST = Path(__file__).with_name("stubtest-allowlist.txt")
 COMPILED = sorted(path.relative_to(PACKAGE).with_suffix("").as_posix()
                   for path in PACKAGE.rglob("*.pyx"))
 # The Python modules that call the compiled ones: mypy checks them against the stubs.
-CALLERS = ["games/beggar/engine.py", "bench.py", "games/beggar/reverse.py",
+CALLERS = ["games/beggar/engine.py", "games/beggar/bench.py", "games/beggar/reverse.py",
            "search/climb.py", "search/random_search.py",
            "search/exhaustive.py", "games/beggar/game.py", "games/beggar/search.py",
            "games/durak/game.py", "games/spite/game.py"]

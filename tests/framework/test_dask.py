@@ -97,7 +97,7 @@ def run_collecting(spec: SearchSpec, db: str, backend: DaskBackend | None = None
 
 
 def test_a_worker_killed_mid_run_loses_nothing_and_counts_nothing_twice(tmp_path):
-    spec = SearchSpec("exhaustive", deck=BIG_DECK, workers=2)
+    spec = SearchSpec("exhaustive", game_options={"deck": BIG_DECK}, workers=2)
     expected, expected_cycles = run_collecting(spec, str(tmp_path / "local.sqlite"))
     killed: dict[str, list[str]] = {}
 

@@ -61,7 +61,7 @@ def test_a_search_rich_in_cycles_prints_a_screenful(spite_log):
         "SELECT count(*) FROM finds WHERE outcome = 'cycle'").fetchone()[0]
     assert cycles > 2 * SCREENFUL  # else the test proves nothing
     assert len(printed) <= SCREENFUL, "\n".join(printed)
-    assert printed[0].startswith("starting run 1: random search, spite")
+    assert printed[0].startswith("starting run 1: random search, Spite and Malice")
     assert any(line.startswith("cycle ") for line in printed)
     assert any(line.startswith("run 1 done: 200,000 deals in ") for line in printed)
     table = printed[printed.index(next(x for x in printed if x.startswith("run 1 done"))) + 1:]

@@ -161,12 +161,3 @@ def test_the_cycle_figure_and_table_follow_run(tmp_path, capsys):
     page = (tmp_path / "r" / "index.html").read_text(encoding="utf-8")
     table = page.split("<h2>Cycles</h2>")[1]
     assert set(re.findall(r"<td>([0-9a-f]{12})</td>", table)) == first
-
-
-def test_every_game_says_each_tested_setting_in_words():
-    from dealsearch.game import iter_games
-
-    for game in iter_games():
-        for values in game.test_option_sets:
-            text = game.describe_options(game.options(**values))
-            assert text and "=" not in text and ";" not in text, (game.name, values, text)

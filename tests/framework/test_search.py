@@ -197,7 +197,7 @@ def test_reader_can_query_the_log_while_a_search_writes(tmp_path):
     (["search", "sideways"], "invalid choice: 'sideways'"),
     (["search", "random", "--workers", "0"], "'0' must be at least 1"),
     (["search", "exhaustive", "--deck", "--Z-"], "deck, position 3: unknown card 'Z'"),
-    (["search", "exhaustive"], "an exhaustive search needs --deck"),
+    (["search", "exhaustive"], "would never end: search a smaller deck (--deck"),
     (["search", "random", "--time", "soon"], "bad duration 'soon'"),
     (["search"], "search needs a strategy"),
     (["search", "--resume", "99"], "no run 99"),
@@ -219,10 +219,9 @@ def test_bad_search_options_give_one_line_and_exit_2(capsys, tmp_path, monkeypat
 
 @pytest.mark.parametrize(("argv", "message"), [
     (["--start", RECORD[:26] + "-/" + RECORD[28:]],  # a numeral moved from hand 2 to hand 1
-     "--start deals 27/25 cards, a climb deals 26/26 (as evenly as possible, hand 1 first): "
-     "give a start dealt that way"),
+     "--start: the deal has hands of 27/25 cards, the options 26/26"),
     (["--start", RECORD, "--players", "3"],
-     "--start has 2 hands but the search is for 3 players: give --players 2"),
+     "--start: the deal has hands of 26/26 cards, the options 18/17/17"),
 ])
 def test_a_climb_start_is_climbed_as_given_or_refused(capsys, tmp_path, argv, message):
     db = tmp_path / "log.sqlite"
@@ -337,10 +336,10 @@ def test_each_new_best_is_printed_once_and_climbers_speak_when_verbose(capsys, t
 
 
 def _climber_at(deal: str, spec: SearchSpec) -> tuple[_climb.Climber, np.ndarray]:
-    rules = spec.game_rules
+    rules = spec.options.game_rules
     row = np.array(parse_deal(deal, rules).cards, dtype=np.uint8)
-    climber = _climb.Climber(spec.hand_sizes, rules.payments, spec.seed, 0, None, None,
-                             spec.by_tricks)
+    climber = _climb.Climber(spec.options.sizes, rules.payments, spec.seed, 0, None, None,
+                             spec.objective == "tricks")
     climber.reset(row, play(deal, rules).tricks, 1.0)
     return climber, row
 

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from .. import __name__ as package_name
 from ..errors import DealsearchError
-from ..game import GameError, get_game, iter_games
+from ..game import DEFAULT_GAME, GameError, get_game, iter_games
 from ..interrupt import exit_status
 from . import bench, records, report, search, status, verify
 from .commands import Command, GameCommands
@@ -22,10 +22,18 @@ from .options import EXIT_BAD_INPUT, EXIT_OK, Parser, chosen_game, examples
 
 DESCRIPTION = """\
 Find record-long and never-ending deals of card games, exactly and fast. dealsearch plays
-Beggar-My-Neighbour (the default), Durak and Spite and Malice by their rules and named
-policies: `verify` plays a deal and prints its exact result, `search` hunts for long and
-never-ending deals on every core and logs each find to a SQLite file, `records` and `report`
-read that log, and `status` watches the searches running on it."""
+{games} by their rules and named policies: `verify` plays a deal and prints its exact result,
+`search` hunts for long and never-ending deals on every core and logs each find to a SQLite
+file, `records` and `report` read that log, and `status` watches the searches running on it."""
+
+
+def description() -> str:
+    """The program's description, naming the registered games (the default first)."""
+    titles = [get_game(DEFAULT_GAME).title + " (the default)"] + [
+        game.title for game in iter_games() if game.name != DEFAULT_GAME]
+    games = ", ".join(titles[:-1]) + " and " + titles[-1] if len(titles) > 1 else titles[0]
+    return DESCRIPTION.format(games=games)
+
 
 EXAMPLES = examples(
     "dealsearch verify ---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---",
@@ -89,7 +97,7 @@ def build_parser(game_name: str | None = None) -> argparse.ArgumentParser:
     """The argument parser of every command, with ``game_name``'s options (default: the
     default game)."""
     game = get_game(game_name or chosen_game([]))
-    parser = Parser(prog="dealsearch", description=DESCRIPTION, epilog=EXAMPLES)
+    parser = Parser(prog="dealsearch", description=description(), epilog=EXAMPLES)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
                                      parser_class=Parser)
     names: set[str] = set()

@@ -20,7 +20,7 @@ from ..errors import (
     MissingDirectory,
     NotAFile,
 )
-from ..game import Game, GameError, GameOptions, OptionSpec, game_names, get_game
+from ..game import DEFAULT_GAME, Game, GameError, GameOptions, OptionSpec, game_names, get_game
 from ..log import RecordLog
 from ..search.spec import MAX_SEED, parse_duration
 from ..text import plain
@@ -168,14 +168,13 @@ def open_log(path: str | Path, must_exist: bool = False) -> RecordLog:
         raise BadLog(f"cannot open the log {path}: {error}") from None
 
 
-DEFAULT_GAME = "beggar"
 
 
 def chosen_game(argv: Sequence[str]) -> str:
     """The ``--game`` named in ``argv`` (the parser is built for it), else the default.
 
-    >>> chosen_game(["search", "random", "--game=beggar"])
-    'beggar'
+    >>> chosen_game(["search", "random", "--game=durak"])
+    'durak'
     """
     names = game_names()
     for i, arg in enumerate(argv):

@@ -99,6 +99,8 @@ class SearchScreen:
         """The table a run ends with: deals, rate, each outcome, the cycles and the best."""
         head = (f"run {summary.run_id} {summary.status}: {count(summary.deals)} deals in "
                 f"{duration(summary.seconds)} ({rate(summary.deals, summary.seconds)})")
+        if getattr(summary, "wall", None) is not None:
+            head += f", {duration(summary.wall)} wall"
         rows: list[list[Any]] = []
         for outcome, n in summary.outcomes.items():
             note = ""

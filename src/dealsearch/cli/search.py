@@ -254,8 +254,7 @@ def run(args: argparse.Namespace) -> int:
                         backend=backend)
         if not args.json:
             action = "resuming" if run_id else "starting"
-            setting = (f"{spec.rules} rules, {spec.players} players"
-                       if spec.game == DEFAULT_GAME else f"{spec.game}, {spec.options.key()}")
+            setting = f"{spec.plugin.title}, {spec.plugin.describe_options(spec.options)}"
             print(f"{action} run {runner.run_id}: {spec.strategy} search, {setting}, "
                   f"{backend.describe()}, seed {spec.seed}; log {args.db}", flush=True)
         try:

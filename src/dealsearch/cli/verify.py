@@ -12,11 +12,7 @@ from typing import Any, TextIO
 
 from .. import __name__ as package_name
 from ..errors import BadInput, BadOption, NoSuchFile, NotAFile, NotATextFile
-from ..game import Game, GameError, get_game
-from ..games.beggar.engine import play
-from ..games.beggar.known import KnownDeal, load_known
-from ..games.beggar.notation import DealError
-from ..games.beggar.result import Result
+from ..game import Game, GameError, PublishedDeals, get_game
 from .commands import Command
 from .options import (
     DEFAULT_GAME,
@@ -114,16 +110,16 @@ def run(args: argparse.Namespace) -> int:
     game = get_game(args.game)
     options = game_options(game, option_values(args, game, game.deal_options))
     if args.known:
-        if game.name != DEFAULT_GAME:  # only the default game has published deals
+        if not isinstance(game, PublishedDeals):
             raise BadInput(f"--known: there are no published deals of {game.name} yet")
-        return _verify_known(args)
+        return _verify_known(game, args)
     if not args.deals:
         raise BadOption("verify needs a deal, '-' or a file of deals (or --known)")
     status = EXIT_OK
     for where, text in _deal_texts(args.deals):
         try:
             canonical, result = game.verify(text, options)
-        except (DealError, GameError) as error:
+        except GameError as error:
             if not where and _looks_like_path(text):
                 raise NoSuchFile(f"no such file: {text}") from None
             print(f"{package_name}: error: {where}{error}", file=sys.stderr)
@@ -145,26 +141,21 @@ def _print_trace(game: Game, text: str, options: object, out: TextIO) -> None:
         print(line, file=out)
 
 
-def _verify_known(args: argparse.Namespace) -> int:
-    rows: list[tuple[KnownDeal, Result]] = []
-    for known in load_known():
-        rows.append((known, play(known.deal, known.rules)))
-    mismatches = sum(not known.matches(result) for known, result in rows)
+def _verify_known(game: PublishedDeals, args: argparse.Namespace) -> int:
+    checks = game.check_published()
+    mismatches = sum(not check.ok for check in checks)
     if args.json:
-        for known, result in rows:
-            print(json.dumps({"deal": known.text, "finder": known.finder, "year": known.year,
-                              "published": known.published, **result.to_json(),
-                              "ok": known.matches(result)}))
+        for check in checks:
+            print(json.dumps({"deal": check.deal, "finder": check.finder, "year": check.year,
+                              "published": check.published, **check.result, "ok": check.ok}))
     else:
         print(f"{'finder':<30} {'year':>4}  {'published':<22} {'computed':<22} ok")
-        for known, result in rows:
-            computed = known.summary_of(result)
-            flag = "ok" if known.matches(result) else "MISMATCH"
-            print(f"{known.finder[:30]:<30} {known.year:>4}  {known.published:<22} "
-                  f"{computed:<22} {flag}")
-        print(f"{len(rows)} published deals, {mismatches} mismatches")
+        for check in checks:
+            flag = "ok" if check.ok else "MISMATCH"
+            print(f"{check.finder[:30]:<30} {check.year:>4}  {check.published:<22} "
+                  f"{check.computed:<22} {flag}")
+        print(f"{len(checks)} published deals, {mismatches} mismatches")
     return EXIT_MISMATCH if mismatches else EXIT_OK
-
 
 
 COMMAND = Command("verify", add_parser, run)

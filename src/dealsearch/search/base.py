@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..game import BatchResults, Game, GameResult, Layout, get_game
+from ..game import DEFAULT_GAME, BatchResults, Game, GameResult, Layout, get_game
 from .spec import SearchSpec
 
 
@@ -30,7 +30,7 @@ class Task:
 def new_histograms(game: Game | None = None) -> dict[str, npt.NDArray[np.int64]]:
     """Empty length histograms, one per measure of the game (BMN by default), sized by
     :meth:`Game.histogram`."""
-    game = game or get_game("beggar")
+    game = game or get_game(DEFAULT_GAME)
     return {m: np.zeros(game.histogram(m)[1], dtype=np.int64) for m in game.measures}
 
 
@@ -59,6 +59,10 @@ class Report:
     finds: list[tuple[str, GameResult]] = field(default_factory=list)  # (canonical text, result)
     state: dict[str, Any] | None = None     # a climber's state, to continue from
     notes: list[str] = field(default_factory=list)  # progress worth telling the user
+    seconds: float = 0.0    # the worker's time on the task (sizes the next tasks)
+    # deal -> (cycle key, cycle id) of each cycle find, named in the worker: naming replays
+    # the game, work that would otherwise fall on the one coordinator
+    cycles: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     @classmethod
     def for_game(cls, key: int, game: Game) -> Report:
@@ -89,6 +93,8 @@ class ChunkSet:
         self.total = total
         self.prefix = int(checkpoint.get("prefix", 0))
         self.extra = set(checkpoint.get("extra", ()))
+        for start, stop in checkpoint.get("spans", ()):
+            self.extra.update(range(start, stop))
         self.next = self.prefix
 
     def take(self) -> int | None:
@@ -100,9 +106,30 @@ class ChunkSet:
         self.next += 1
         return self.next - 1
 
-    def finish(self, chunk: int) -> None:
-        """Mark ``chunk`` done."""
-        self.extra.add(chunk)
+    def take_run(self, most: int) -> tuple[int, int] | None:
+        """Up to ``most`` consecutive chunks not yet done, as (first, count); None when all
+        are handed out. A run of chunks is the same work as its chunks one by one.
+
+        >>> chunks = ChunkSet(10, {"prefix": 2, "extra": [5]})
+        >>> chunks.take_run(4), chunks.take_run(4), chunks.take_run(9)
+        ((2, 3), (6, 4), None)
+        """
+        first = self.take()
+        if first is None:
+            return None
+        count = 1
+        while count < most and self.next not in self.extra and (
+                self.total is None or self.next < self.total):
+            self.next += 1
+            count += 1
+        return first, count
+
+    def finish(self, chunk: int, count: int = 1) -> None:
+        """Mark ``chunk`` (and the ``count - 1`` after it) done."""
+        if chunk == self.prefix and not self.extra:  # the usual case: in order
+            self.prefix += count
+            return
+        self.extra.update(range(chunk, chunk + count))
         while self.prefix in self.extra:
             self.extra.remove(self.prefix)
             self.prefix += 1
@@ -113,8 +140,28 @@ class ChunkSet:
         return self.total is not None and self.prefix >= self.total
 
     def checkpoint(self) -> dict[str, Any]:
-        """The state to resume from."""
-        return {"prefix": self.prefix, "extra": sorted(self.extra)}
+        """The state to resume from: single chunks done out of order in ``extra``, runs of
+        them as [start, stop) in ``spans`` (a task may cover many chunks).
+
+        >>> chunks = ChunkSet(None)
+        >>> for chunk, count in ((3, 1), (6, 4), (12, 1)):
+        ...     chunks.finish(chunk, count)
+        >>> chunks.checkpoint()
+        {'prefix': 0, 'extra': [3, 12], 'spans': [[6, 10]]}
+        """
+        singles: list[int] = []
+        spans: list[list[int]] = []
+        for chunk in sorted(self.extra):
+            if spans and spans[-1][1] == chunk:
+                spans[-1][1] += 1
+            elif singles and singles[-1] == chunk - 1:
+                spans.append([singles.pop(), chunk + 1])
+            else:
+                singles.append(chunk)
+        state: dict[str, Any] = {"prefix": self.prefix, "extra": singles}
+        if spans:
+            state["spans"] = spans
+        return state
 
 
 class NumberedSearch:

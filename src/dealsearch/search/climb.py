@@ -1,7 +1,7 @@
 """Hill climbing with restarts: mutate the deal, keep what plays longer.
 
-The inner loop is compiled: the game's own climber if it has one (BMN:
-:class:`dealsearch.games.beggar._climb.Climber`), else
+The inner loop is compiled: the game's own climber if it has one (a
+:class:`~dealsearch.game.FastSearch` game), else
 :class:`dealsearch.search._generic.Climber` on the game's kernel. One mutant per step (swap two
 cards of different codes, move a card, swap cards between segments, rotate a segment),
 accepted if it plays at least as long (plateaus are crossed) or, with ``escape=anneal``, with
@@ -65,12 +65,15 @@ class ClimbSearch:
         """Games the whole run will play, if bounded."""
         return self.spec.deals
 
-    def next_task(self) -> Task | None:
-        """A slice of work for an idle climber with games left, or None."""
+    task_deals = SLICE_GAMES   # games of one unit of work (a slice is a few units)
+
+    def next_task(self, units: int = 1) -> Task | None:
+        """A slice of ``units`` x SLICE_GAMES games for an idle climber with games left, or
+        None. A climber plays the same games however its work is sliced."""
         for climber, state in self.states.items():
             if climber in self.busy:
                 continue
-            games = SLICE_GAMES
+            games = SLICE_GAMES * units
             if self.shares is not None:
                 games = min(games, self.shares[climber] - self.handed[climber])
                 if games < 1:

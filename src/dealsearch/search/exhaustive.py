@@ -77,8 +77,8 @@ class ExhaustiveSearch(NumberedSearch):
         self.shard_size = max(1, -(-self.total_deals // shards))
         super().__init__(-(-self.total_deals // self.shard_size), checkpoint)
 
-    def next_task(self) -> Task | None:
-        """The next shard, or None when all are handed out."""
+    def next_task(self, units: int = 1) -> Task | None:
+        """The next shard, or None when all are handed out (shards have one size)."""
         shard = self.chunks.take()
         if shard is None:
             return None

@@ -16,7 +16,7 @@ from ._generic import Sampler
 from .base import NumberedSearch, Report, Task, compact, results_of
 from .spec import SearchSpec
 
-CHUNK_DEALS = 100_000  # about a quarter of a second on one core (BMN)
+CHUNK_DEALS = 100_000  # deals of stream (seed, k); a task plays a run of such chunks
 MAX_FINDS = 256        # finds kept per call of the sampler
 
 
@@ -35,15 +35,26 @@ class RandomSearch(NumberedSearch):
         """Deals the whole run will play, if bounded."""
         return self.spec.deals
 
-    def next_task(self) -> Task | None:
-        """The next chunk, or None once the budget is handed out."""
-        chunk = self.chunks.take()
-        if chunk is None:
+    task_deals = CHUNK_DEALS   # deals of one unit of work (a task is a run of units)
+
+    def next_task(self, units: int = 1) -> Task | None:
+        """The next run of at most ``units`` chunks, or None once the budget is handed out.
+
+        Chunk ``k`` is always the deals of stream ``(seed, k)``, whichever task plays it: so
+        tasks of any size play the same deals, and a resumed run the same chunks.
+        """
+        taken = self.chunks.take_run(units)
+        if taken is None:
             return None
-        size = CHUNK_DEALS
+        first, count = taken
+        size = count * CHUNK_DEALS
         if self.spec.deals is not None:
-            size = min(size, self.spec.deals - chunk * CHUNK_DEALS)
-        return Task(chunk, {"deals": size})
+            size = min(size, self.spec.deals - first * CHUNK_DEALS)
+        return Task(first, {"deals": size})
+
+    def absorb(self, report: Report) -> None:
+        """A run of chunks is done (all full but perhaps the budget's last)."""
+        self.chunks.finish(report.key, max(1, -(-report.deals // CHUNK_DEALS)))
 
 
 def sampler(spec: SearchSpec, stream: int, best: int = 0) -> Any:
@@ -63,18 +74,24 @@ def sampler(spec: SearchSpec, stream: int, best: int = 0) -> Any:
 
 
 def play_chunk(spec: SearchSpec, task: Task) -> Report:
-    """Play one chunk of random deals; keep each deal longer than all before it, and cycles."""
+    """Play a run of chunks of random deals; in each chunk keep each deal longer than all
+    before it in the chunk, and every cycle (so a run of chunks finds what its chunks do)."""
     game = spec.plugin
-    player = sampler(spec, task.key)
     report = Report.for_game(task.key, game)
     hists, widths = report.hist_args(game)
-    remaining = task.payload["deals"]
-    while remaining:
-        played, counts, totals, rows, _ = player.play(remaining, MAX_FINDS, hists, widths)
-        remaining -= played
-        report.deals += played
-        report.count(game, counts, totals)
-        rows = np.asarray(rows)
-        for row, found in zip(rows, results_of(spec, rows), strict=True):
-            report.finds.append((compact(row, spec), found))
+    left = task.payload["deals"]
+    chunk = task.key
+    while left:
+        player = sampler(spec, chunk)
+        remaining = min(left, CHUNK_DEALS)
+        left -= remaining
+        chunk += 1
+        while remaining:
+            played, counts, totals, rows, _ = player.play(remaining, MAX_FINDS, hists, widths)
+            remaining -= played
+            report.deals += played
+            report.count(game, counts, totals)
+            rows = np.asarray(rows)
+            for row, found in zip(rows, results_of(spec, rows), strict=True):
+                report.finds.append((compact(row, spec), found))
     return report

@@ -1,19 +1,25 @@
 """Run a search: hand out tasks to a backend's workers, log finds, checkpoint, report.
 
 The coordinator (this process) is the only writer of the log, whatever the backend (local
-processes or a Dask cluster). For every report it commits the new finds together with the
-run's counters and checkpoint in one transaction, and only then tells anyone: so what was
-printed is on disk, and a resumed run starts from the last commit.
+processes or a Dask cluster). It absorbs every report that is ready and, at most every
+``COMMIT_SECONDS``, commits the new finds of all of them together with the run's counters and
+checkpoint in one transaction, and only then tells anyone: so what was printed is on disk, and
+a resumed run starts from the last commit. Tasks are sized by the workers' measured speed to
+take about ``TASK_SECONDS`` each (smaller as a ``--time`` budget nears its end), so a thousand
+fast workers send a coordinator hundreds of reports a second, not tens of thousands; a task
+of any size does the same work as its units one by one, so the size never changes a result.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import queue
 import signal
 import sys
 import time
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, Future, wait
+from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
@@ -31,6 +37,10 @@ from .random_search import RandomSearch, play_chunk
 from .spec import SearchSpec
 
 SAMPLE_SECONDS = 10.0  # throughput is logged at least this often (and at the end)
+COMMIT_SECONDS = 0.5   # finds and checkpoint are committed at most this often (and at the end)
+TASK_SECONDS = 1.0     # a task is sized to take about this long on a worker ...
+MAX_UNITS = 256        # ... at most this many units of its strategy (random: 100,000 deals)
+QUEUE_PER_SLOT = 2     # tasks in flight per worker: one running, one waiting
 
 # Test hooks, read from the environment so tests can drive a real `dealsearch search`
 # process; never set in normal use. SAVE_PAUSE widens the window between absorbing a report
@@ -64,7 +74,7 @@ class Strategy(Protocol):
     total_deals: int | None
     finished: bool
 
-    def next_task(self) -> Task | None: ...
+    def next_task(self, units: int = 1) -> Task | None: ...
     def absorb(self, report: Report) -> None: ...
     def checkpoint(self) -> dict[str, Any]: ...
 
@@ -77,8 +87,22 @@ STRATEGIES: dict[str, tuple[type, Callable[[SearchSpec, Task], Report]]] = {
 
 
 def run_task(spec: SearchSpec, task: Task) -> Report:
-    """Worker side: run one task of the spec's strategy."""
-    return STRATEGIES[spec.strategy][1](spec, task)
+    """Worker side: run one task of the spec's strategy; time it and name its cycles."""
+    began = time.perf_counter()
+    report = STRATEGIES[spec.strategy][1](spec, task)
+    game, options = spec.plugin, spec.options
+    if isinstance(game, CycleCatalogue):
+        for deal, result in report.finds:
+            if result.outcome == "cycle" and deal not in report.cycles:
+                key = game.cycle_key(game.parse(deal, options), options)
+                report.cycles[deal] = (key, game.cycle_id(key, options))
+    report.seconds = time.perf_counter() - began
+    return report
+
+
+def _deals(task: Task) -> int:
+    """The deals (or games) a task plays, if it says."""
+    return int(task.payload.get("deals") or task.payload.get("games") or 0)
 
 
 def _report(future: Future[Report]) -> Report:
@@ -102,6 +126,7 @@ class RunState:
 
     def __post_init__(self) -> None:
         self.outcomes = {name: int(self.outcomes.get(name, 0)) for name in self.outcome_names}
+        self._unmerged: dict[str, Any] = {}   # histograms of reports since the last merge
 
     def add(self, report: Report) -> None:
         """Count a report's games."""
@@ -110,9 +135,26 @@ class RunState:
         for code, name in enumerate(self.outcome_names):
             self.outcomes[name] += report.outcomes[code]
         for measure, counts in report.histograms.items():
-            merged = self.histograms.setdefault(measure, {})
-            for b in np.flatnonzero(counts).tolist():
-                merged[b] = merged.get(b, 0) + int(counts[b])
+            unmerged = self._unmerged.get(measure)
+            if unmerged is None or len(unmerged) != len(counts):
+                self._merge(measure)
+                self._unmerged[measure] = np.array(counts, dtype=np.int64)
+            else:
+                unmerged += counts
+
+    def _merge(self, measure: str) -> None:
+        counts = self._unmerged.pop(measure, None)
+        if counts is None:
+            return
+        merged = self.histograms.setdefault(measure, {})
+        for b in np.flatnonzero(counts).tolist():
+            merged[b] = merged.get(b, 0) + int(counts[b])
+
+    def merged_histograms(self) -> dict[str, dict[int, int]]:
+        """Every measure's histogram, {bin: count}, reports so far included."""
+        for measure in list(self._unmerged):
+            self._merge(measure)
+        return self.histograms
 
 
 @dataclass
@@ -125,16 +167,18 @@ class Summary:
     cards: int
     outcomes: dict[str, int]
     best: dict[str, Any] | None
-    seconds: float
+    seconds: float              # the search's own time, over every session (rates use it)
     status: str                 # done | interrupted | failed
     error: str | None = None    # failed: what went wrong, in one line
     signal: int | None = None   # interrupted: the signal that stopped it (SIGINT, SIGTERM)
+    wall: float | None = None   # this session's wall time, workers' start-up included
 
     def to_json(self) -> dict[str, Any]:
         """The ``--json`` summary line."""
         return {"run_id": self.run_id, "strategy": self.strategy, "deals": self.deals,
                 "cards": self.cards, "outcomes": self.outcomes, "best": self.best,
-                "seconds": round(self.seconds, 3)}
+                "seconds": round(self.seconds, 3),
+                "wall_seconds": None if self.wall is None else round(self.wall, 3)}
 
 
 class Runner:
@@ -143,13 +187,14 @@ class Runner:
     ``backend`` runs the tasks (default: local worker processes, started by :meth:`run`); the
     caller closes a backend it passes in. A new run records the number of workers its work is
     cut for (``workers=0`` becomes the backend's count), so a resume on another machine or
-    another backend cuts it the same way.
+    another backend cuts it the same way. ``clock`` is for tests (default: time.monotonic).
     """
 
     def __init__(self, spec: SearchSpec, log: RecordLog, run_id: int | None = None,
                  on_find: Callable[[Find], None] = lambda find: None,
                  on_note: Callable[[str], None] = lambda note: None,
-                 progress: bool = True, backend: Backend | None = None) -> None:
+                 progress: bool = True, backend: Backend | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         if run_id is None and spec.workers == 0:
             spec = replace(spec, workers=(backend.slots if backend else 0) or spec.worker_count)
         self.spec = spec
@@ -181,9 +226,20 @@ class Runner:
                                            spec.options.to_json(), spec.options.key()).run_id
         self.managed = ManagedRun(log, self.run_id,
                                   str(self.full_options.get("rules", self.game.name)))
+        self.clock = clock
         self.last_sample = -SAMPLE_SECONDS   # search seconds at the last throughput sample
         self.hurry = False   # interrupted twice: stop without waiting for running tasks
         self.told = 0        # finds handed to on_find
+        # Absorbed but not yet committed: the finds and notes of reports since the last
+        # commit (the counters, best and strategy already count them; a failed commit takes
+        # all back to the log's state, see _reload).
+        self.pending: list[Find] = []
+        self.pending_notes: list[str] = []
+        self.uncommitted = 0       # reports absorbed since the last commit
+        self.last_commit = -float("inf")
+        self.rate: float | None = None   # deals per worker-second, measured from reports
+        self.in_flight_deals = 0         # deals of the tasks submitted and not yet absorbed
+        self.commits = 0
 
     # ------------------------------------------------------------------ bookkeeping
 
@@ -205,18 +261,22 @@ class Runner:
         return False
 
     def _progress(self, started: float) -> dict[str, Any]:
-        return {"seconds": self.state.seconds + time.monotonic() - started,
+        return {"seconds": self.state.seconds + self.clock() - started,
                 "deals": self.state.deals, "cards": self.state.cards,
                 "outcomes": self.state.outcomes,
                 "checkpoint": {"strategy": self.strategy.checkpoint(), "best": self.state.best}}
 
-    def _find(self, deal: str, result: GameResult) -> Find:
+    def _find(self, deal: str, result: GameResult, named: dict[str, tuple[str, str]]
+              ) -> Find:
         game, options = self.game, self.spec.options
         key = cycle = None
         if result.outcome == "cycle" and isinstance(game, CycleCatalogue):
-            # name the cycle, so the catalogue can group its deals
-            key = game.cycle_key(game.parse(deal, options), options)
-            cycle = game.cycle_id(key, options)
+            # name the cycle, so the catalogue can group its deals (the worker has, usually)
+            if deal in named:
+                key, cycle = named[deal]
+            else:
+                key = game.cycle_key(game.parse(deal, options), options)
+                cycle = game.cycle_id(key, options)
         return Find(deal, result.outcome, dict(result.measures), self.spec.strategy,
                     self.run_id, dict(result.entry), dict(result.period),
                     dict(result.details), key, cycle, game.name, options.key(),
@@ -227,20 +287,20 @@ class Runner:
         sample = status != "running" or progress["seconds"] - self.last_sample >= SAMPLE_SECONDS
         if sample:
             self.last_sample = progress["seconds"]
-        histograms = {m: (self.widths[m], self.state.histograms.get(m, {}))
-                      for m in self.widths}
+        merged = self.state.merged_histograms()
+        histograms = {m: (self.widths[m], merged.get(m, {})) for m in self.widths}
         extra = {"limits": self.spec.limits, "histograms": histograms, "sample": sample}
         if status == "running":
             self.managed.save(finds, progress, **extra)
         else:
             self.managed.finish(status, progress, **extra)
 
-    def _absorb(self, task: Task, report: Report, started: float) -> None:
-        """Add a report to the run and commit it with its finds: both or neither.
+    def _absorb(self, task: Task, report: Report) -> None:
+        """Add a report to the run: its counters, best and strategy now, its finds with the
+        next commit (:meth:`_commit`), which commits both or neither.
 
-        Signals wait until the commit is done (:func:`~dealsearch.interrupt.deferred`); if the
-        commit fails (a full disk, a log locked too long) the run's state goes back to what the
-        log holds, so a later save cannot commit a checkpoint past finds that were never saved.
+        Signals wait until the report is wholly absorbed (:func:`~dealsearch.interrupt.
+        deferred`); if absorbing fails the run's state goes back to what the log holds.
         """
         if report.key != task.key:
             raise RuntimeError(f"task {task.key} came back as the report of task {report.key}")
@@ -248,21 +308,60 @@ class Runner:
             try:
                 self.strategy.absorb(report)
                 self.state.add(report)
-                finds = [self._find(deal, result) for deal, result in report.finds
-                         if self._keep(deal, result)]
-                if SAVE_PAUSE:
-                    time.sleep(SAVE_PAUSE)
-                self._save(finds, started)
+                self.pending.extend(self._find(deal, result, report.cycles)
+                                    for deal, result in report.finds
+                                    if self._keep(deal, result))
+                self.pending_notes.extend(report.notes)
+                self.uncommitted += 1
             except BaseException:
                 self._reload()
                 raise
+        if report.seconds > 0 and report.deals:
+            rate = report.deals / report.seconds
+            self.rate = rate if self.rate is None else 0.8 * self.rate + 0.2 * rate
+
+    def _commit(self, started: float) -> None:
+        """Commit the finds absorbed since the last commit with the run's state: both or
+        neither, signals waiting until it is done; if the commit fails (a full disk, a log
+        locked too long) the run's state goes back to what the log holds, so a later save
+        cannot commit a checkpoint past finds that were never saved. Then tell the finds."""
+        with deferred():
+            try:
+                if SAVE_PAUSE:
+                    time.sleep(SAVE_PAUSE)
+                self._save(self.pending, started)
+            except BaseException:
+                self._reload()
+                raise
+            finds, notes = self.pending, self.pending_notes
+            self.pending, self.pending_notes, self.uncommitted = [], [], 0
+            self.last_commit = self.clock()
+            self.commits += 1
         for find in finds:  # committed: now it may be told
             self.on_find(find)
             self.told += 1
             while HOLD_AFTER_FINDS and self.told >= HOLD_AFTER_FINDS:
                 time.sleep(1)
-        for note in report.notes:
+        for note in notes:
             self.on_note(note)
+
+    def _busy_past(self, left: float | None, slots: int) -> bool:
+        """Whether the work in flight already keeps the workers busy for the time left (so
+        a task submitted now would only run past a --time deadline)."""
+        if left is None or not self.rate:
+            return False
+        return self.in_flight_deals >= left * self.rate * slots
+
+    def _units(self, left: float | None) -> int:
+        """How many units of work the next task gets: about TASK_SECONDS of a worker's time
+        at the measured rate, and at most a quarter of the time left (so the tasks in flight
+        at a --time deadline are the smallest: one unit each)."""
+        unit = getattr(self.strategy, "task_deals", None)
+        if not unit or not self.rate:
+            return 1
+        seconds = TASK_SECONDS if left is None else min(TASK_SECONDS,
+                                                        left / (2 * QUEUE_PER_SLOT))
+        return max(1, min(MAX_UNITS, int(self.rate * seconds / unit)))
 
     def _reload(self) -> None:
         """The run's counters, best and strategy as the log last committed them."""
@@ -274,8 +373,9 @@ class Runner:
                               {m: self.log.histogram([self.run_id], m)[1] for m in self.widths})
         self.strategy = STRATEGIES[self.spec.strategy][0](self.spec,
                                                           checkpoint.get("strategy", {}))
+        self.pending, self.pending_notes, self.uncommitted = [], [], 0
 
-    def _drain(self, in_flight: dict[Future[Report], Task], started: float) -> None:
+    def _drain(self, in_flight: dict[Future[Report], Task]) -> None:
         """After an interrupt: keep the work of tasks already running, unless interrupted
         again (then what is still running is redone on --resume)."""
         for future in in_flight:
@@ -288,16 +388,40 @@ class Runner:
                     report = future.result()
                 except Exception:  # a worker killed by the same signal: redone on --resume
                     continue
-                self._absorb(task, report, started)
+                self._absorb(task, report)
         except KeyboardInterrupt:
             self.hurry = True
+
+    def _end(self, started: float, status: str) -> None:
+        """Commit what is absorbed, then the run's status. If the commit fails the state is
+        the log's again (:meth:`_commit`) and the status is still written."""
+        try:
+            if self.uncommitted:
+                self._commit(started)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                self._save([], started, "failed" if status == "running" else status)
+            raise
+        self._save([], started, status)
 
     # ------------------------------------------------------------------ the run
 
     def run(self) -> Summary:
-        """Run to the budget, the last task or Ctrl-C; the log is up to date on return."""
+        """Run to the budget, the last task or Ctrl-C; the log is up to date on return.
+
+        The search's clock starts once the workers are up (:meth:`Backend.warm_up`): the
+        run's seconds, its rates and a --time budget count the search, not start-up.
+        """
         spec = self.spec
-        started = time.monotonic()
+        began = self.clock()
+        backend = self.backend or LocalBackend(spec.worker_count)
+        try:
+            backend.warm_up()
+        except BaseException:
+            if self.backend is None:
+                backend.close(wait=False)
+            raise
+        started = self.clock()
         deadline = None if spec.time is None else started + spec.time - self.state.seconds
         bar = tqdm(total=self.strategy.total_deals, initial=self.state.deals, unit=" deals",
                    unit_scale=True, dynamic_ncols=True, smoothing=0.1,
@@ -305,44 +429,63 @@ class Runner:
         # Each submission is its own future, absorbed once when it leaves in_flight: a task
         # that a backend recomputes (Dask, after losing a worker) still reports only once.
         in_flight: dict[Future[Report], Task] = {}
+        ready: queue.SimpleQueue[Future[Report]] = queue.SimpleQueue()  # done, in turn
         status, error, stop_signal = "done", None, None
-        backend = self.backend or LocalBackend(spec.worker_count)
         try:
             try:
                 while True:
-                    out_of_time = deadline is not None and time.monotonic() >= deadline
-                    while not out_of_time and len(in_flight) < 2 * max(1, backend.slots):
-                        task = self.strategy.next_task()
+                    now = self.clock()
+                    left = None if deadline is None else deadline - now
+                    slots = max(1, backend.slots)
+                    while ((left is None or left > 0)
+                           and len(in_flight) < QUEUE_PER_SLOT * slots
+                           and not self._busy_past(left, slots)):
+                        task = self.strategy.next_task(self._units(left))
                         if task is None:
                             break
-                        in_flight[backend.submit(run_task, spec, task)] = task
+                        future = backend.submit(run_task, spec, task)
+                        in_flight[future] = task
+                        self.in_flight_deals += _deals(task)
+                        future.add_done_callback(ready.put)
                     if not in_flight:
                         break
-                    done, _ = wait(in_flight, timeout=0.5, return_when=FIRST_COMPLETED)
+                    wait = max(0.0, COMMIT_SECONDS - (now - self.last_commit))
+                    try:  # the first report ready (or none, to commit on time) ...
+                        done = [ready.get(timeout=wait if self.uncommitted else 0.5)]
+                    except queue.Empty:
+                        done = []
+                    with contextlib.suppress(queue.Empty):  # ... and every other one
+                        while len(done) < len(in_flight):
+                            done.append(ready.get_nowait())
+                    before = self.state.deals
                     for future in done:
-                        task = in_flight.pop(future)
-                        before = self.state.deals
-                        self._absorb(task, _report(future), started)
-                        bar.update(self.state.deals - before)
+                        task = in_flight.pop(future, None)
+                        if task is not None:  # not one cancelled and already gone
+                            self.in_flight_deals -= _deals(task)
+                            self._absorb(task, _report(future))
+                    bar.update(self.state.deals - before)
+                    if self.uncommitted and self.clock() - self.last_commit >= COMMIT_SECONDS:
+                        self._commit(started)   # (and the run's end commits the rest)
                     self._show(bar, started)
             except KeyboardInterrupt as stop:
                 status, stop_signal = "interrupted", getattr(stop, "signum", signal.SIGINT)
-                self._drain(in_flight, started)
+                self._drain(in_flight)
         except _WorkerFailed as failure:  # the work done so far stays; --resume redoes the rest
             status, error = "failed", str(failure)
         except BaseException:
             # A failure of this process (the log's disk, a bug): never leave the run 'running'.
             with deferred(reraise=False):
                 self._close(backend, in_flight, bar)
-                self._save([], started, "failed")
+                with contextlib.suppress(Exception):
+                    self._end(started, "failed")
             raise
         # From here the run only ends: a further Ctrl-C may hurry it, never leave it 'running'.
         with deferred(reraise=False):
             self._close(backend, in_flight, bar)
-            self._save([], started, status)
+            self._end(started, status)
         return Summary(self.run_id, spec.strategy, self.state.deals, self.state.cards,
                        self.state.outcomes, self.state.best, self._progress(started)["seconds"],
-                       status, error, stop_signal)
+                       status, error, stop_signal, self.clock() - began)
 
     def _close(self, backend: Backend, in_flight: dict[Future[Report], Task],
                bar: tqdm) -> None:
@@ -355,7 +498,7 @@ class Runner:
     def _show(self, bar: tqdm, started: float) -> None:
         if bar.disable:
             return
-        elapsed = max(time.monotonic() - started, 1e-9)
+        elapsed = max(self.clock() - started, 1e-9)
         best = self.state.best
         postfix = {
             "cards/s": f"{self.state.cards / (self.state.seconds + elapsed):.3g}",

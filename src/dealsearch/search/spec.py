@@ -13,15 +13,24 @@ from functools import cached_property
 from math import factorial, prod
 from typing import Any
 
-from ..game import Game, GameError, GameOptions, backwards_refusal, get_game
-from ..games.beggar.notation import parse_deal
-from ..games.beggar.rules import Rules, get_rules
+from ..game import (
+    DEFAULT_GAME,
+    FastSearch,
+    Game,
+    GameError,
+    GameOptions,
+    backwards_refusal,
+    get_game,
+)
 
 STRATEGIES = ("random", "climb", "exhaustive")
 MAX_EXHAUSTIVE = 10**13  # deals: about a month on 100 cores at BMN's speed
 ESCAPES = ("none", "anneal")
 RESTARTS = ("random", "pool", "crossover")  # climb: where a stalled climber starts again
 MAX_KICK = 16                  # climb: most mutations per mutant
+# Fields every logged spec carried before games were plug-ins, whatever its game; a game that
+# has such options takes them (above), for the others they are dropped.
+LOGGED_BESIDE = ("rules", "players", "deck", "max_cards", "max_tricks")
 OBJECTIVES = ("cards", "tricks")  # BMN's measures (other games: Game.measures)
 # The PRNG is seeded with a uint64 (dealsearch._random) and the log stores the seed as a SQLite
 # INTEGER (signed 64 bits): the seeds both accept.
@@ -59,18 +68,12 @@ class SearchSpec:
     exhaustive search always ends when every deal of its deck has been played.
 
     ``game`` names a registered game and ``game_options`` holds the option values given
-    (names of its ``option_specs``; those not given take the game's defaults). The BMN fields
-    ``rules``, ``players``, ``deck``, ``max_cards`` and ``max_tricks`` are kept in step with
-    ``game_options`` for ``beggar`` (logs and campaign files written before games were
-    plug-ins use them); other games take ``players`` from them if they have such an option.
+    (names of its ``option_specs``; those not given take the game's defaults). Campaign files
+    and runs logged before games were plug-ins write the game's options beside the search's
+    (``rules = "standard"``): :meth:`from_json` files them under ``game_options``.
     """
 
     strategy: str
-    rules: str = "standard"
-    players: int = 2
-    deck: str | None = None          # compact deck; default: the rules' full deck
-    max_cards: int | None = None
-    max_tricks: int | None = None
     seed: int = 0
     workers: int = 0                 # 0: every core
     deals: int | None = None         # budget in games played
@@ -84,8 +87,8 @@ class SearchSpec:
     reverse_every: int | None = None  # grow the best deal backwards every K new bests
     # random, pool (near one of the climber's best deals) or crossover (a child of two of them)
     restart: str = "random"
-    kick: int = 1                    # mutations per mutant (BMN climber)
-    game: str = "beggar"
+    kick: int = 1                    # mutations per mutant (a game's own climber)
+    game: str = DEFAULT_GAME
     game_options: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -109,9 +112,10 @@ class SearchSpec:
                              f"{', '.join(RESTARTS)}")
         if not isinstance(self.kick, int) or not 1 <= self.kick <= MAX_KICK:
             raise ValueError(f"kick must be 1 to {MAX_KICK}, not {self.kick!r}")
-        if self.kick != 1 and (self.strategy != "climb" or self.game != "beggar"):
-            raise ValueError("--kick needs a climb of beggar")
-        for name in ("deals", "max_cards", "max_tricks", "stall", "reverse_every"):
+        if self.kick != 1 and (self.strategy != "climb" or not isinstance(self.plugin,
+                                                                           FastSearch)):
+            raise ValueError("--kick needs a climb of a game with its own climber")
+        for name in ("deals", "stall", "reverse_every"):
             value = getattr(self, name)
             if value is not None and value < 1:
                 raise ValueError(f"{name.replace('_', '-')} must be at least 1")
@@ -121,35 +125,21 @@ class SearchSpec:
                                                                               self.options)
         if refusal:
             raise ValueError(f"--reverse-every: {refusal}")
-        if self.strategy == "exhaustive" and self.game == "beggar" and self.deck is None:
-            raise ValueError("an exhaustive search needs --deck, e.g. --deck --------AKQJJ")
         if self.strategy == "exhaustive":
             counts = Counter(self.layout.deck.tolist()).values()
             deals = factorial(sum(counts)) // prod(factorial(c) for c in counts)
             if deals > MAX_EXHAUSTIVE:
                 raise ValueError(f"an exhaustive search of {deals:.3g} deals would never end: "
-                                 f"search a smaller deck (at most {MAX_EXHAUSTIVE:.0e} deals)")
+                                 f"search a smaller deck (--deck; at most "
+                                 f"{MAX_EXHAUSTIVE:.0e} deals)")
         if self.start is not None:
             self._check_start()
 
     def _check_start(self) -> None:
-        """The start is climbed as given: the run's deck and segments (BMN: its players and
-        hand sizes), or refused; never re-dealt."""
+        """The start is climbed as given (the run's deck and segments), or refused; never
+        re-dealt. The game's parser says what does not fit (hands, sizes, cards)."""
         if self.strategy != "climb":
             raise ValueError("--start is for climb searches")
-        if self.game == "beggar":
-            deal = parse_deal(self.start or "", self.game_rules, "any")
-            if deal.class_counts(len(self.game_rules.deck)) != self.game_rules.deck:
-                raise ValueError("--start must hold exactly the searched deck's cards")
-            if deal.players != self.players:
-                raise ValueError(f"--start has {deal.players} hands but the search is for "
-                                 f"{self.players} players: give --players {deal.players}")
-            if deal.hand_sizes != self.hand_sizes:
-                given, even = ("/".join(map(str, sizes)) for sizes in (deal.hand_sizes,
-                                                                       self.hand_sizes))
-                raise ValueError(f"--start deals {given} cards, a climb deals {even} (as "
-                                 "evenly as possible, hand 1 first): give a start dealt "
-                                 "that way")
         try:
             row = self.plugin.parse(self.start or "", self.options)
         except GameError as error:
@@ -158,41 +148,14 @@ class SearchSpec:
             raise ValueError("--start must hold exactly the searched deck's cards")
 
     def _settle_options(self) -> None:
-        """Check the game's options once; keep ``game_options`` and the BMN fields in step."""
+        """Check the game's options once; keep the values given (what --resume rebuilds)."""
         try:
             game = get_game(self.game)
+            game.options(**self.game_options)
         except GameError as error:
             raise ValueError(str(error)) from None
-        values = dict(self.game_options)
-        names = {spec.name for spec in game.option_specs}
-        legacy = {"rules": (self.rules, "standard"), "players": (self.players, 2),
-                  "deck": (self.deck, None), "max_cards": (self.max_cards, None),
-                  "max_tricks": (self.max_tricks, None)}
-        for name, (value, default) in legacy.items():
-            if value == default:
-                continue
-            if name not in names:
-                raise ValueError(f"--{name.replace('_', '-')} is not an option of {self.game}")
-            values.setdefault(name, value)
-        try:
-            options: Any = game.options(**values)
-        except GameError as error:
-            raise ValueError(str(error)) from None
-        # The values given (not options.to_json(), whose names are the game's own business):
-        # what the spec is rebuilt from on --resume.
-        object.__setattr__(self, "game_options", {k: _plain(v) for k, v in values.items()
-                                                  if v is not None})
-        if self.game == "beggar":
-            object.__setattr__(self, "rules", options.rules)
-            object.__setattr__(self, "players", options.players)
-            object.__setattr__(self, "max_cards", options.max_cards)
-            object.__setattr__(self, "max_tricks", options.max_tricks)
-            # The legacy field says what was asked: a deck other than the rules' own (v1 kept
-            # None for the full deck, and so does a spec read back from its JSON).
-            if self.deck is None and options.deck != get_rules(options.rules).deck:
-                object.__setattr__(self, "deck", values["deck"])
-        elif isinstance(getattr(options, "players", None), int):
-            object.__setattr__(self, "players", options.players)
+        object.__setattr__(self, "game_options", {k: _plain(v) for k, v in
+                                                  self.game_options.items() if v is not None})
 
     @cached_property
     def plugin(self) -> Game:
@@ -210,29 +173,9 @@ class SearchSpec:
         return self.plugin.layout(self.options)
 
     @property
-    def deck_counts(self) -> tuple[int, ...] | None:
-        """BMN: the ``deck`` option as a count per class (None: the rules' deck)."""
-        return None if self.deck is None else self.game_rules.deck
-
-    @property
-    def game_rules(self) -> Rules:
-        """BMN: the rules, with the searched deck."""
-        return self.options.game_rules  # type: ignore[attr-defined,no-any-return]
-
-    @property
-    def hand_sizes(self) -> tuple[int, ...]:
-        """BMN: how the deck is dealt (as evenly as possible, hand 1 first, by default)."""
-        return self.options.sizes  # type: ignore[attr-defined,no-any-return]
-
-    @property
     def worker_count(self) -> int:
         """Workers to start (``workers`` or every core)."""
         return self.workers or os.cpu_count() or 1
-
-    @property
-    def by_tricks(self) -> bool:
-        """BMN: whether longer means more tricks (else more cards)."""
-        return self.objective == "tricks"
 
     @property
     def limits(self) -> str:
@@ -254,13 +197,17 @@ class SearchSpec:
         known = {f.name for f in fields(cls)}
         data = dict(data)
         try:
-            game = get_game(data.get("game", "beggar"))
+            game = get_game(data.get("game", DEFAULT_GAME))
         except GameError as error:
             raise ValueError(str(error)) from None
         options = dict(data.pop("game_options", None) or {})
         for spec in game.option_specs:
-            if spec.name in data and (spec.name not in known or game.name != "beggar"):
-                options[spec.name] = data.pop(spec.name)
+            if spec.name in data and spec.name not in known:
+                value = data.pop(spec.name)
+                if value is not None:  # logged specs wrote None for "the game's default"
+                    options.setdefault(spec.name, value)
+        for name in LOGGED_BESIDE:  # written for every game then: not this game's options
+            data.pop(name, None)
         unknown = sorted(set(data) - known)
         if unknown:
             raise ValueError(f"unknown search option {unknown[0]!r}")

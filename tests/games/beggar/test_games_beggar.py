@@ -104,11 +104,9 @@ def test_exhaustive_through_the_generic_game_counts_what_beggar_counts(generic_g
         assert summaries[0][key] == summaries[1][key]
 
 
-def test_reverse_and_bench_refuse_other_games_in_one_line(generic_game, capsys):
+def test_reverse_refuses_other_games_in_one_line(generic_game, capsys):
     status, _, err = cli(capsys, "reverse", "--game", "generic-bmn", CASELLA)
     assert status == 2 and err.count("\n") == 1 and "generic-bmn" in err
-    status, _, err = cli(capsys, "bench", "--game", "generic-bmn", "--deals", "10")
-    assert status == 2 and err.count("\n") == 1 and "speed table" in err
 
 
 def test_the_option_group_is_the_chosen_games(generic_game, capsys):

@@ -6,6 +6,7 @@ import json
 
 import numpy as np
 import pytest
+from test_durak_contract import OPTION_SETS
 
 from dealsearch.game import GameError, get_game
 from dealsearch.games.durak import DURAK, DurakGame, notation, random_rows
@@ -23,7 +24,7 @@ def test_registered_with_the_contract_names() -> None:
         "durak", ("bouts", "cards"), ("win", "draw", "cycle", "limit"))
 
 
-@pytest.mark.parametrize("values", DurakGame.test_option_sets)
+@pytest.mark.parametrize("values", OPTION_SETS)
 def test_option_sets_play_the_same_in_batch_verify_and_reference(values: dict) -> None:
     options = DURAK.options(**values)
     layout = DURAK.layout(options)

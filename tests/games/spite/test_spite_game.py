@@ -43,10 +43,6 @@ def test_options_reject_an_unknown_name() -> None:
         SPITE.options(players=3)
 
 
-def test_every_test_option_set_is_valid() -> None:
-    keys = {SPITE.options(**values).key() for values in SpiteGame.test_option_sets}
-    assert len(keys) == len(SpiteGame.test_option_sets)
-
 
 def test_layout_is_two_fixed_packs() -> None:
     layout = SPITE.layout(SPITE.options())

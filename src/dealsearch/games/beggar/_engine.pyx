@@ -31,28 +31,11 @@ import numpy as np
 
 cimport numpy as cnp
 
+from dealsearch._bits cimport low_bit
 from dealsearch._random cimport Rng, deal_random, rng_seed, shuffle_row
 from dealsearch.games.beggar._ring cimport Ring, ring_free, ring_new, ring_play
 
 cnp.import_array()
-
-cdef extern from *:
-    """
-    /* Count trailing zeros; x is never 0 here (a sentinel bit marks the hand's end). */
-    #if defined(__GNUC__) || defined(__clang__)
-    static inline int ds_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
-    #elif defined(_MSC_VER)
-    #include <intrin.h>
-    static inline int ds_ctz64(unsigned long long x) {
-        unsigned long i; _BitScanForward64(&i, x); return (int)i;
-    }
-    #else
-    static inline int ds_ctz64(unsigned long long x) {
-        int n = 0; while (!(x & 1ULL)) { x >>= 1; n++; } return n;
-    }
-    #endif
-    """
-    int ds_ctz64(unsigned long long x) noexcept nogil
 
 cdef enum:
     NOT_OVER = -1
@@ -71,7 +54,7 @@ cdef inline int next_court(const Hand* h) noexcept nogil:
     """Position of the first court card, or the hand's length if it holds none."""
     # h.length < 64: a hand in play holds fewer cards than the deck (at most 64), or the game
     # would be over. Hence also no guard on the shifts below.
-    return ds_ctz64(court_mask(h) | ((<uint64_t>1) << h.length))
+    return low_bit(court_mask(h) | ((<uint64_t>1) << h.length))
 
 
 cdef inline int class_at(const Hand* h, int i) noexcept nogil:
@@ -316,8 +299,8 @@ cdef inline int tricks2(Hand* hand, int lead, int other, Hand* pile, const Table
     while True:
         # Open play: whichever court card comes first in turn order is turned, after k
         # numerals from each hand (and one more from the leader if it is the follower's).
-        c_lead = ds_ctz64(l0 | l1 | l2 | ((<uint64_t>1) << l_len))
-        c_other = ds_ctz64(o0 | o1 | o2 | ((<uint64_t>1) << o_len))
+        c_lead = low_bit(l0 | l1 | l2 | ((<uint64_t>1) << l_len))
+        c_other = low_bit(o0 | o1 | o2 | ((<uint64_t>1) << o_len))
         later = c_other < c_lead
         k = c_other if later else c_lead
         l0 >>= k + later
@@ -357,7 +340,7 @@ cdef inline int tricks2(Hand* hand, int lead, int other, Hand* pile, const Table
         owed = t.payment[cls]
         while True:
             # Y pays X: paid with numerals (X's trick), or Y turns a court card at c
-            c = ds_ctz64(y0 | y1 | y2 | ((<uint64_t>1) << y_len))
+            c = low_bit(y0 | y1 | y2 | ((<uint64_t>1) << y_len))
             if c >= owed:
                 y0 >>= owed
                 y1 >>= owed
@@ -387,7 +370,7 @@ cdef inline int tricks2(Hand* hand, int lead, int other, Hand* pile, const Table
             owed = t.payment[cls]
 
             # X pays Y: the same with the roles swapped
-            c = ds_ctz64(x0 | x1 | x2 | ((<uint64_t>1) << x_len))
+            c = low_bit(x0 | x1 | x2 | ((<uint64_t>1) << x_len))
             if c >= owed:
                 x0 >>= owed
                 x1 >>= owed

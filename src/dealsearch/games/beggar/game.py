@@ -29,11 +29,13 @@ from ...game import (
     Layout,
     OptionSpec,
     Published,
+    PublishedCheck,
     Row,
 )
 from . import catalogue, log_migrate, reverse
 from .deal import Deal
 from .engine import BatchResult
+from .engine import play as bmn_play
 from .engine import play_batch as bmn_play_batch
 from .known import load_known
 from .notation import DealError, format_deal, parse_deal
@@ -120,11 +122,6 @@ class Beggar(Game):
     histogram_bins: ClassVar[dict[str, tuple[int, int]]] = {"cards": (10, 2048),
                                                             "tricks": (1, 4096)}
     mutation_weights = (1, 1, 1, 1)
-    test_option_sets: ClassVar[tuple[dict[str, Any], ...]] = (
-        {}, {"rules": "italian"}, {"players": 3}, {"players": 4, "max_cards": 600},
-        {"deck": "------JJQQK"}, {"deck": "-----JJQQ", "players": 3},
-        {"hand_sizes": "27/25"}, {"max_tricks": 40},
-    )
 
     def options(self, **values: Any) -> BeggarOptions:
         """Checked BMN options (see :func:`~dealsearch.games.beggar.options.make_options`)."""
@@ -280,6 +277,29 @@ class Beggar(Game):
         records = tuple((f"{k.finder} {k.year}", {"cards": k.cards, "tricks": k.tricks}, k.text)
                         for k in load_known() if k.outcome == "win" and k.rules_name == "standard")
         return Published(self.options(), records, {"cards": PUBLISHED_SCALE})
+
+    def yardstick(self, deals: int, workers: int, seed: int) -> dict[str, Any]:
+        """The engine, the lanes, the plain C loop and the reference on the same deals
+        (:func:`~dealsearch.games.beggar.bench.run_bench`; compiles the C loop when asked)."""
+        from .bench import run_bench
+
+        return run_bench(deals, workers, seed)
+
+    def format_yardstick(self, report: dict[str, Any]) -> str:
+        """:func:`~dealsearch.games.beggar.bench.format_bench`."""
+        from .bench import format_bench
+
+        return format_bench(report)
+
+    def check_published(self) -> list[PublishedCheck]:
+        """Every deal of ``data/known_deals.csv`` replayed and compared with its publication."""
+        checks = []
+        for known in load_known():
+            result = bmn_play(known.deal, known.rules)
+            checks.append(PublishedCheck(known.text, known.finder, known.year, known.published,
+                                         known.summary_of(result), known.matches(result),
+                                         result.to_json()))
+        return checks
 
     def migrate_v1(self, db: Any) -> None:
         """Rewrite a v1 log (BMN only, before games were plug-ins) to schema v2."""

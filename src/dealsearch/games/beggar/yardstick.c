@@ -19,7 +19,7 @@
  * stream it plays exactly the deals of dealsearch._engine.random_rows and RandomPlayer, and
  * "deal generation included" compares the same work.
  *
- * Compiled at run time by dealsearch.bench (cc -O3 -fPIC -shared) and called through ctypes.
+ * Compiled at run time by dealsearch.games.beggar.bench (cc -O3 -fPIC -shared) and called through ctypes.
  */
 #include <stdint.h>
 #include <string.h>

@@ -14,6 +14,8 @@ from libc.stdint cimport int8_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
 
+from dealsearch._bits cimport bit_count as count
+from dealsearch._bits cimport high_bit, low_bit
 from dealsearch._cycle cimport (
     StateStore,
     store_clear,
@@ -25,18 +27,6 @@ from dealsearch._cycle cimport (
 from dealsearch._kernel cimport Kernel, KernelResult, set_two_measures
 
 cnp.import_array()
-
-# GCC/Clang builtins (the build uses gcc flags already): one instruction each, and the
-# policies are nothing but lowest/highest set bits and counts of card masks.
-cdef extern from *:
-    """
-    static inline int durak_low_bit(unsigned long long x) { return __builtin_ctzll(x); }
-    static inline int durak_high_bit(unsigned long long x) { return 63 - __builtin_clzll(x); }
-    static inline int durak_count(unsigned long long x) { return __builtin_popcountll(x); }
-    """
-    int low_bit "durak_low_bit"(uint64_t x) noexcept nogil     # x != 0
-    int high_bit "durak_high_bit"(uint64_t x) noexcept nogil   # x != 0
-    int count "durak_count"(uint64_t x) noexcept nogil
 
 # One bit per rank (the lowest suit's bit of each of the 13 nibbles); times 0xF: whole ranks.
 cdef uint64_t RANK_BITS = 0x1111111111111ULL

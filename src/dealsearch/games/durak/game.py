@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -70,15 +70,6 @@ class DurakGame(Game):
                    _max_bouts, metavar="N"),
     )
     #: Option sets the generic contract tests run every game through.
-    test_option_sets: ClassVar[tuple[dict[str, Any], ...]] = (
-        {},
-        {"players": 3, "policy": "aggressive"},
-        {"players": 2, "variant": "perevodnoy", "show_trump": True},
-        {"players": 4, "variant": "pairs-perevodnoy",
-         "policy": "cheapest,aggressive,aggressive,cheapest"},
-        {"players": 6, "deck": 52, "first_limit": 5, "no_throw_after_take": True},
-        {"players": 6, "variant": "perevodnoy", "first_transfer": True, "max_bouts": 30},
-    )
 
     def options(self, **values: Any) -> DurakOptions:
         """Options from option-spec values (names with ``_`` or ``-``; ``None`` = default).

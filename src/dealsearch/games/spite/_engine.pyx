@@ -33,6 +33,7 @@ import numpy as np
 
 cimport numpy as cnp
 
+from dealsearch._bits cimport high_bit, low_bit
 from dealsearch._cycle cimport (
     brent_free,
     brent_init,
@@ -45,21 +46,6 @@ from dealsearch._cycle cimport (
 from dealsearch._kernel cimport Kernel, KernelResult, set_two_measures
 
 cnp.import_array()
-
-cdef extern from *:
-    """
-    #if defined(__GNUC__) || defined(__clang__)
-    static inline int sm_ctz32(unsigned int x) { return __builtin_ctz(x); }
-    static inline int sm_top32(unsigned int x) { return 31 - __builtin_clz(x); }
-    #else
-    static inline int sm_ctz32(unsigned int x) { int n = 0; while (!(x & 1u)) { x >>= 1; n++; }
-                                                 return n; }
-    static inline int sm_top32(unsigned int x) { int n = 31; while (!(x >> n)) n--; return n; }
-    #endif
-    """
-    # lowest / highest set bit of x (x != 0)
-    int sm_ctz32(unsigned int x) noexcept nogil
-    int sm_top32(unsigned int x) noexcept nogil
 
 RESULT_COLUMNS = ("outcome", "winner", "first", "turns", "cards", "discards", "piles",
                   "payoff1", "payoff2", "entry_turns", "entry_cards", "period_turns",
@@ -120,7 +106,7 @@ cdef inline int first_equal(uint32_t word, int code) noexcept nogil:
     # true one, so the lowest flag is exact.
     word ^= <uint32_t>code * 0x01010101u
     word = (word - 0x01010101u) & ~word & 0x80808080u
-    return (sm_ctz32(word) >> 3) if word else -1
+    return (low_bit(word) >> 3) if word else -1
 
 
 cdef inline int slot_for(const Table* t, int value) noexcept nogil:
@@ -252,7 +238,7 @@ cdef inline int greedy_play(const Table* t, const Seat* me, int* which,
     side = tops_mask(me)
     fits = (side | me.hand_mask) & need
     if fits:
-        rank = sm_ctz32(fits)
+        rank = low_bit(fits)
         slot[0] = slot_for(t, rank - 1)
         if (side >> rank) & 1:
             which[0] = pile_with_top(me, rank)
@@ -293,7 +279,7 @@ cdef inline int cautious_play(const Table* t, const Seat* me, const Seat* oppone
             slot[0] = slot_for(t, byte_of(me.tops, i) - 1)
             return FROM_SIDE
     if me.hand_mask & safe:
-        which[0] = sm_ctz32(me.hand_mask & safe)
+        which[0] = low_bit(me.hand_mask & safe)
         slot[0] = slot_for(t, which[0] - 1)
         return FROM_HAND
     # 4. Else the joker bridge (greedy 3).
@@ -337,7 +323,7 @@ cdef inline int greedy_discard(const Table* t, const Rules* rules, const Seat* m
     else:
         legal = naturals & (tops | one_higher(t, rules, naturals, tops))
     if legal:
-        rank = sm_top32(legal)
+        rank = high_bit(legal)
         pile[0] = pile_with_top(me, rank)
         if pile[0] < 0 and (one_higher(t, rules, 1u << rank, tops) >> rank) & 1:
             pile[0] = pile_with_top(me, rank + 1)
@@ -367,15 +353,15 @@ cdef inline int cautious_discard(const Table* t, const Rules* rules, const Seat*
     if naturals:
         ranks = one_higher(t, rules, naturals, tops)
         if ranks:
-            rank = sm_top32(ranks)
+            rank = high_bit(ranks)
             pile[0] = pile_with_top(me, rank + 1)
             return rank
         ranks = naturals & tops
         if ranks:
-            rank = sm_top32(ranks)
+            rank = high_bit(ranks)
             pile[0] = pile_with_top(me, rank)
             return rank
-        rank = sm_top32(naturals)
+        rank = high_bit(naturals)
         if tops & 1:
             pile[0] = pile_with_top(me, 0)
             return rank

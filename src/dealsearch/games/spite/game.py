@@ -19,7 +19,7 @@ import itertools
 import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -138,14 +138,6 @@ class SpiteGame(Game):
                    "(default: none)", default=None, parse=parse_max_turns, metavar="N"),
     )
     # Option sets (``options(**values)``) the generic contract tests play every game under.
-    test_option_sets: ClassVar[tuple[dict[str, Any], ...]] = (
-        {},
-        {"recycle": "none"},
-        {"side_piles": "free"},
-        {"policy": "cautious"},
-        {"policy": "greedy,cautious"},
-        {"policy": "cautious,greedy", "side_piles": "free", "max_turns": 40},
-    )
 
     def options(self, **values: Any) -> SpiteOptions:
         """Options from the :attr:`option_specs` names (``policies`` is taken for ``policy``)."""

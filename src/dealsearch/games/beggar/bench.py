@@ -30,13 +30,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .games.beggar import _engine, _lanes
-from .games.beggar.deal import Deal
-from .games.beggar.engine import play_batch
-from .games.beggar.reference import play_reference
-from .games.beggar.rules import STANDARD
+from . import _engine, _lanes
+from .deal import Deal
+from .engine import play_batch
+from .reference import play_reference
+from .rules import STANDARD
 
-_SOURCE = Path(__file__).parent / "games" / "beggar" / "yardstick.c"
+_SOURCE = Path(__file__).with_name("yardstick.c")
 _FLAGS = ["-O3", "-fPIC", "-shared"]  # the engine's optimisation, portable (no -march=native)
 _REPEATS = 3  # each contender is timed this many times and its best time is kept
 _SIZES = (26, 26)
@@ -177,7 +177,7 @@ def run_bench(deals: int = 200_000, workers: int = 1, seed: int = 1) -> dict[str
 
     Contenders: the engine on rows (``play_batch``), the engine dealing its own deals
     (``RandomPlayer``: generation included; it deals exactly the rows of ``random_rows``), the
-    lanes engine (``games.beggar._lanes``, the widest kernel this machine runs) both ways, the
+    lanes engine (``_lanes``, the widest kernel this machine runs) both ways, the
     yardstick on the same rows and dealing the same deals itself, and the pure-Python reference
     on a subset (``deals // 100``, at least 200). Each is timed ``_REPEATS`` times, best kept.
     With ``workers > 1`` the engine is also run in that many processes, to show the scaling.
@@ -208,7 +208,7 @@ def run_bench(deals: int = 200_000, workers: int = 1, seed: int = 1) -> dict[str
     checks["random_player_total_mismatch"] = int(
         played[2] != engine_cards or played[3] != int(batch.tricks.sum()))
 
-    # The lanes engine (games/beggar/_lanes: several deals at once, one per SIMD lane) on the
+    # The lanes engine (_lanes: several deals at once, one per SIMD lane) on the
     # same rows and dealing the same deals; its results must be the engine's, deal by deal.
     kernel = _lanes.kernel()
     seconds, lanes_batch = _best_time(lambda: _lanes.play_rows(rows, _SIZES, STANDARD.payments))

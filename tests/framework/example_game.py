@@ -1,0 +1,149 @@
+"""A tiny game written outside the package, to show a game needs no framework change.
+
+War, cut down: each hand turns its top card; the higher card takes both to the bottom of its
+hand (its own card first); equal cards go back under their own hands. The hand left with no
+card loses. Cards are ranks 0 .. ranks-1, four of each, dealt half and half.
+
+It is pure Python: its Kernel is a :class:`~dealsearch._kernel.PythonKernel`, so every
+search runs it, slowly. Registered by :func:`register_war`, never by the package.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+import numpy.typing as npt
+
+from dealsearch._kernel import PythonKernel
+from dealsearch.game import (
+    BatchResults,
+    Game,
+    GameError,
+    GameResult,
+    Layout,
+    OptionSpec,
+    Row,
+    register,
+)
+
+
+@dataclass(frozen=True)
+class WarOptions:
+    """How many ranks (four cards each) and the agreed limit in rounds."""
+
+    ranks: int = 4
+    max_rounds: int = 2_000
+
+    def key(self) -> str:
+        """``ranks=4;max_rounds=2000``."""
+        return ";".join(f"{k}={v}" for k, v in asdict(self).items())
+
+    def to_json(self) -> dict[str, Any]:
+        """Every option, for the log."""
+        return asdict(self)
+
+
+class War(Game):
+    """The cut-down War above, as a :class:`~dealsearch.game.Game`."""
+
+    name: ClassVar[str] = "war"
+    title: ClassVar[str] = "War"
+    measures: ClassVar[tuple[str, ...]] = ("rounds",)
+    outcomes: ClassVar[tuple[str, ...]] = ("win", "cycle", "limit")
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec("ranks", "ranks in the deck, four cards each", 4, int),
+        OptionSpec("max_rounds", "the agreed limit in rounds", 2_000, int),
+    )
+
+    def options(self, **values: Any) -> WarOptions:
+        unknown = sorted(set(values) - {spec.name for spec in self.option_specs})
+        if unknown:
+            raise GameError(f"war has no option {unknown[0]!r}")
+        options = WarOptions(**values)
+        if not 2 <= options.ranks <= 10:
+            raise GameError(f"ranks must be 2 to 10, not {options.ranks}")
+        return options
+
+    def describe_options(self, options: Any) -> str:
+        return f"{options.ranks} ranks, at most {options.max_rounds:,} rounds"
+
+    def layout(self, options: Any) -> Layout:
+        deck = np.repeat(np.arange(options.ranks, dtype=np.uint8), 4)
+        return Layout(deck, (2 * options.ranks, 2 * options.ranks), names=("hand 1", "hand 2"))
+
+    def parse(self, text: str, options: Any) -> Row:
+        hands = text.strip().split("/")
+        if len(hands) != 2 or not all(hand.isdigit() for hand in hands):
+            raise GameError(f"a war deal is two hands of digits split by '/', not {text!r}")
+        row = np.array([int(c) for c in "".join(hands)], dtype=np.uint8)
+        if sorted(row.tolist()) != self.layout(options).deck.tolist():
+            raise GameError(f"{text!r} is not a deal of {options.ranks} ranks, four each")
+        if [len(hand) for hand in hands] != list(self.layout(options).segments):
+            raise GameError("the hands must be dealt half and half")
+        return row
+
+    def format(self, row: Row, options: Any) -> str:
+        half = len(row) // 2
+        return "".join(map(str, row[:half])) + "/" + "".join(map(str, row[half:]))
+
+    def play_reference(self, row: Row, options: Any) -> GameResult:
+        return play(row, options)
+
+    def play_batch(self, rows: npt.ArrayLike, options: Any) -> BatchResults:
+        results = [play(np.asarray(row), options) for row in np.atleast_2d(rows)]
+        column = lambda part: np.array(  # noqa: E731
+            [[getattr(r, part).get("rounds", 0)] for r in results], dtype=np.int64)
+        return BatchResults(np.array([self.outcomes.index(r.outcome) for r in results],
+                                     dtype=np.uint8),
+                            column("measures"), column("entry"), column("period"))
+
+    def verify(self, text: str, options: Any) -> tuple[str, GameResult]:
+        row = self.parse(text, options)
+        return self.format(row, options), play(row, options)
+
+    def trace(self, text: str, options: Any) -> Iterator[str]:
+        row = self.parse(text, options)
+        yield f"{len(row) // 2} cards each"
+        yield self.describe(play(row, options))
+
+    def kernel(self, options: Any) -> PythonKernel:
+        def play_row(row: Row) -> tuple[int, Any, Any, Any]:
+            result = play(row, options)
+            return (self.outcomes.index(result.outcome), (result.measures["rounds"],),
+                    tuple(result.entry.values()), tuple(result.period.values()))
+
+        return PythonKernel(play_row, 4 * options.ranks, 1)
+
+
+def play(row: Row, options: WarOptions) -> GameResult:
+    """Play one deal to its end, its first repeated state, or the limit."""
+    half = len(row) // 2
+    hands = (deque(int(c) for c in row[:half]), deque(int(c) for c in row[half:]))
+    seen: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
+    rounds = 0
+    while hands[0] and hands[1]:
+        state = (tuple(hands[0]), tuple(hands[1]))
+        if state in seen:
+            return GameResult("cycle", {"rounds": rounds}, {"rounds": seen[state]},
+                              {"rounds": rounds - seen[state]})
+        if rounds == options.max_rounds:
+            return GameResult("limit", {"rounds": rounds})
+        seen[state] = rounds
+        first, second = hands[0].popleft(), hands[1].popleft()
+        rounds += 1
+        if first == second:
+            hands[0].append(first)
+            hands[1].append(second)
+        else:
+            winner = 0 if first > second else 1
+            hands[winner].extend((max(first, second), min(first, second)))
+    return GameResult("win", {"rounds": rounds}, details={"winner": 1 if hands[0] else 2})
+
+
+def register_war() -> War:
+    """Register War (idempotent): what a plug-in package does on import."""
+    return register(War())  # type: ignore[return-value]

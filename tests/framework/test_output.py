@@ -22,7 +22,6 @@ from dealsearch.log import Find
 
 from deals import CASELLA, RECORD
 
-SRC = Path(__file__).resolve().parents[2] / "src"
 SCREENFUL = 60
 DURAK = "hands=9C KH AS JD/8C AD 6S TC/6D TD 7S 9S; trump=H; talon=QS 8H; attacker=1"
 DURAK_CYCLE = "hands=8D QC KS/8C 8S TS KD; trump=H; attacker=1"
@@ -33,11 +32,9 @@ REPR = re.compile(r"\{'|\['|\[\]|\[\d|\bNone\b|\bTrue\b|\bFalse\b|\w\(\w+=")
 
 
 def dealsearch(*argv: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    """The real command line, from this source tree (not whatever is installed)."""
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-        [str(SRC), *filter(None, [os.environ.get("PYTHONPATH")])])}
+    """The real command line of the installed package (CI installs the wheel)."""
     return subprocess.run([sys.executable, "-m", "dealsearch", *argv], capture_output=True,
-                          text=True, timeout=timeout, env=env)
+                          text=True, timeout=timeout)
 
 
 def lines(done: subprocess.CompletedProcess[str]) -> list[str]:
@@ -254,12 +251,10 @@ def test_a_games_own_commands_come_from_the_game():
 
 def test_status_shows_a_running_search_from_another_process(tmp_path):
     db = tmp_path / "live.sqlite"
-    env = {**os.environ, "PYTHONPATH": str(SRC)}
     search = subprocess.Popen(
         [sys.executable, "-m", "dealsearch", "search", "random", "--time", "5m", "--seed", "4",
          "--workers", "1", "--quiet", "--json", "--db", str(db)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env,
-        start_new_session=True)
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
         deadline = time.monotonic() + 120
         figures = None

@@ -21,7 +21,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 def test_verify_record_deal_prints_exact_counts(capsys):
     status, out, _ = run(capsys, "verify", RECORD)
     assert status == 0
-    assert "hand 2 wins: 8344 cards, 1164 tricks" in out
+    assert "hand 2 wins: 8,344 cards, 1,164 tricks" in out
 
 
 def test_verify_json_has_exactly_the_documented_keys(capsys):

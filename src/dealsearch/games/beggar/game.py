@@ -32,6 +32,7 @@ from ...game import (
     PublishedCheck,
     Row,
 )
+from ...text import count
 from . import catalogue, log_migrate, reverse
 from .deal import Deal
 from .engine import BatchResult
@@ -89,8 +90,8 @@ class BeggarBatch(BatchResults):
 
 
 def describe(result: Result) -> str:
-    """A result in words, e.g. 'hand 2 wins: 8344 cards, 1164 tricks'."""
-    counts = f"{result.cards} cards, {result.tricks} tricks"
+    """A result in words, e.g. 'hand 2 wins: 8,344 cards, 1,164 tricks'."""
+    counts = f"{count(result.cards)} cards, {count(result.tricks)} tricks"
     out = f"; out in order: {', '.join(map(str, result.out))}" if len(result.out) > 1 else ""
     if result.outcome == "win":
         return f"hand {result.winner} wins: {counts}{out}"
@@ -99,9 +100,9 @@ def describe(result: Result) -> str:
         return f"limit reached at {counts}: {leader}{out}"
     cycle = result.cycle
     assert cycle is not None
-    return (f"never ends: first repeat at {counts}; entry {cycle.entry_cards} cards, "
-            f"{cycle.entry_tricks} tricks; period {cycle.period_cards} cards, "
-            f"{cycle.period_tricks} tricks")
+    return (f"never ends: first repeat at {counts}; entry {count(cycle.entry_cards)} cards, "
+            f"{count(cycle.entry_tricks)} tricks; period {count(cycle.period_cards)} cards, "
+            f"{count(cycle.period_tricks)} tricks")
 
 
 def _options(options: Any) -> BeggarOptions:
@@ -226,7 +227,7 @@ class Beggar(Game):
                                             options.max_cards, options.max_tricks))
 
     def describe(self, result: GameResult) -> str:
-        """``verify``'s line: e.g. 'hand 2 wins: 8344 cards, 1164 tricks'."""
+        """``verify``'s line: e.g. 'hand 2 wins: 8,344 cards, 1,164 tricks'."""
         return describe(to_bmn_result(result))
 
     def trace(self, text: str, options: Any) -> Iterator[str]:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from importlib import resources
 
+from ...text import count
 from .deal import Deal
 from .notation import parse_deal
 from .result import Cycle, Result
@@ -53,7 +54,7 @@ class KnownDeal:
 
     @staticmethod
     def _summary(outcome: str, cards: int, tricks: int) -> str:
-        return f"{outcome} {cards} / {tricks}"
+        return f"{outcome} {count(cards)} / {count(tricks)}"
 
     def matches(self, result: Result) -> bool:
         """Whether ``result`` agrees with everything published about the deal."""

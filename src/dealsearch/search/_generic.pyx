@@ -14,6 +14,9 @@ from libc.string cimport memcpy, memset
 
 import numpy as np
 
+from dealsearch.checks import whole as _whole
+from dealsearch.checks import whole_list
+
 from dealsearch._kernel cimport MAX_MEASURES, Kernel, KernelResult
 from dealsearch._random cimport Rng, rng_below, rng_next, rng_seed
 
@@ -22,24 +25,9 @@ cdef enum:
     N_KINDS = 4
 
 
-def _whole(name, value, low, high):
-    """``value`` as an int in [low, high]; ValueError naming ``name`` otherwise."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise ValueError(f"{name} must be a whole number, not {value!r}")
-    if not low <= value <= high:
-        raise ValueError(f"{name} must be {low} to {high}, not {value}")
-    return int(value)
-
-
 def _words(name, values, int length, low, high):
     """A sequence of ``length`` whole numbers in [low, high]."""
-    try:
-        items = list(values)
-    except TypeError:
-        raise ValueError(f"{name} must be a sequence of whole numbers, not {values!r}") from None
-    if len(items) != length:
-        raise ValueError(f"{name} must have {length} entries, not {len(items)}")
-    return [_whole(f"{name}[{i}]", item, low, high) for i, item in enumerate(items)]
+    return whole_list(name, values, low, high, length, length)
 
 
 cdef inline double uniform(Rng* rng) noexcept nogil:

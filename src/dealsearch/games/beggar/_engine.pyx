@@ -29,6 +29,9 @@ from libc.string cimport memcpy, memset
 
 import numpy as np
 
+from dealsearch.checks import whole as _whole
+from dealsearch.checks import whole_list
+
 cimport numpy as cnp
 
 from dealsearch._bits cimport low_bit
@@ -703,25 +706,9 @@ cdef int play_cards(const Table* table, const uint8_t* row, const int* sizes, Sc
 # Every Python entry point checks its arguments here, once, before any nogil loop runs: the
 # loops index C arrays unchecked, so a wrong size or code must never reach them.
 
-def _whole(name, value, int low, high=None):
-    """``value`` as an int in [low, high]; ValueError naming ``name`` otherwise."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise ValueError(f"{name} must be a whole number, not {value!r}")
-    if value < low or (high is not None and value > high):
-        allowed = f"at least {low}" if high is None else f"{low} to {high}"
-        raise ValueError(f"{name} must be {allowed}, not {value}")
-    return int(value)
-
-
 def _whole_list(name, values, int low, high, int min_len, int max_len):
     """A sequence of whole numbers in [low, high], of min_len to max_len entries."""
-    try:
-        items = list(values)
-    except TypeError:
-        raise ValueError(f"{name} must be a sequence of whole numbers, not {values!r}") from None
-    if not min_len <= len(items) <= max_len:
-        raise ValueError(f"{name} must have {min_len} to {max_len} entries, not {len(items)}")
-    return [_whole(f"{name}[{i}]", item, low, high) for i, item in enumerate(items)]
+    return whole_list(name, values, low, high, min_len, max_len)
 
 
 def _check_payments(payments):

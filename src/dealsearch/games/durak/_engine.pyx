@@ -9,6 +9,8 @@ cleared whenever the talon shrinks, since states with different talons can never
 
 import numpy as np
 
+from dealsearch.checks import whole as _whole
+
 cimport numpy as cnp
 from libc.stdint cimport int8_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc
@@ -459,13 +461,6 @@ cdef int play_table(const Rules* rules, Table* table, StateStore* store,
 # ----------------------------------------------------------------------------------------
 # Python entry points (arguments checked here, once)
 # ----------------------------------------------------------------------------------------
-
-def _whole(name, value):
-    """``value`` as an int; ValueError naming ``name`` if it is not a whole number."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise ValueError(f"{name} must be a whole number, not {value!r}")
-    return int(value)
-
 
 def _policies(policies, players):
     """The policy codes as a list (every seat cheapest when None), for fill_rules to check."""

@@ -104,3 +104,51 @@ cdef inline void planes_to_row(const uint64_t* planes, int n_cards, uint8_t* row
     for i in range(n_cards):
         row[i] = <uint8_t>(((planes[0] >> i) & 1) | (((planes[1] >> i) & 1) << 1)
                            | (((planes[2] >> i) & 1) << 2))
+
+
+# What a random player counts of each game it plays, shared by this engine's RandomPlayer and
+# the lanes' (so both count and keep finds alike, as the seeded runs' equality needs).
+cdef struct Tally:
+    int64_t* counts         # games per outcome code
+    int64_t* card_hist      # NULL: no histograms
+    int64_t* trick_hist
+    Py_ssize_t card_top     # the last bin of each (it takes every longer game)
+    Py_ssize_t trick_top
+    int card_bin            # cards per bin of card_hist (trick_hist: one trick per bin)
+    int64_t cards           # totals over the games counted
+    int64_t tricks
+    int64_t best            # the longest finished game so far, by the objective
+    bint by_tricks          # the objective: tricks (else cards)
+
+
+cdef Tally start_tally(int64_t[::1] counts, int64_t[::1] card_hist,
+                       int64_t[::1] trick_hist, int card_bin, int64_t best, bint by_tricks)
+
+
+cdef inline bint tally(Tally* t, const Outcome* res) noexcept nogil:
+    # Count one game; whether it is a find: any cycle, or a win longer than every one before.
+    cdef int64_t score = res.tricks if t.by_tricks else res.cards
+    t.counts[res.outcome] += 1
+    t.cards += res.cards
+    t.tricks += res.tricks
+    if t.card_hist != NULL:
+        t.card_hist[min(res.cards // t.card_bin, t.card_top)] += 1
+        t.trick_hist[min(res.tricks, t.trick_top)] += 1
+    if res.outcome == OUTCOME_CYCLE:
+        return True
+    if res.outcome == OUTCOME_WIN and score > t.best:
+        t.best = score
+        return True
+    return False
+
+
+cdef inline void store_result(const Outcome* res, int64_t* row) noexcept nogil:
+    # A find's result row: outcome, winner, cards, tricks, entry and period (cards, tricks).
+    row[0] = res.outcome
+    row[1] = res.winner
+    row[2] = res.cards
+    row[3] = res.tricks
+    row[4] = res.entry_cards
+    row[5] = res.entry_tricks
+    row[6] = res.period_cards
+    row[7] = res.period_tricks

@@ -954,14 +954,11 @@ cdef class RandomPlayer:
         cdef bint hist = card_hist is not None
         cdef int64_t[::1] card_v = _histogram("card_hist", card_hist) if hist else None
         cdef int64_t[::1] trick_v = _histogram("trick_hist", trick_hist) if hist else None
-        cdef Py_ssize_t card_top = card_v.shape[0] - 1 if hist else 0
-        cdef Py_ssize_t trick_top = trick_v.shape[0] - 1 if hist else 0
         cdef int n_cards = self.n_cards, status = 0, n_found = 0
         cdef uint64_t planes[PLANES]
         cdef Py_ssize_t played = 0
         cdef Hand start[MAX_SEATS]
         cdef Outcome res
-        cdef int64_t score, total_cards = 0, total_tricks = 0
         cdef bint wide = n_cards > PLANE_CARDS
         cdef uint8_t* row = &self.row[0]
         counts = np.zeros(3, dtype=np.int64)
@@ -970,6 +967,8 @@ cdef class RandomPlayer:
         cdef int64_t[::1] counts_v = counts
         cdef uint8_t[:, ::1] rows_v = find_rows
         cdef int64_t[:, ::1] results_v = find_results
+        cdef Tally t = start_tally(counts_v, card_v, trick_v, bin_cards, self.best,
+                                   self.by_tricks)
         with nogil:
             while played < wanted and n_found < finds_max:
                 self.dealer.deal(&self.rng, planes, row)
@@ -982,35 +981,35 @@ cdef class RandomPlayer:
                 if status != 0:
                     break
                 played += 1
-                counts_v[res.outcome] += 1
-                total_cards += res.cards
-                total_tricks += res.tricks
-                if hist:
-                    card_v[min(res.cards // bin_cards, card_top)] += 1
-                    trick_v[min(res.tricks, trick_top)] += 1
-                score = res.tricks if self.by_tricks else res.cards
-                if res.outcome == OUTCOME_CYCLE or (
-                        score > self.best and res.outcome == OUTCOME_WIN):
-                    if res.outcome == OUTCOME_WIN:
-                        self.best = score
+                if tally(&t, &res):
                     if wide:
                         memcpy(&rows_v[n_found, 0], row, n_cards)
                     else:
                         planes_to_row(planes, n_cards, &rows_v[n_found, 0])
-                    results_v[n_found, 0] = res.outcome
-                    results_v[n_found, 1] = res.winner
-                    results_v[n_found, 2] = res.cards
-                    results_v[n_found, 3] = res.tricks
-                    results_v[n_found, 4] = res.entry_cards
-                    results_v[n_found, 5] = res.entry_tricks
-                    results_v[n_found, 6] = res.period_cards
-                    results_v[n_found, 7] = res.period_tricks
+                    store_result(&res, &results_v[n_found, 0])
                     n_found += 1
         self.dealt += played
+        self.best = t.best
         if status != 0:
             raise MemoryError("no memory for the cycle detector")
-        return (played, counts, total_cards, total_tricks, find_rows[:n_found],
+        return (played, counts, t.cards, t.tricks, find_rows[:n_found],
                 find_results[:n_found])
+
+
+cdef Tally start_tally(int64_t[::1] counts, int64_t[::1] card_hist,
+                       int64_t[::1] trick_hist, int card_bin, int64_t best, bint by_tricks):
+    """A Tally over checked arrays (the histograms both None, or both given)."""
+    cdef Tally t
+    t.counts = &counts[0]
+    t.card_hist = NULL if card_hist is None else &card_hist[0]
+    t.trick_hist = NULL if trick_hist is None else &trick_hist[0]
+    t.card_top = 0 if card_hist is None else card_hist.shape[0] - 1
+    t.trick_top = 0 if trick_hist is None else trick_hist.shape[0] - 1
+    t.card_bin = card_bin
+    t.cards = t.tricks = 0
+    t.best = best
+    t.by_tricks = by_tricks
+    return t
 
 
 def _histogram(name, values):

@@ -28,17 +28,20 @@ cimport numpy as cnp
 from dealsearch.games.beggar._engine cimport (
     MAX_CARDS,
     MAX_CLASSES,
-    OUTCOME_CYCLE,
     OUTCOME_WIN,
     PLANE_CARDS,
     PLANES,
     Hand,
+    Tally,
     detector_free,
     detector_init,
     fill_table,
     planes_to_row,
     play_game,
     split_deal,
+    start_tally,
+    store_result,
+    tally,
 )
 from dealsearch._random cimport deal_random, rng_seed
 
@@ -337,13 +340,10 @@ cdef class RandomPlayer:
         cdef bint hist = card_hist is not None
         cdef int64_t[::1] card_v = _histogram("card_hist", card_hist) if hist else None
         cdef int64_t[::1] trick_v = _histogram("trick_hist", trick_hist) if hist else None
-        cdef Py_ssize_t card_top = card_v.shape[0] - 1 if hist else 0
-        cdef Py_ssize_t trick_top = trick_v.shape[0] - 1 if hist else 0
         cdef int n_cards = self.n_cards, status = 0, n_found = 0, kind = _kind
         cdef int min_cards = _min_cards
         cdef Py_ssize_t played = 0, b, i
         cdef Outcome* res
-        cdef int64_t score, total_cards = 0, total_tricks = 0
         cdef Batch* batch = &self.batch
         cdef const uint8_t* courts = &self.courts[0]
         cdef int n_courts = self.n_courts
@@ -353,6 +353,8 @@ cdef class RandomPlayer:
         cdef int64_t[::1] counts_v = counts
         cdef uint8_t[:, ::1] rows_v = find_rows
         cdef int64_t[:, ::1] results_v = find_results
+        cdef Tally t = start_tally(counts_v, card_v, trick_v, bin_cards, self.best,
+                                   self.by_tricks)
         with nogil:
             while played < wanted and n_found < finds_max:
                 b = min(<Py_ssize_t>BATCH, wanted - played)
@@ -366,33 +368,17 @@ cdef class RandomPlayer:
                 for i in range(b):
                     res = &batch.results[i]
                     played += 1
-                    counts_v[res.outcome] += 1
-                    total_cards += res.cards
-                    total_tricks += res.tricks
-                    if hist:
-                        card_v[min(res.cards // bin_cards, card_top)] += 1
-                        trick_v[min(res.tricks, trick_top)] += 1
-                    score = res.tricks if self.by_tricks else res.cards
-                    if res.outcome == OUTCOME_CYCLE or (
-                            score > self.best and res.outcome == OUTCOME_WIN):
-                        if res.outcome == OUTCOME_WIN:
-                            self.best = score
+                    if tally(&t, res):
                         planes_to_row(&batch.planes[PLANES * i], n_cards, &rows_v[n_found, 0])
-                        results_v[n_found, 0] = res.outcome
-                        results_v[n_found, 1] = res.winner
-                        results_v[n_found, 2] = res.cards
-                        results_v[n_found, 3] = res.tricks
-                        results_v[n_found, 4] = res.entry_cards
-                        results_v[n_found, 5] = res.entry_tricks
-                        results_v[n_found, 6] = res.period_cards
-                        results_v[n_found, 7] = res.period_tricks
+                        store_result(res, &results_v[n_found, 0])
                         n_found += 1
                         if n_found == finds_max:
                             # the deals after this one were never played: undeal them
                             memcpy(&self.rng, &batch.rng_after[i], sizeof(self.rng))
                             break
         self.dealt += played
+        self.best = t.best
         if status != 0:
             raise MemoryError("no memory for the cycle detector")
-        return (played, counts, total_cards, total_tricks, find_rows[:n_found],
+        return (played, counts, t.cards, t.tricks, find_rows[:n_found],
                 find_results[:n_found])

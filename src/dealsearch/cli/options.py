@@ -88,10 +88,7 @@ def whole_number(text: str) -> int:
     Traceback (most recent call last):
     argparse.ArgumentTypeError: 'abc' is not a whole number
     """
-    try:
-        value = int(text.replace("_", ""))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    value = _parse_whole(text)
     if value < 0:
         raise argparse.ArgumentTypeError(f"{text!r} must be 0 or more")
     return value
@@ -99,13 +96,17 @@ def whole_number(text: str) -> int:
 
 def positive_int(text: str) -> int:
     """An argparse type: a whole number of at least 1."""
-    try:
-        value = int(text.replace("_", ""))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    value = _parse_whole(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
     return value
+
+
+def _parse_whole(text: str) -> int:
+    try:
+        return int(text.replace("_", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
 
 
 def duration(text: str) -> float:

@@ -31,7 +31,6 @@ MAX_KICK = 16                  # climb: most mutations per mutant
 # Fields every logged spec carried before games were plug-ins, whatever its game; a game that
 # has such options takes them (above), for the others they are dropped.
 LOGGED_BESIDE = ("rules", "players", "deck", "max_cards", "max_tricks")
-OBJECTIVES = ("cards", "tricks")  # BMN's measures (other games: Game.measures)
 # The PRNG is seeded with a uint64 (dealsearch._random) and the log stores the seed as a SQLite
 # INTEGER (signed 64 bits): the seeds both accept.
 MAX_SEED = 2**63 - 1

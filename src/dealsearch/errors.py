@@ -53,6 +53,11 @@ class BadLog(BadInput):
     """A log path that is not a SQLite database (or that SQLite cannot open)."""
 
 
+class DamagedLog(DealsearchError):
+    """A log that is damaged (a bad page, text that is not UTF-8, JSON cut short): exit status
+    1, and the line says how to check it and save the rest (``dealsearch log``)."""
+
+
 class RunFailed(DealsearchError):
     """A search run stopped because a worker raised (or died): exit status 1.
 

@@ -1,0 +1,95 @@
+"""``dealsearch log check`` and ``dealsearch log recover``: is a log damaged, and a new log
+holding all that can still be read (see :mod:`dealsearch.logcheck`)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..errors import BadOption
+from ..game import Game
+from ..logcheck import read_log, recover
+from ..text import count
+from .commands import Command
+from .options import DEFAULT_DB, EXIT_MISMATCH, EXIT_OK, Parser, check_log_path, examples
+
+
+def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
+    """The ``log`` command and its two actions."""
+    log: argparse.ArgumentParser = commands.add_parser(
+        "log", help="check a log for damage, or recover what a damaged log still holds",
+        description="check: SQLite's integrity check and the log's own rules, one line per "
+                    "problem (exit 0: sound, 1: damaged). recover: a new log holding every "
+                    "run, find, cycle and histogram that can still be read, with a line for "
+                    "each thing left behind; the damaged log is only read.",
+        epilog=examples("dealsearch log check", "dealsearch log check --db overnight.sqlite",
+                        "dealsearch log recover --db overnight.sqlite saved.sqlite"))
+    actions = log.add_subparsers(dest="action", required=True, metavar="ACTION",
+                                 parser_class=Parser)
+    check = actions.add_parser("check", help="is the log sound? one line per problem",
+                               description="SQLite's integrity check, then every row of every "
+                                           "table held to the log's rules: one line per "
+                                           "problem, then a summary. Exit 0: sound; 1: damaged.",
+                               epilog=examples("dealsearch log check --db overnight.sqlite"))
+    check.add_argument("--db", default=DEFAULT_DB, help="the log")
+    save = actions.add_parser("recover", help="a new log holding all that can still be read",
+                              description="Write a new log, OUT, holding every run, find, "
+                                          "cycle, histogram and sample of the log that can "
+                                          "still be read, and print a line for each thing "
+                                          "left behind. The log itself is only read. Exit 0: "
+                                          "all was kept; 1: something was left behind.",
+                              epilog=examples("dealsearch log recover --db overnight.sqlite "
+                                              "saved.sqlite"))
+    save.add_argument("--db", default=DEFAULT_DB, help="the damaged log")
+    save.add_argument("out", metavar="OUT", help="the new log (must not exist yet)")
+    return log
+
+
+def run(args: argparse.Namespace) -> int:
+    """``dealsearch log check`` or ``dealsearch log recover``."""
+    check_log_path(args.db, must_exist=True)
+    if args.action == "check":
+        return _check(args.db)
+    return _recover(args.db, args.out)
+
+
+def _check(db: str) -> int:
+    reading = read_log(db)
+    problems = reading.row_problems
+    for problem in problems:
+        print(f"{db}: {problem}")
+    if not problems:
+        print(f"{db} is sound: {reading.summary()}")
+        return EXIT_OK
+    print(f"{db} is damaged: {_problems(len(problems))} in {reading.summary()}; save the "
+          f"rest with: dealsearch log recover --db {db} NEW.sqlite")
+    return EXIT_MISMATCH
+
+
+def _recover(db: str, out: str) -> int:
+    target = Path(out)
+    if target.exists() or Path(f"{out}-wal").exists():
+        raise BadOption(f"{out} exists: recover writes a new log")
+    if target.resolve() == Path(db).resolve():
+        raise BadOption("OUT must not be the damaged log: recover writes a new log")
+    check_log_path(out)
+    recovery = recover(db, out)
+    for line in recovery.left:
+        print(f"{db}: {line}")
+    kept = ", ".join(f"{count(n)} {table}" for table, n in recovery.kept.items())
+    how = " (with the sqlite3 tool's .recover)" if recovery.used_sqlite else ""
+    if recovery.left:
+        print(f"recovered {kept} into {out}{how}; {_problems(len(recovery.left), 'thing')} "
+              "left behind", file=sys.stdout)
+        return EXIT_MISMATCH
+    print(f"recovered {kept} into {out}{how}: all of it")
+    return EXIT_OK
+
+
+def _problems(n: int, what: str = "problem") -> str:
+    return f"{count(n)} {what}" + ("s" if n != 1 else "")
+
+
+COMMAND = Command("log", add_parser, run)

@@ -1,0 +1,586 @@
+"""A damaged log: what is wrong with it (``dealsearch log check``) and a new log holding all
+that can still be read (``dealsearch log recover``).
+
+SQLite's own ``PRAGMA integrity_check`` sees damage to its pages, not damage inside the text of
+a row (a JSON field cut short, a byte that is not UTF-8): only the log's own rules see that. So
+the check reads every row of every table, one at a time, and holds each to the rules of its
+table; a row SQLite cannot read is skipped and named, and reading goes on past it.
+
+The damaged file is only ever opened read-only: nothing here changes it.
+
+>>> is_damage(sqlite3.DatabaseError("database disk image is malformed"))
+True
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import shutil
+import sqlite3
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import DamagedLog
+from .log import SCHEMA, VERSION, RecordLog, _prepare, _transaction
+
+STATUSES = ("running", "done", "interrupted", "failed")
+#: The tables every log has, in the order they are read and recovered (a find needs its run
+#: and its cycle first); the JSON columns of each, and those that may also be NULL.
+TABLES = ("runs", "cycles", "finds", "histograms", "samples")
+JSON_COLUMNS = {"runs": ("options", "outcomes", "checkpoint", "game_options"),
+                "finds": ("game_options", "measures", "entry", "period", "details"),
+                "cycles": ("period",), "histograms": ("counts",)}
+SQLITE_TIMEOUT = 600   # seconds the sqlite3 tool may take to .recover a log
+MAX_SQLITE_LINES = 20  # lines of PRAGMA integrity_check shown
+_MIN_ROWID, _MAX_ROWID = -(2 ** 63), 2 ** 63 - 1
+
+
+def is_damage(error: BaseException) -> bool:
+    """Is ``error`` SQLite saying that the file is damaged (not locked, not missing)?"""
+    if not isinstance(error, sqlite3.DatabaseError):
+        return False
+    code = getattr(error, "sqlite_errorcode", None)
+    if code is not None and code & 0xFF in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
+        return True
+    text = str(error)
+    return any(words in text for words in ("malformed", "not a database", "Could not decode"))
+
+
+def damaged(path: str | Path, what: str) -> DamagedLog:
+    """The one line a command ends with on a damaged log: what is wrong, and what to do."""
+    return DamagedLog(f"{path} is damaged ({what}): dealsearch log check --db {path} lists the "
+                      f"damage; dealsearch log recover --db {path} NEW.sqlite saves the rest")
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a log: where (a table and row, where known) and what."""
+
+    what: str
+    table: str | None = None
+    row: int | None = None
+
+    def __str__(self) -> str:
+        where = "" if self.table is None else (
+            f"{self.table}: " if self.row is None else f"{self.table} row {self.row}: ")
+        return " ".join((where + self.what).split())   # one line, whatever SQLite said
+
+
+@dataclass
+class Row:
+    """A row as read: its rowid and values (text still bytes), or the problems it has."""
+
+    table: str
+    rowid: int
+    values: dict[str, Any]
+    problems: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Reading:
+    """Everything read from a log: rows by table (bad ones included), and the problems."""
+
+    path: str
+    rows: dict[str, list[Row]] = field(default_factory=dict)
+    columns: dict[str, list[str]] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+
+    def good(self, table: str) -> list[Row]:
+        """The rows of ``table`` that hold to their rules."""
+        return [row for row in self.rows.get(table, []) if not row.problems]
+
+    def summary(self) -> str:
+        """How many rows of each table were read, e.g. '4 runs, 62 finds, ...'."""
+        counts = [f"{len(self.rows.get(t, []))} {t}" for t in TABLES]
+        counts += [f"{len(rows)} rows of {t}" for t, rows in self.rows.items() if t not in TABLES]
+        return ", ".join(counts)
+
+    @property
+    def row_problems(self) -> list[Problem]:
+        """Every problem: the log's, then each bad row's, in table order."""
+        found = list(self.problems)
+        for table, rows in self.rows.items():
+            for row in rows:
+                found.extend(Problem(what, table, row.rowid) for what in row.problems)
+        return found
+
+
+# --- reading a log, read-only, row by row ---------------------------------------------------
+
+
+def open_damaged(path: str | Path, lenient: bool = False) -> sqlite3.Connection:
+    """A read-only connection to a log that may be damaged: text comes back as bytes (so that
+    text that is not UTF-8 is a problem of its row, not an error of the whole query).
+    ``lenient``: a table or index whose schema SQLite cannot parse is left out, not an error
+    of every query."""
+    uri = Path(path).resolve().as_uri()
+    try:
+        db = _connect(f"{uri}?mode=ro", lenient)
+    except sqlite3.OperationalError as error:
+        if is_damage(error):
+            raise
+        # Read-only storage: no WAL index can be made beside the log; nobody writes it.
+        db = _connect(f"{uri}?immutable=1", lenient)
+    return db
+
+
+def _connect(uri: str, lenient: bool) -> sqlite3.Connection:
+    db = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=30)
+    try:
+        db.text_factory = bytes
+        if lenient:  # on a read-only connection: it only makes SQLite skip what it cannot parse
+            db.execute("PRAGMA writable_schema = ON")
+        db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
+def read_log(path: str | Path, integrity: bool = True) -> Reading:
+    """Read every row of every table of the log at ``path`` and hold it to its rules."""
+    reading = Reading(str(path))
+    try:
+        try:
+            db = open_damaged(path)
+        except sqlite3.DatabaseError as error:
+            if "schema" not in str(error):
+                raise
+            reading.problems.append(Problem(f"its schema is damaged: {error}"))
+            db = open_damaged(path, lenient=True)
+    except sqlite3.DatabaseError as error:
+        reading.problems.append(Problem(f"SQLite cannot open it: {error}"))
+        return reading
+    try:
+        _read(db, reading, integrity)
+    finally:
+        db.close()
+    return reading
+
+
+def _read(db: sqlite3.Connection, reading: Reading, integrity: bool) -> None:
+    if integrity:
+        reading.problems.extend(_integrity(db))
+    try:
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        if version > VERSION:
+            reading.problems.append(Problem(f"a version {version} log: this dealsearch reads "
+                                            f"version {VERSION} and older"))
+            return
+        if version < VERSION:
+            db = _migrated(db)   # an older log is checked as it reads: migrated, in memory
+    except (sqlite3.DatabaseError, ValueError, TypeError, KeyError) as error:
+        if isinstance(error, sqlite3.DatabaseError) and not is_damage(error):
+            raise
+        reading.problems.append(Problem(f"the version 1 log cannot be migrated: {error}"))
+        return
+    try:
+        tables = [name.decode() for (name,) in db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+            " ORDER BY name")]
+    except sqlite3.DatabaseError as error:
+        if not is_damage(error):
+            raise
+        reading.problems.append(Problem(f"the list of its tables cannot be read: {error}"))
+        return
+    expected = _expected_columns()
+    for table in [t for t in TABLES if t in tables] + [t for t in tables if t not in TABLES]:
+        columns = [row[1].decode() if isinstance(row[1], bytes) else row[1]
+                   for row in db.execute(f'PRAGMA table_info("{table}")')]
+        missing = [c for c in expected.get(table, ()) if c not in columns]
+        if missing:
+            reading.problems.append(Problem(f"no column {', '.join(missing)}", table))
+            continue
+        reading.columns[table] = columns
+        reading.rows[table] = list(_rows(db, table, columns, reading.problems))
+    for table in TABLES:
+        if table not in tables:
+            reading.problems.append(Problem("the table is missing", table))
+    _hold_to_rules(reading)
+
+
+def _integrity(db: sqlite3.Connection) -> list[Problem]:
+    try:
+        lines = [line.decode(errors="replace") if isinstance(line, bytes) else str(line)
+                 for (line,) in db.execute("PRAGMA integrity_check")]
+    except sqlite3.DatabaseError as error:
+        if not is_damage(error):
+            raise
+        return [Problem(f"SQLite's integrity check fails: {error}")]
+    if lines == ["ok"]:
+        return []
+    shown = [Problem(f"SQLite's integrity check: {line}") for line in lines[:MAX_SQLITE_LINES]]
+    if len(lines) > MAX_SQLITE_LINES:
+        shown.append(Problem(f"SQLite's integrity check: and {len(lines) - MAX_SQLITE_LINES} "
+                             "more lines"))
+    return shown
+
+
+def _migrated(db: sqlite3.Connection) -> sqlite3.Connection:
+    """A copy of an older log in memory, migrated as :class:`RecordLog` migrates it."""
+    memory = sqlite3.connect(":memory:", isolation_level=None)
+    try:
+        db.backup(memory)
+        _prepare(memory, "log")
+    except BaseException:
+        memory.close()
+        raise
+    finally:
+        db.close()
+    memory.text_factory = bytes
+    return memory
+
+
+def _expected_columns() -> dict[str, list[str]]:
+    """The columns of each table of this release's schema."""
+    db = sqlite3.connect(":memory:")
+    try:
+        for statement in SCHEMA.split(";"):
+            db.execute(statement)
+        return {t: [row[1] for row in db.execute(f"PRAGMA table_info({t})")] for t in TABLES}
+    finally:
+        db.close()
+
+
+def _rows(db: sqlite3.Connection, table: str, columns: list[str], problems: list[Problem]
+          ) -> Iterator[Row]:
+    """Every row SQLite can still read, in rowid order. Where it cannot read on, the problem
+    is noted and reading goes on at the next row it can reach."""
+    selected = ", ".join(f'"{c}", typeof("{c}")' for c in columns)
+    query = f'SELECT rowid, {selected} FROM "{table}" WHERE rowid >= ? ORDER BY rowid'
+    start: int | None = _MIN_ROWID
+    while start is not None:
+        try:
+            for values in db.execute(query, (start,)):
+                row = Row(table, values[0], {})
+                for i, column in enumerate(columns):
+                    row.values[column] = values[1 + 2 * i]
+                    row.values[f"typeof {column}"] = values[2 + 2 * i].decode()
+                yield row
+                if values[0] == _MAX_ROWID:
+                    return
+                start = values[0] + 1
+            return
+        except sqlite3.DatabaseError as error:
+            if not is_damage(error):
+                raise
+            problems.append(Problem(f"rows from rowid {start} on cannot be read ({error}); "
+                                    "reading goes on at the next row SQLite can reach", table))
+            start = _next_readable(db, table, start)
+
+
+def _next_readable(db: sqlite3.Connection, table: str, start: int) -> int | None:
+    """The first rowid after ``start`` that SQLite can seek to, trying ever further."""
+    step = 1
+    while start + step <= _MAX_ROWID:
+        with contextlib.suppress(sqlite3.DatabaseError):
+            found = db.execute(f'SELECT rowid FROM "{table}" WHERE rowid >= ? ORDER BY rowid '
+                               "LIMIT 1", (start + step,)).fetchone()
+            return None if found is None else int(found[0])
+        step *= 2
+    return None
+
+
+# --- the log's own rules --------------------------------------------------------------------
+
+
+def _hold_to_rules(reading: Reading) -> None:
+    """Note in each row what breaks its table's rules: its types, its JSON, its references
+    and its counts. Rows of tables this release does not know are held to their types."""
+    for rows in reading.rows.values():
+        for row in rows:
+            _decode(row)
+            if not row.problems:
+                _values(row)
+    _relations(reading)
+
+
+def _relations(reading: Reading) -> None:
+    """Each find, histogram and sample has its run, each find's cycle is catalogued, and each
+    run's counts add up (problems of this kind start with "its")."""
+    runs = {row.rowid: row for row in reading.rows.get("runs", [])}
+    for run in runs.values():
+        if not run.problems and run.values["json outcomes"]:
+            total = sum(run.values["json outcomes"].values())
+            if total != run.values["deals"]:
+                run.problems.append(f"its outcomes add up to {total} games, not its "
+                                    f"{run.values['deals']} deals")
+    cycles = {row.values.get("id") for row in reading.rows.get("cycles", []) if not row.problems}
+    for table in ("finds", "histograms", "samples"):
+        for row in reading.rows.get(table, []):
+            if row.problems:
+                continue
+            run = runs.get(row.values["run_id"])
+            if run is None:
+                row.problems.append(f"its run {row.values['run_id']} is not in the log")
+            elif run.problems:
+                row.problems.append(f"its run {row.values['run_id']} cannot be read")
+            cycle = row.values.get("cycle_id")
+            if table == "finds" and cycle is not None and cycle not in cycles:
+                row.problems.append(f"its cycle {cycle} is not in the log")
+    _histogram_counts(reading, runs)
+
+
+def _decode(row: Row) -> None:
+    """Text to str (it must be UTF-8), JSON columns parsed, each value of its column's type."""
+    names = [c for c in row.values if not c.startswith("typeof ")]
+    for name in names:
+        kind, value = row.values[f"typeof {name}"], row.values[name]
+        problem = None
+        if kind == "text":
+            try:
+                value = row.values[name] = value.decode("utf-8")
+            except UnicodeDecodeError:
+                problem = f"{name} is not UTF-8 text"
+        declared = _DECLARED.get((row.table, name))
+        if problem is None and declared is not None:
+            nullable, wanted = declared
+            if kind == "null" and not nullable:
+                problem = f"{name} is empty (NULL)"
+            elif kind != "null" and kind not in wanted:
+                problem = f"{name} is {kind}, not {' or '.join(wanted)}"
+        if problem is None and value is not None and name in JSON_COLUMNS.get(row.table, ()):
+            try:
+                parsed = json.loads(value)
+            except ValueError as error:
+                problem = f"{name} is not JSON ({error})"
+            else:
+                if isinstance(parsed, dict):
+                    row.values[f"json {name}"] = parsed
+                else:
+                    problem = f"{name} is not a JSON object"
+        if problem is not None:
+            row.problems.append(problem)
+
+
+def _declared() -> dict[tuple[str, str], tuple[bool, tuple[str, ...]]]:
+    """(table, column) -> (may be NULL, the storage classes it may hold), from the schema."""
+    db = sqlite3.connect(":memory:")
+    try:
+        for statement in SCHEMA.split(";"):
+            db.execute(statement)
+        kinds = {"INTEGER": ("integer",), "REAL": ("real", "integer"), "TEXT": ("text",)}
+        return {(t, row[1]): (not row[3] and not row[5], kinds.get(row[2], ("integer", "real",
+                                                                             "text", "blob")))
+                for t in TABLES for row in db.execute(f"PRAGMA table_info({t})")}
+    finally:
+        db.close()
+
+
+_DECLARED = _declared()
+
+
+def _is_count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _values(row: Row) -> None:
+    """The rules of a known table beyond types: what its values must hold."""
+    v, problems = row.values, row.problems
+    if row.table == "runs":
+        if v["status"] not in STATUSES:
+            problems.append(f"status is {v['status']!r}, not one of {', '.join(STATUSES)}")
+        for name in ("deals", "cards"):
+            if v[name] < 0:
+                problems.append(f"{name} is negative")
+        if not all(_is_count(n) for n in v["json outcomes"].values()):
+            problems.append("outcomes holds something other than counts")
+    elif row.table == "finds":
+        measures = v["json measures"]
+        values = list(measures.values())
+        if not values or not all(isinstance(n, int) for n in values):
+            problems.append("measures holds something other than whole numbers")
+        elif v["measure_1"] != values[0] or v["measure_2"] != (
+                values[1] if len(values) > 1 else None):
+            problems.append("measure_1 and measure_2 do not match measures")
+        if v["outcome"] == "cycle" and (v.get("json entry") is None
+                                        or v.get("json period") is None):
+            problems.append("a cycle without its entry and period")
+    elif row.table == "histograms":
+        counts = v["json counts"]
+        if v["bin_width"] < 1 or not all(
+                key.lstrip("-").isdigit() and _is_count(n) for key, n in counts.items()):
+            problems.append("counts is not a histogram ({bin: count})")
+    elif row.table == "cycles" and not all(isinstance(n, int)
+                                           for n in v["json period"].values()):
+        problems.append("period holds something other than whole numbers")
+
+
+def _histogram_counts(reading: Reading, runs: dict[int, Row]) -> None:
+    """Each histogram of a run adds up to the run's deals (it counts every game played)."""
+    for row in reading.rows.get("histograms", []):
+        run = runs.get(row.values.get("run_id"))  # type: ignore[arg-type]
+        if row.problems or run is None or run.problems:
+            continue
+        total = sum(row.values["json counts"].values())
+        if total != run.values["deals"]:
+            row.problems.append(f"its {row.values['measure']} histogram adds up to {total} "
+                                f"games, not its run's {run.values['deals']} deals")
+
+
+# --- check and recover ----------------------------------------------------------------------
+
+
+def check(path: str | Path) -> list[Problem]:
+    """Everything wrong with the log at ``path``: SQLite's integrity check, then every row of
+    every table held to its rules. An empty list: the log is sound."""
+    return read_log(path).row_problems
+
+
+def refuse_damaged(path: str | Path, what: str) -> None:
+    """Raise :class:`DamagedLog` unless the log at ``path`` passes its check: ``what`` is
+    what would have been written into it."""
+    problems = check(path)
+    if problems:
+        count = f"{len(problems)} problem" + "s" * (len(problems) > 1)
+        raise damaged(path, f"{count}, the first: {problems[0]}; {what} does not write into a "
+                            "damaged log")
+
+
+@dataclass
+class Recovery:
+    """What ``recover`` kept (rows per table) and left behind (one line each)."""
+
+    kept: dict[str, int] = field(default_factory=dict)
+    left: list[str] = field(default_factory=list)
+    used_sqlite: bool = False
+
+
+def recover(path: str | Path, out: str | Path) -> Recovery:
+    """Write a new log at ``out`` holding every run, find, cycle, histogram and sample of the
+    log at ``path`` that can still be read and holds to its rules. The log at ``path`` is only
+    read. Where SQLite cannot read some of it and the ``sqlite3`` tool is installed, its
+    ``.recover`` reads what it can of the damaged pages too."""
+    reading = read_log(path)
+    recovery = Recovery()
+    if any(problem.row is None for problem in reading.problems) and shutil.which("sqlite3"):
+        extra = _sqlite_recover(path)
+        if extra is not None:
+            recovery.used_sqlite = True
+            _merge(reading, extra)
+    left = recovery.left
+    # What SQLite's integrity check says is in the check; here, only what is lost.
+    left.extend(str(p) for p in reading.problems if not p.what.startswith("SQLite's integrity"))
+    runs = {row.rowid: row for row in reading.good("runs")}
+    bad_runs = {row.rowid: row for row in reading.rows.get("runs", []) if row.problems}
+    cycles = {row.values["id"]: row for row in reading.good("cycles")}
+    finds: list[Row] = []
+    stand_ins: dict[int, Row] = {}
+    for row in reading.rows.get("finds", []):
+        own = [p for p in row.problems if not p.startswith("its ")]
+        if own:
+            left.append(f"finds row {row.rowid}: {'; '.join(own)}")
+            continue
+        run_id = row.values["run_id"]
+        if run_id not in runs:
+            stand_ins.setdefault(run_id, row)
+        if row.values["cycle_id"] is not None and row.values["cycle_id"] not in cycles:
+            left.append(f"finds row {row.rowid}: its cycle {row.values['cycle_id']} cannot be "
+                        "read: the find is kept without it")
+            row.values["cycle_id"] = None
+        finds.append(row)
+    for run_id, row in bad_runs.items():
+        fate = ("kept as a failed run of strategy 'lost', which cannot be resumed, for its "
+                "finds" if run_id in stand_ins else "left behind")
+        left.append(f"runs row {run_id}: {'; '.join(row.problems)}: {fate}")
+    for run_id, find in stand_ins.items():
+        if run_id not in bad_runs:
+            left.append(f"runs row {run_id}: cannot be read: kept as a failed run of strategy "
+                        "'lost', which cannot be resumed, for its finds")
+        runs[run_id] = _stand_in(run_id, find)
+    kept: dict[str, list[Row]] = {"runs": sorted(runs.values(), key=lambda r: r.rowid),
+                                  "cycles": list(cycles.values()), "finds": finds}
+    for table in ("histograms", "samples"):
+        kept[table] = []
+        for row in reading.rows.get(table, []):
+            if row.problems or row.values["run_id"] in stand_ins:
+                why = "; ".join(row.problems) or "its run cannot be read"
+                left.append(f"{table} row {row.rowid}: {why}: left behind")
+            else:
+                kept[table].append(row)
+    for table, rows in reading.rows.items():
+        if table == "cycles" or table not in TABLES:
+            if table != "cycles":
+                kept[table] = reading.good(table)
+            left.extend(f"{table} row {row.rowid}: {'; '.join(row.problems)}: left behind"
+                        for row in rows if row.problems)
+    _write(out, kept, reading.columns)
+    recovery.kept = {table: len(rows) for table, rows in kept.items()}
+    return recovery
+
+
+def _stand_in(run_id: int, find: Row) -> Row:
+    """A run row standing in for one that cannot be read, so that its finds keep their run."""
+    values = {"id": run_id, "strategy": "lost", "options": "{}", "rules": "", "seed": None,
+              "workers": 1, "machine": "", "started": find.values["found"], "ended": None,
+              "status": "failed", "seconds": 0.0, "deals": 0, "cards": 0, "outcomes": "{}",
+              "checkpoint": "{}", "game": find.values["game"],
+              "game_options": find.values["game_options"],
+              "options_key": find.values["options_key"]}
+    return Row("runs", run_id, values)
+
+
+def _write(out: str | Path, kept: dict[str, list[Row]], columns: dict[str, list[str]]) -> None:
+    """The kept rows into a new log at ``out`` (its schema made by :class:`RecordLog`), in one
+    transaction, each with its rowid (run ids and find ids stay what they were)."""
+    with contextlib.closing(RecordLog(out)) as log:
+        made = {name for (name,) in log.db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        with _transaction(log.db):
+            for table, rows in kept.items():
+                if table not in made:
+                    continue
+                target = {row[1] for row in log.db.execute(f'PRAGMA table_info("{table}")')}
+                names = [c for c in columns.get(table, list(target)) if c in target]
+                quoted = ", ".join(f'"{c}"' for c in names)
+                sql = f'INSERT INTO "{table}" (rowid, {quoted}) VALUES (?{", ?" * len(names)})'
+                for row in rows:
+                    log.db.execute(sql, (row.rowid, *(row.values.get(c) for c in names)))
+
+
+def _sqlite_recover(path: str | Path) -> Reading | None:
+    """What the ``sqlite3`` tool's ``.recover`` reads of a copy of the log, or None if it
+    fails. A copy: the damaged log itself is never handed to another program."""
+    with tempfile.TemporaryDirectory(prefix="dealsearch-recover-") as directory:
+        copy = Path(directory) / "damaged.sqlite"
+        shutil.copyfile(path, copy)
+        wal = Path(f"{path}-wal")
+        if wal.exists():
+            shutil.copyfile(wal, Path(f"{copy}-wal"))
+        rebuilt = Path(directory) / "recovered.sqlite"
+        try:
+            dump = subprocess.run(["sqlite3", str(copy), ".recover"], capture_output=True,
+                                  timeout=SQLITE_TIMEOUT, check=False)
+            if dump.returncode != 0:
+                return None
+            load = subprocess.run(["sqlite3", str(rebuilt)], input=dump.stdout,
+                                  capture_output=True, timeout=SQLITE_TIMEOUT, check=False)
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+        if load.returncode != 0 or not rebuilt.exists():
+            return None
+        return read_log(rebuilt, integrity=False)
+
+
+def _merge(reading: Reading, extra: Reading) -> None:
+    """Add to ``reading`` the sound rows of ``extra`` (the same log read by ``.recover``) that
+    it could not read itself, and keep the better of the two readings of each row."""
+    for table, rows in extra.rows.items():
+        if table not in reading.rows:
+            continue
+        mine = {row.rowid: row for row in reading.rows[table]}
+        for row in rows:
+            if row.problems:
+                continue
+            if row.rowid not in mine or mine[row.rowid].problems:
+                mine[row.rowid] = row
+        reading.rows[table] = sorted(mine.values(), key=lambda r: r.rowid)
+    for rows in reading.rows.values():   # references and counts again, over the merged rows
+        for row in rows:
+            row.problems = [p for p in row.problems if not p.startswith("its ")]
+    _relations(reading)

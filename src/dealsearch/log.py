@@ -13,18 +13,19 @@ resumed run starts exactly where the log says it stood.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import platform
 import sqlite3
 import tempfile
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from .errors import BadLog
+from .errors import BadLog, DamagedLog
 from .game import DEFAULT_GAME, LegacyLogs, get_game
 
 BUSY_TIMEOUT = 30.0  # seconds a writer waits for another writer's lock before giving up
@@ -166,6 +167,152 @@ def machine() -> str:
     return f"{platform.node()} {platform.system()} {platform.machine()} {platform.processor()}"
 
 
+# --- a damaged log: rows that cannot be read are named, never a traceback --------------------
+
+_Row = TypeVar("_Row")
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+class DamagedRow(ValueError):
+    """A row of the log that breaks its table's rules: where, and what is wrong."""
+
+    def __init__(self, table: str, row: object, what: str) -> None:
+        super().__init__(f"{table} row {row}: {what}")
+
+
+class _Garbled(str):
+    """Text of the log that is not UTF-8 (shown with replacement characters)."""
+
+
+def text_factory(data: bytes) -> str:
+    """The connection's text factory: a damaged byte makes its row bad, not the query."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return _Garbled(data.decode("utf-8", "replace"))
+
+
+def is_damage(error: BaseException) -> bool:
+    """Is ``error`` SQLite saying that the file is damaged (not locked, not missing)?"""
+    if not isinstance(error, sqlite3.DatabaseError):
+        return False
+    code = getattr(error, "sqlite_errorcode", None)
+    if code is not None and code & 0xFF in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
+        return True
+    return any(words in str(error) for words in ("malformed", "not a database"))
+
+
+def damaged(path: str | Path, what: str) -> DamagedLog:
+    """The one line a command ends with on a damaged log: what is wrong, and what to do."""
+    what = " ".join(what.split())
+    if len(what) > 200:   # SQLite may quote a whole damaged statement of the schema
+        what = what[:200] + "..."
+    return DamagedLog(f"{path} is damaged ({what}): dealsearch log check --db {path} lists the "
+                      f"damage; dealsearch log recover --db {path} NEW.sqlite saves the rest")
+
+
+def _reads(method: _F) -> _F:
+    """A reader of :class:`RecordLog`: SQLite's word that the log is damaged becomes
+    :class:`DamagedLog`."""
+    @functools.wraps(method)
+    def read(self: RecordLog, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.DatabaseError as error:
+            if not is_damage(error):
+                raise
+            raise damaged(self.path, str(error)) from None
+    return read  # type: ignore[return-value]
+
+
+def _column_types() -> dict[tuple[str, str], tuple[bool, tuple[type, ...]]]:
+    """(table, column) -> (may be NULL, the Python types it reads as), from the schema."""
+    db = sqlite3.connect(":memory:")
+    try:
+        for statement in SCHEMA.split(";"):
+            db.execute(statement)
+        kinds = {"INTEGER": (int,), "REAL": (float, int), "TEXT": (str,)}
+        tables = [name for (name,) in db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")]
+        return {(table, row[1]): (not row[3] and not row[5], kinds[row[2]])
+                for table in tables for row in db.execute(f"PRAGMA table_info({table})")}
+    finally:
+        db.close()
+
+
+COLUMN_TYPES = _column_types()
+
+
+def _typed(table: str, row: sqlite3.Row) -> dict[str, Any]:
+    """The row as a dict, each value of its column's type (:class:`DamagedRow` if not)."""
+    values = dict(row)
+    where = values.get("id", values.get("run_id", "?"))
+    for name, value in values.items():
+        nullable, kinds = COLUMN_TYPES.get((table, name), (True, (object,)))
+        if isinstance(value, _Garbled):
+            raise DamagedRow(table, where, f"{name} is not UTF-8 text")
+        if value is None and not nullable:
+            raise DamagedRow(table, where, f"{name} is empty (NULL)")
+        if value is not None and (not isinstance(value, kinds) or isinstance(value, bool)):
+            raise DamagedRow(table, where, f"{name} is not {kinds[0].__name__}")
+    return values
+
+
+def _json(values: dict[str, Any], key: str, table: str) -> dict[str, Any]:
+    """A JSON column, which holds an object (:class:`DamagedRow` if it cannot be read)."""
+    where = values.get("id", values.get("run_id", "?"))
+    try:
+        decoded = json.loads(values[key])
+    except ValueError as error:
+        raise DamagedRow(table, where, f"{key} is not JSON ({error})") from None
+    if not isinstance(decoded, dict):
+        raise DamagedRow(table, where, f"{key} is not a JSON object")
+    return decoded
+
+
+def _numbers(values: dict[str, Any], key: str, table: str) -> None:
+    """A decoded JSON column of counts or measures holds whole numbers only."""
+    if not all(isinstance(n, int) and not isinstance(n, bool) for n in values[key].values()):
+        where = values.get("id", values.get("run_id", "?"))
+        raise DamagedRow(table, where, f"{key} holds something other than whole numbers")
+
+
+class _transaction:
+    """BEGIN IMMEDIATE ... COMMIT, rolled back on error (autocommit mode is used otherwise)."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def __enter__(self) -> None:
+        self.db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, kind: object, *_: object) -> None:
+        if not kind:
+            try:
+                self.db.execute("COMMIT")
+                return
+            except BaseException:
+                self._rollback()
+                raise
+        self._rollback()
+
+    def _rollback(self) -> None:
+        if self.db.in_transaction:
+            # SQLite may already have rolled back (a full disk, an interrupted statement):
+            # a second ROLLBACK would fail and hide the error that caused it.
+            with contextlib.suppress(sqlite3.Error):
+                self.db.execute("ROLLBACK")
+
+
+def iter_lines(rows: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """Finds from :meth:`RecordLog.finds` in the ``--json`` shape of a find."""
+    for row in rows:
+        yield {"deal": row["deal"], "outcome": row["outcome"], **row["measures"],
+               "cycle": cycle_json(row["outcome"], row["entry"], row["period"]),
+               "strategy": row["strategy"], "run_id": row["run_id"], "game": row["game"],
+               "options": row["game_options"]}
+
+
 class RecordLog:
     """A SQLite record log. ``path`` is created if missing; ``:memory:`` for tests.
 
@@ -179,8 +326,16 @@ class RecordLog:
 
     def __init__(self, path: str | Path, readonly: bool = False) -> None:
         self.path = str(path)
+        self.skipped: list[str] = []   # rows of a damaged log the readers left out
         if readonly:
-            self.db = _open_reader(self.path)
+            try:
+                self.db = _open_reader(self.path)
+            except (LogError, sqlite3.DatabaseError) as error:
+                cause = error if isinstance(error, sqlite3.DatabaseError) else error.__context__
+                if cause is None or not is_damage(cause):
+                    raise
+                raise damaged(self.path, str(cause)) from None
+            self.db.text_factory = text_factory
             return
         if self.path != ":memory:" and not Path(self.path).exists():
             _create_file(Path(self.path))
@@ -191,12 +346,15 @@ class RecordLog:
             _prepare(self.db, self.path)
         except sqlite3.DatabaseError as error:
             self.db.close()
+            if is_damage(error):
+                raise damaged(self.path, str(error)) from None
             raise LogError(f"{self.path} is not a dealsearch log ({error})") from None
         except BaseException:
             self.db.close()
             raise
         # FULL: a commit survives a power cut, not only a crash of this process.
         self.db.execute("PRAGMA synchronous=FULL")
+        self.db.text_factory = text_factory
 
     def close(self) -> None:
         """Close the connection."""
@@ -221,14 +379,45 @@ class RecordLog:
         )
         return int(cursor.lastrowid or 0)
 
+    @_reads
     def run(self, run_id: int) -> dict[str, Any] | None:
         """One run as a dict (options, outcomes and checkpoint decoded), or None."""
         row = self.db.execute("SELECT * FROM runs WHERE id = ?", (run_id,)).fetchone()
-        return None if row is None else _decode_run(row)
+        try:
+            return None if row is None else decode_run(row)
+        except DamagedRow as error:
+            raise damaged(self.path, str(error)) from None
 
+    @_reads
     def runs(self) -> list[dict[str, Any]]:
-        """Every run, oldest first."""
-        return [_decode_run(row) for row in self.db.execute("SELECT * FROM runs ORDER BY id")]
+        """Every run, oldest first (on a damaged log, those that can be read)."""
+        return self._decoded(decode_run, self.db.execute("SELECT * FROM runs ORDER BY id"))
+
+    def _decoded(self, decode: Callable[[sqlite3.Row], _Row], rows: Iterable[sqlite3.Row]
+                 ) -> list[_Row]:
+        """Each row decoded; a damaged row is left out and noted in :attr:`skipped`."""
+        decoded = []
+        for row in rows:
+            try:
+                decoded.append(decode(row))
+            except DamagedRow as error:
+                if str(error) not in self.skipped:   # read twice (finds, then cycles): once
+                    self.skipped.append(str(error))
+        return decoded
+
+    def raise_skipped(self) -> None:
+        """After reading: raise :class:`DamagedLog` if damaged rows were left out."""
+        if self.skipped:
+            rows = f"{len(self.skipped)} row" + "s" * (len(self.skipped) > 1)
+            raise damaged(self.path, f"{rows} that cannot be read left out, the first: "
+                                     f"{self.skipped[0]}")
+
+    def refuse_damage(self) -> None:
+        """Raise :class:`DamagedLog` unless the log passes ``dealsearch log check``: called
+        before a run is written into it."""
+        if self.path != ":memory:":
+            from .logcheck import refuse_damaged
+            refuse_damaged(self.path)
 
     def save(self, run_id: int, rules: str, finds: Iterable[Find], progress: dict[str, Any],
              status: str = "running", limits: str = "",
@@ -286,6 +475,7 @@ class RecordLog:
              json.dumps(find.period) if cycle else None, json.dumps(find.details),
              find.strategy, now, find.cycle_id))
 
+    @_reads
     def finds(self, run_ids: Iterable[int] = (), game: str | None = None
               ) -> list[dict[str, Any]]:
         """Finds, best first (longest terminating games), then every cycle, decoded: the
@@ -303,8 +493,9 @@ class RecordLog:
         rows = self.db.execute(
             f"SELECT * FROM finds {clause} "
             "ORDER BY outcome = 'cycle', measure_1 DESC, measure_2 DESC, id", args)
-        return [decode_find(row) for row in rows]
+        return self._decoded(decode_find, rows)
 
+    @_reads
     def histogram(self, run_ids: Iterable[int], measure: str = "cards"
                   ) -> tuple[int, dict[int, int]]:
         """The merged length histogram of some runs: (bin width, {bin: count})."""
@@ -313,20 +504,22 @@ class RecordLog:
             f"SELECT bin_width, counts FROM histograms WHERE measure = ? AND run_id IN "
             f"({', '.join('?' * len(ids))})", (measure, *ids)).fetchall()
         width, merged = 0, {}
-        for row in rows:
+        for row in self._decoded(_decode_histogram, rows):
             if width and row["bin_width"] != width:
                 raise ValueError("these runs' histograms have different bins")
             width = row["bin_width"]
-            for key, count in json.loads(row["counts"]).items():
-                merged[int(key)] = merged.get(int(key), 0) + count
+            for key, count in row["counts"].items():
+                merged[key] = merged.get(key, 0) + count
         return width, merged
 
+    @_reads
     def samples(self, run_id: int) -> list[dict[str, Any]]:
         """Throughput samples of a run, in time order."""
         return [dict(row) for row in self.db.execute(
             "SELECT seconds, deals, cards FROM samples WHERE run_id = ? ORDER BY seconds",
             (run_id,))]
 
+    @_reads
     def cycles(self, game: str | None = None, run_ids: Iterable[int] | None = None
                ) -> list[dict[str, Any]]:
         """The cycle catalogue: each distinct cycle (``id, key, rules, period_<m>...``), how
@@ -334,18 +527,18 @@ class RecordLog:
         reached first. With ``run_ids``, only cycles that those runs' finds reach, counted
         over those runs."""
         where = "" if game is None else "WHERE game = ?"
-        cycles = [dict(row) for row in self.db.execute(
-            f"SELECT * FROM cycles {where} ORDER BY rowid", () if game is None else (game,))]
+        cycles = self._decoded(_decode_cycle, self.db.execute(
+            f"SELECT * FROM cycles {where} ORDER BY rowid", () if game is None else (game,)))
         ids = None if run_ids is None else list(run_ids)
         runs = "" if ids is None else f" AND run_id IN ({', '.join('?' * len(ids))})"
         reach: dict[str, list[dict[str, int]]] = {}
-        for row in self.db.execute(
-                f"SELECT cycle_id, entry FROM finds WHERE cycle_id IS NOT NULL{runs}",
-                ids or ()):
-            reach.setdefault(row["cycle_id"], []).append(json.loads(row["entry"] or "{}"))
+        for row in self._decoded(_decode_reach, self.db.execute(
+                f"SELECT id, cycle_id, entry FROM finds WHERE cycle_id IS NOT NULL{runs}",
+                ids or ())):
+            reach.setdefault(row["cycle_id"], []).append(row["entry"])
         table = []
         for cycle in cycles:
-            period = json.loads(cycle["period"])
+            period = cycle["period"]
             entries = reach.get(cycle["id"], [])
             if ids is not None and not entries:
                 continue
@@ -415,6 +608,7 @@ class ManagedRun:
               again: str | None = None) -> ManagedRun:
         """Log a new run (``again``, if given, is kept with its options)."""
         stored = options if again is None else {**options, "again": again}
+        log.refuse_damage()
         run_id = log.start_run(strategy, stored, rules, seed, workers, game, game_options,
                                options_key)
         return cls(log, run_id, rules)
@@ -526,10 +720,15 @@ def _create_file(path: Path) -> None:
 
 
 def decode_find(row: sqlite3.Row) -> dict[str, Any]:
-    """A finds row with its JSON decoded and each measure, entry, period and detail as a key."""
-    find = dict(row)
+    """A finds row with its JSON decoded and each measure, entry, period and detail as a key
+    (:class:`DamagedRow` if it cannot be)."""
+    find = _typed("finds", row)
     for key in ("game_options", "measures", "entry", "period", "details"):
-        find[key] = json.loads(find[key]) if find[key] is not None else {}
+        find[key] = _json(find, key, "finds") if find[key] is not None else {}
+    for key in ("measures", "entry", "period"):
+        _numbers(find, key, "finds")
+    if not find["measures"]:
+        raise DamagedRow("finds", find["id"], "measures is empty")
     find |= find["measures"]
     for name in ("entry", "period"):
         for m in find["measures"]:
@@ -542,44 +741,37 @@ def decode_find(row: sqlite3.Row) -> dict[str, Any]:
     return find
 
 
-def _decode_run(row: sqlite3.Row) -> dict[str, Any]:
-    run = dict(row)
+def decode_run(row: sqlite3.Row) -> dict[str, Any]:
+    """A runs row with its JSON decoded (:class:`DamagedRow` if it cannot be)."""
+    run = _typed("runs", row)
     for key in ("options", "outcomes", "checkpoint", "game_options"):
-        run[key] = json.loads(run[key])
+        run[key] = _json(run, key, "runs")
+    _numbers(run, "outcomes", "runs")
     return run
 
 
-class _transaction:
-    """BEGIN IMMEDIATE ... COMMIT, rolled back on error (autocommit mode is used otherwise)."""
-
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self.db = db
-
-    def __enter__(self) -> None:
-        self.db.execute("BEGIN IMMEDIATE")
-
-    def __exit__(self, kind: object, *_: object) -> None:
-        if not kind:
-            try:
-                self.db.execute("COMMIT")
-                return
-            except BaseException:
-                self._rollback()
-                raise
-        self._rollback()
-
-    def _rollback(self) -> None:
-        if self.db.in_transaction:
-            # SQLite may already have rolled back (a full disk, an interrupted statement):
-            # a second ROLLBACK would fail and hide the error that caused it.
-            with contextlib.suppress(sqlite3.Error):
-                self.db.execute("ROLLBACK")
+def _decode_histogram(row: sqlite3.Row) -> dict[str, Any]:
+    histogram = _typed("histograms", row)
+    counts = _json(histogram, "counts", "histograms")
+    try:
+        histogram["counts"] = {int(key): count for key, count in counts.items()}
+    except ValueError:
+        raise DamagedRow("histograms", histogram["run_id"], "counts is not a histogram"
+                         ) from None
+    _numbers(histogram, "counts", "histograms")
+    return histogram
 
 
-def iter_lines(rows: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
-    """Finds from :meth:`RecordLog.finds` in the ``--json`` shape of a find."""
-    for row in rows:
-        yield {"deal": row["deal"], "outcome": row["outcome"], **row["measures"],
-               "cycle": cycle_json(row["outcome"], row["entry"], row["period"]),
-               "strategy": row["strategy"], "run_id": row["run_id"], "game": row["game"],
-               "options": row["game_options"]}
+def _decode_cycle(row: sqlite3.Row) -> dict[str, Any]:
+    cycle = _typed("cycles", row)
+    cycle["period"] = _json(cycle, "period", "cycles")
+    _numbers(cycle, "period", "cycles")
+    return cycle
+
+
+def _decode_reach(row: sqlite3.Row) -> dict[str, Any]:
+    """A find's cycle and entry (:meth:`RecordLog.cycles`)."""
+    reach = _typed("finds", row)
+    reach["entry"] = _json(reach, "entry", "finds") if reach["entry"] is not None else {}
+    _numbers(reach, "entry", "finds")
+    return reach

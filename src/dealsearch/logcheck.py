@@ -25,8 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import DamagedLog
-from .log import SCHEMA, VERSION, RecordLog, _prepare, _transaction
+from .log import SCHEMA, VERSION, RecordLog, _prepare, _transaction, damaged, is_damage
 
 STATUSES = ("running", "done", "interrupted", "failed")
 #: The tables every log has, in the order they are read and recovered (a find needs its run
@@ -38,23 +37,6 @@ JSON_COLUMNS = {"runs": ("options", "outcomes", "checkpoint", "game_options"),
 SQLITE_TIMEOUT = 600   # seconds the sqlite3 tool may take to .recover a log
 MAX_SQLITE_LINES = 20  # lines of PRAGMA integrity_check shown
 _MIN_ROWID, _MAX_ROWID = -(2 ** 63), 2 ** 63 - 1
-
-
-def is_damage(error: BaseException) -> bool:
-    """Is ``error`` SQLite saying that the file is damaged (not locked, not missing)?"""
-    if not isinstance(error, sqlite3.DatabaseError):
-        return False
-    code = getattr(error, "sqlite_errorcode", None)
-    if code is not None and code & 0xFF in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
-        return True
-    text = str(error)
-    return any(words in text for words in ("malformed", "not a database", "Could not decode"))
-
-
-def damaged(path: str | Path, what: str) -> DamagedLog:
-    """The one line a command ends with on a damaged log: what is wrong, and what to do."""
-    return DamagedLog(f"{path} is damaged ({what}): dealsearch log check --db {path} lists the "
-                      f"damage; dealsearch log recover --db {path} NEW.sqlite saves the rest")
 
 
 @dataclass(frozen=True)
@@ -157,6 +139,7 @@ def read_log(path: str | Path, integrity: bool = True) -> Reading:
         reading.problems.append(Problem(f"SQLite cannot open it: {error}"))
         return reading
     try:
+        db.execute("BEGIN")   # one snapshot: a search committing meanwhile is not damage
         _read(db, reading, integrity)
     finally:
         db.close()
@@ -412,15 +395,16 @@ def _values(row: Row) -> None:
 
 
 def _histogram_counts(reading: Reading, runs: dict[int, Row]) -> None:
-    """Each histogram of a run adds up to the run's deals (it counts every game played)."""
+    """No histogram of a run counts more games than the run played (a log written before
+    games were plug-ins may count fewer: its histograms were saved apart from its counts)."""
     for row in reading.rows.get("histograms", []):
         run = runs.get(row.values.get("run_id"))  # type: ignore[arg-type]
         if row.problems or run is None or run.problems:
             continue
         total = sum(row.values["json counts"].values())
-        if total != run.values["deals"]:
-            row.problems.append(f"its {row.values['measure']} histogram adds up to {total} "
-                                f"games, not its run's {run.values['deals']} deals")
+        if total > run.values["deals"]:
+            row.problems.append(f"its {row.values['measure']} histogram counts {total} games, "
+                                f"more than its run's {run.values['deals']} deals")
 
 
 # --- check and recover ----------------------------------------------------------------------
@@ -432,13 +416,13 @@ def check(path: str | Path) -> list[Problem]:
     return read_log(path).row_problems
 
 
-def refuse_damaged(path: str | Path, what: str) -> None:
-    """Raise :class:`DamagedLog` unless the log at ``path`` passes its check: ``what`` is
-    what would have been written into it."""
+def refuse_damaged(path: str | Path) -> None:
+    """Raise :class:`~dealsearch.errors.DamagedLog` unless the log at ``path`` passes its
+    check: nothing is written into a damaged log."""
     problems = check(path)
     if problems:
         count = f"{len(problems)} problem" + "s" * (len(problems) > 1)
-        raise damaged(path, f"{count}, the first: {problems[0]}; {what} does not write into a "
+        raise damaged(path, f"{count}, the first: {problems[0]}; nothing is written into a "
                             "damaged log")
 
 

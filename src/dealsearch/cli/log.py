@@ -4,16 +4,15 @@ holding all that can still be read (see :mod:`dealsearch.logcheck`)."""
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any
 
-from ..errors import BadOption
+from ..errors import BadOption, DamagedLog
 from ..game import Game
 from ..logcheck import read_log, recover
 from ..text import count
 from .commands import Command
-from .options import DEFAULT_DB, EXIT_MISMATCH, EXIT_OK, Parser, check_log_path, examples
+from .options import DEFAULT_DB, EXIT_OK, Parser, check_log_path, examples
 
 
 def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
@@ -60,12 +59,12 @@ def _check(db: str) -> int:
     problems = reading.row_problems
     for problem in problems:
         print(f"{db}: {problem}")
-    if not problems:
-        print(f"{db} is sound: {reading.summary()}")
-        return EXIT_OK
-    print(f"{db} is damaged: {_problems(len(problems))} in {reading.summary()}; save the "
-          f"rest with: dealsearch log recover --db {db} NEW.sqlite")
-    return EXIT_MISMATCH
+    if problems:   # the lines above, then one line on stderr (exit 1)
+        raise DamagedLog(f"{db} is damaged: {_problems(len(problems))} in "
+                         f"{reading.summary()}; save the rest with: dealsearch log recover "
+                         f"--db {db} NEW.sqlite")
+    print(f"{db} is sound: {reading.summary()}")
+    return EXIT_OK
 
 
 def _recover(db: str, out: str) -> int:
@@ -80,11 +79,10 @@ def _recover(db: str, out: str) -> int:
         print(f"{db}: {line}")
     kept = ", ".join(f"{count(n)} {table}" for table, n in recovery.kept.items())
     how = " (with the sqlite3 tool's .recover)" if recovery.used_sqlite else ""
-    if recovery.left:
-        print(f"recovered {kept} into {out}{how}; {_problems(len(recovery.left), 'thing')} "
-              "left behind", file=sys.stdout)
-        return EXIT_MISMATCH
-    print(f"recovered {kept} into {out}{how}: all of it")
+    print(f"recovered {kept} into {out}{how}")
+    if recovery.left:   # the lines above, then one line on stderr (exit 1)
+        raise DamagedLog(f"{_problems(len(recovery.left), 'thing')} of {db} could not be "
+                         f"recovered (listed above); {out} holds the rest")
     return EXIT_OK
 
 

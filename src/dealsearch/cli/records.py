@@ -69,6 +69,12 @@ def run(args: argparse.Namespace) -> int:
     """``dealsearch records``: the finds of a log, best first, then the cycles."""
     game = get_game(args.game)
     log = open_log(args.db, must_exist=True)
+    status = _records(log, args, game)
+    log.raise_skipped()   # a damaged log: what could be read was listed, then one line
+    return status
+
+
+def _records(log: RecordLog, args: argparse.Namespace, game: Game) -> int:
     if args.cycles:
         return _print_cycles(log, args, game)
     rows = log.finds(args.run or (), game=game.name)

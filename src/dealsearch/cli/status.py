@@ -18,6 +18,7 @@ from urllib.parse import quote
 
 from ..errors import BadLog
 from ..game import Game, GameError, get_game
+from ..log import DamagedRow, damaged, decode_run, is_damage, text_factory
 from ..text import count, duration, measures, outcomes, rate
 from .commands import Command
 from .options import DEFAULT_DB, DEFAULT_GAME, EXIT_OK, check_log_path, examples
@@ -40,25 +41,34 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
     return status
 
 
-def read_runs(path: str | Path, everything: bool = False) -> list[dict[str, Any]]:
+def read_runs(path: str | Path, everything: bool = False, skipped: list[str] | None = None
+              ) -> list[dict[str, Any]]:
     """The running runs of the log at ``path`` (every run with ``everything``), decoded,
-    read through a read-only connection."""
+    read through a read-only connection. A damaged row is left out (and noted in
+    ``skipped``, if given)."""
     check_log_path(path, must_exist=True)
     uri = f"file:{quote(str(Path(path).resolve()))}?mode=ro"
     try:
         db = sqlite3.connect(uri, uri=True, timeout=10)
         try:
             db.row_factory = sqlite3.Row
+            db.text_factory = text_factory
             where = "" if everything else "WHERE status = 'running'"
-            rows = [dict(row) for row in db.execute(f"SELECT * FROM runs {where} ORDER BY id")]
+            rows = list(db.execute(f"SELECT * FROM runs {where} ORDER BY id"))
         finally:
             db.close()
     except sqlite3.DatabaseError as error:
+        if is_damage(error):
+            raise damaged(path, str(error)) from None
         raise BadLog(f"cannot read the log {path}: {error}") from None
-    for run in rows:
-        for key in ("options", "outcomes", "checkpoint", "game_options"):
-            run[key] = json.loads(run.get(key) or "{}")
-    return rows
+    runs = []
+    for row in rows:
+        try:
+            runs.append(decode_run(row))
+        except DamagedRow as error:
+            if skipped is not None:
+                skipped.append(str(error))
+    return runs
 
 
 def _last_write(path: str | Path) -> float | None:
@@ -88,7 +98,16 @@ def describe(run: dict[str, Any], now: float | None = None) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     """``dealsearch status``."""
-    runs = read_runs(args.db, args.all)
+    skipped: list[str] = []
+    runs = read_runs(args.db, args.all, skipped)
+    status = _show(args, runs)
+    if skipped:   # a damaged log: the runs that could be read were shown, then one line
+        raise damaged(args.db, f"{len(skipped)} runs rows that cannot be read left out, the "
+                               f"first: {skipped[0]}")
+    return status
+
+
+def _show(args: argparse.Namespace, runs: list[dict[str, Any]]) -> int:
     figures = [describe(r) for r in runs]
     if args.json:
         for line in figures:

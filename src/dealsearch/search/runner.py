@@ -214,6 +214,7 @@ class Runner:
             checkpoint: dict[str, Any] = {}
             self.state = RunState(self.game.outcomes)
         else:
+            log.refuse_damage()   # a resumed run writes into the log: it must be sound
             run = log.run(run_id)
             assert run is not None
             self.run_id = run_id

@@ -192,8 +192,15 @@ def text_factory(data: bytes) -> str:
         return _Garbled(data.decode("utf-8", "replace"))
 
 
+#: What reading a damaged log can raise: SQLite's errors, and text of its schema or of an
+#: error message that is not UTF-8.
+READ_ERRORS = (sqlite3.DatabaseError, UnicodeDecodeError)
+
+
 def is_damage(error: BaseException) -> bool:
     """Is ``error`` SQLite saying that the file is damaged (not locked, not missing)?"""
+    if isinstance(error, UnicodeDecodeError):
+        return True
     if not isinstance(error, sqlite3.DatabaseError):
         return False
     code = getattr(error, "sqlite_errorcode", None)
@@ -218,7 +225,7 @@ def _reads(method: _F) -> _F:
     def read(self: RecordLog, *args: Any, **kwargs: Any) -> Any:
         try:
             return method(self, *args, **kwargs)
-        except sqlite3.DatabaseError as error:
+        except READ_ERRORS as error:
             if not is_damage(error):
                 raise
             raise damaged(self.path, str(error)) from None
@@ -243,10 +250,15 @@ def _column_types() -> dict[tuple[str, str], tuple[bool, tuple[type, ...]]]:
 COLUMN_TYPES = _column_types()
 
 
-def _typed(table: str, row: sqlite3.Row) -> dict[str, Any]:
-    """The row as a dict, each value of its column's type (:class:`DamagedRow` if not)."""
+def _typed(table: str, row: sqlite3.Row, whole: bool = True) -> dict[str, Any]:
+    """The row as a dict, each value of its column's type (:class:`DamagedRow` if not);
+    ``whole``: it holds every column of its table (a damaged schema may lose one)."""
     values = dict(row)
     where = values.get("id", values.get("run_id", "?"))
+    if whole:
+        missing = [c for (t, c) in COLUMN_TYPES if t == table and c not in values]
+        if missing:
+            raise DamagedRow(table, where, f"no column {missing[0]}")
     for name, value in values.items():
         nullable, kinds = COLUMN_TYPES.get((table, name), (True, (object,)))
         if isinstance(value, _Garbled):
@@ -330,8 +342,8 @@ class RecordLog:
         if readonly:
             try:
                 self.db = _open_reader(self.path)
-            except (LogError, sqlite3.DatabaseError) as error:
-                cause = error if isinstance(error, sqlite3.DatabaseError) else error.__context__
+            except (LogError, *READ_ERRORS) as error:
+                cause = error if isinstance(error, READ_ERRORS) else error.__context__
                 if cause is None or not is_damage(cause):
                     raise
                 raise damaged(self.path, str(cause)) from None
@@ -344,7 +356,7 @@ class RecordLog:
         self.db.row_factory = sqlite3.Row
         try:
             _prepare(self.db, self.path)
-        except sqlite3.DatabaseError as error:
+        except READ_ERRORS as error:
             self.db.close()
             if is_damage(error):
                 raise damaged(self.path, str(error)) from None
@@ -751,13 +763,12 @@ def decode_run(row: sqlite3.Row) -> dict[str, Any]:
 
 
 def _decode_histogram(row: sqlite3.Row) -> dict[str, Any]:
-    histogram = _typed("histograms", row)
+    histogram = _typed("histograms", row, whole=False)
     counts = _json(histogram, "counts", "histograms")
     try:
         histogram["counts"] = {int(key): count for key, count in counts.items()}
     except ValueError:
-        raise DamagedRow("histograms", histogram["run_id"], "counts is not a histogram"
-                         ) from None
+        raise DamagedRow("histograms", "?", "counts is not a histogram") from None
     _numbers(histogram, "counts", "histograms")
     return histogram
 
@@ -771,7 +782,7 @@ def _decode_cycle(row: sqlite3.Row) -> dict[str, Any]:
 
 def _decode_reach(row: sqlite3.Row) -> dict[str, Any]:
     """A find's cycle and entry (:meth:`RecordLog.cycles`)."""
-    reach = _typed("finds", row)
+    reach = _typed("finds", row, whole=False)
     reach["entry"] = _json(reach, "entry", "finds") if reach["entry"] is not None else {}
     _numbers(reach, "entry", "finds")
     return reach

@@ -25,7 +25,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .log import SCHEMA, VERSION, RecordLog, _prepare, _transaction, damaged, is_damage
+from .log import (
+    READ_ERRORS,
+    SCHEMA,
+    VERSION,
+    LogError,
+    RecordLog,
+    _prepare,
+    _transaction,
+    damaged,
+    is_damage,
+)
 
 STATUSES = ("running", "done", "interrupted", "failed")
 #: The tables every log has, in the order they are read and recovered (a find needs its run
@@ -130,12 +140,12 @@ def read_log(path: str | Path, integrity: bool = True) -> Reading:
     try:
         try:
             db = open_damaged(path)
-        except sqlite3.DatabaseError as error:
+        except READ_ERRORS as error:
             if "schema" not in str(error):
                 raise
             reading.problems.append(Problem(f"its schema is damaged: {error}"))
             db = open_damaged(path, lenient=True)
-    except sqlite3.DatabaseError as error:
+    except READ_ERRORS as error:
         reading.problems.append(Problem(f"SQLite cannot open it: {error}"))
         return reading
     try:
@@ -157,30 +167,35 @@ def _read(db: sqlite3.Connection, reading: Reading, integrity: bool) -> None:
             return
         if version < VERSION:
             db = _migrated(db)   # an older log is checked as it reads: migrated, in memory
-    except (sqlite3.DatabaseError, ValueError, TypeError, KeyError) as error:
-        if isinstance(error, sqlite3.DatabaseError) and not is_damage(error):
+    except (sqlite3.DatabaseError, ValueError, TypeError, KeyError, LogError) as error:
+        if isinstance(error, READ_ERRORS) and not is_damage(error):
             raise
-        reading.problems.append(Problem(f"the version 1 log cannot be migrated: {error}"))
+        reading.problems.append(Problem(f"the older log cannot be migrated: {error}"))
         return
     try:
         tables = [name.decode() for (name,) in db.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
             " ORDER BY name")]
-    except sqlite3.DatabaseError as error:
+    except READ_ERRORS as error:
         if not is_damage(error):
             raise
         reading.problems.append(Problem(f"the list of its tables cannot be read: {error}"))
         return
     expected = _expected_columns()
     for table in [t for t in TABLES if t in tables] + [t for t in tables if t not in TABLES]:
-        columns = [row[1].decode() if isinstance(row[1], bytes) else row[1]
-                   for row in db.execute(f'PRAGMA table_info("{table}")')]
-        missing = [c for c in expected.get(table, ()) if c not in columns]
-        if missing:
-            reading.problems.append(Problem(f"no column {', '.join(missing)}", table))
+        try:
+            columns = [row[1].decode() if isinstance(row[1], bytes) else row[1]
+                       for row in db.execute(f'PRAGMA table_info("{table}")')]
+            missing = [c for c in expected.get(table, ()) if c not in columns]
+            if missing:
+                reading.problems.append(Problem(f"no column {', '.join(missing)}", table))
+                continue
+            rows = list(_rows(db, table, columns, reading.problems))
+        except READ_ERRORS as error:   # its schema is damaged: nothing of it can be read
+            reading.problems.append(Problem(f"cannot be read: {error}", table))
             continue
         reading.columns[table] = columns
-        reading.rows[table] = list(_rows(db, table, columns, reading.problems))
+        reading.rows[table] = rows
     for table in TABLES:
         if table not in tables:
             reading.problems.append(Problem("the table is missing", table))
@@ -191,7 +206,7 @@ def _integrity(db: sqlite3.Connection) -> list[Problem]:
     try:
         lines = [line.decode(errors="replace") if isinstance(line, bytes) else str(line)
                  for (line,) in db.execute("PRAGMA integrity_check")]
-    except sqlite3.DatabaseError as error:
+    except READ_ERRORS as error:
         if not is_damage(error):
             raise
         return [Problem(f"SQLite's integrity check fails: {error}")]
@@ -249,7 +264,7 @@ def _rows(db: sqlite3.Connection, table: str, columns: list[str], problems: list
                     return
                 start = values[0] + 1
             return
-        except sqlite3.DatabaseError as error:
+        except READ_ERRORS as error:
             if not is_damage(error):
                 raise
             problems.append(Problem(f"rows from rowid {start} on cannot be read ({error}); "

@@ -18,7 +18,7 @@ from urllib.parse import quote
 
 from ..errors import BadLog
 from ..game import Game, GameError, get_game
-from ..log import DamagedRow, damaged, decode_run, is_damage, text_factory
+from ..log import READ_ERRORS, DamagedRow, damaged, decode_run, is_damage, text_factory
 from ..text import count, duration, measures, outcomes, rate
 from .commands import Command
 from .options import DEFAULT_DB, DEFAULT_GAME, EXIT_OK, check_log_path, examples
@@ -57,7 +57,7 @@ def read_runs(path: str | Path, everything: bool = False, skipped: list[str] | N
             rows = list(db.execute(f"SELECT * FROM runs {where} ORDER BY id"))
         finally:
             db.close()
-    except sqlite3.DatabaseError as error:
+    except READ_ERRORS as error:
         if is_damage(error):
             raise damaged(path, str(error)) from None
         raise BadLog(f"cannot read the log {path}: {error}") from None

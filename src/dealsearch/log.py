@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from .errors import BadLog, DamagedLog
-from .game import DEFAULT_GAME, LegacyLogs, get_game
+from .game import DEFAULT_GAME, GameError, LegacyLogs, get_game
 
 BUSY_TIMEOUT = 30.0  # seconds a writer waits for another writer's lock before giving up
 VERSION = 2   # PRAGMA user_version; 0 (never set) is a v1 log, migrated on opening
@@ -283,10 +283,27 @@ def _json(values: dict[str, Any], key: str, table: str) -> dict[str, Any]:
 
 
 def _numbers(values: dict[str, Any], key: str, table: str) -> None:
-    """A decoded JSON column of counts or measures holds whole numbers only."""
+    """A decoded JSON column of counts or measures holds whole numbers only; one of measures
+    (``measures``, ``entry``, ``period``) is named by its game's measures."""
+    where = values.get("id", values.get("run_id", "?"))
     if not all(isinstance(n, int) and not isinstance(n, bool) for n in values[key].values()):
-        where = values.get("id", values.get("run_id", "?"))
         raise DamagedRow(table, where, f"{key} holds something other than whole numbers")
+    if key in ("measures", "entry", "period") and values[key]:
+        problem = measures_problem(values.get("game"), values[key])
+        if problem:
+            raise DamagedRow(table, where, f"{key} {problem}")
+
+
+def measures_problem(game: Any, measures: dict[str, Any]) -> str | None:
+    """What is wrong with the names of ``measures`` of a find or cycle of ``game``: None if
+    they are the game's measures (or the game is not installed here, so cannot tell)."""
+    try:
+        names = get_game(game).measures if isinstance(game, str) else None
+    except GameError:
+        names = None
+    if measures and names is not None and set(measures) != set(names):
+        return f"names {', '.join(sorted(measures))}, not the measures of {game}"
+    return None
 
 
 class _transaction:
@@ -545,7 +562,7 @@ class RecordLog:
         runs = "" if ids is None else f" AND run_id IN ({', '.join('?' * len(ids))})"
         reach: dict[str, list[dict[str, int]]] = {}
         for row in self._decoded(_decode_reach, self.db.execute(
-                f"SELECT id, cycle_id, entry FROM finds WHERE cycle_id IS NOT NULL{runs}",
+                f"SELECT id, game, cycle_id, entry FROM finds WHERE cycle_id IS NOT NULL{runs}",
                 ids or ())):
             reach.setdefault(row["cycle_id"], []).append(row["entry"])
         table = []

@@ -35,6 +35,7 @@ from .log import (
     _transaction,
     damaged,
     is_damage,
+    measures_problem,
 )
 
 STATUSES = ("running", "done", "interrupted", "failed")
@@ -399,14 +400,21 @@ def _values(row: Row) -> None:
         if v["outcome"] == "cycle" and (v.get("json entry") is None
                                         or v.get("json period") is None):
             problems.append("a cycle without its entry and period")
+        for name in ("measures", "entry", "period"):
+            problem = measures_problem(v["game"], v.get(f"json {name}") or {})
+            if problem:
+                problems.append(f"{name} {problem}")
     elif row.table == "histograms":
         counts = v["json counts"]
         if v["bin_width"] < 1 or not all(
                 key.lstrip("-").isdigit() and _is_count(n) for key, n in counts.items()):
             problems.append("counts is not a histogram ({bin: count})")
-    elif row.table == "cycles" and not all(isinstance(n, int)
-                                           for n in v["json period"].values()):
-        problems.append("period holds something other than whole numbers")
+    elif row.table == "cycles":
+        if not all(isinstance(n, int) for n in v["json period"].values()):
+            problems.append("period holds something other than whole numbers")
+        problem = measures_problem(v["game"], v["json period"])
+        if problem:
+            problems.append(f"period {problem}")
 
 
 def _histogram_counts(reading: Reading, runs: dict[int, Row]) -> None:

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .game import DEFAULT_GAME
 from .log import (
     READ_ERRORS,
     SCHEMA,
@@ -491,22 +492,30 @@ def recover(path: str | Path, out: str | Path) -> Recovery:
                         "read: the find is kept without it")
             row.values["cycle_id"] = None
         finds.append(row)
+    # A run whose row cannot be read whole is kept as a stand-in (what of it can be read,
+    # under strategy 'lost', which nothing resumes), so that its finds, histograms and
+    # samples keep their run; one SQLite cannot read at all is made from its first find.
+    lost = "kept as a failed run of strategy 'lost', which cannot be resumed"
     for run_id, row in bad_runs.items():
-        fate = ("kept as a failed run of strategy 'lost', which cannot be resumed, for its "
-                "finds" if run_id in stand_ins else "left behind")
-        left.append(f"runs row {run_id}: {'; '.join(row.problems)}: {fate}")
+        left.append(f"runs row {run_id}: {'; '.join(row.problems)}: {lost}")
+        runs[run_id] = _stand_in(run_id, row, stand_ins.get(run_id))
     for run_id, find in stand_ins.items():
         if run_id not in bad_runs:
-            left.append(f"runs row {run_id}: cannot be read: kept as a failed run of strategy "
-                        "'lost', which cannot be resumed, for its finds")
-        runs[run_id] = _stand_in(run_id, find)
+            left.append(f"runs row {run_id}: cannot be read: {lost}, for its finds")
+            runs[run_id] = _stand_in(run_id, None, find)
     kept: dict[str, list[Row]] = {"runs": sorted(runs.values(), key=lambda r: r.rowid),
                                   "cycles": list(cycles.values()), "finds": finds}
     for table in ("histograms", "samples"):
         kept[table] = []
         for row in reading.rows.get(table, []):
-            if row.problems or row.values["run_id"] in stand_ins:
-                why = "; ".join(row.problems) or "its run cannot be read"
+            own = [p for p in row.problems if not p.startswith("its run")]
+            run = runs.get(row.values["run_id"]) if not own else None
+            if run is not None and table == "histograms" and \
+                    sum(row.values["json counts"].values()) > run.values["deals"]:
+                own = [f"it counts more games than its run's {run.values['deals']} deals"]
+                run = None
+            if run is None:
+                why = "; ".join(own) or "its run cannot be read"
                 left.append(f"{table} row {row.rowid}: {why}: left behind")
             else:
                 kept[table].append(row)
@@ -521,14 +530,24 @@ def recover(path: str | Path, out: str | Path) -> Recovery:
     return recovery
 
 
-def _stand_in(run_id: int, find: Row) -> Row:
-    """A run row standing in for one that cannot be read, so that its finds keep their run."""
-    values = {"id": run_id, "strategy": "lost", "options": "{}", "rules": "", "seed": None,
-              "workers": 1, "machine": "", "started": find.values["found"], "ended": None,
-              "status": "failed", "seconds": 0.0, "deals": 0, "cards": 0, "outcomes": "{}",
-              "checkpoint": "{}", "game": find.values["game"],
-              "game_options": find.values["game_options"],
-              "options_key": find.values["options_key"]}
+def _stand_in(run_id: int, run: Row | None, find: Row | None) -> Row:
+    """A run row standing in for one that cannot be read whole: the values of ``run`` that
+    can be read (its counts only if they add up), the game of its first ``find``, nothing
+    that would resume it."""
+    values: dict[str, Any] = {
+        "id": run_id, "options": "{}", "rules": "", "seed": None, "workers": 1, "machine": "",
+        "started": find.values["found"] if find else 0.0, "ended": None, "seconds": 0.0,
+        "deals": 0, "cards": 0, "outcomes": "{}", "checkpoint": "{}",
+        **({k: find.values[k] for k in ("game", "game_options", "options_key")} if find
+           else {"game": DEFAULT_GAME, "game_options": "{}", "options_key": ""})}
+    if run is not None:
+        counts = ("seconds", "deals", "cards", "outcomes")
+        for name in values:
+            bad = any(p.startswith((f"{name} ", "its outcomes" if name in counts else name))
+                      for p in run.problems)
+            if not bad and name in run.values:
+                values[name] = run.values[name]
+    values |= {"strategy": "lost", "status": "failed", "checkpoint": "{}"}
     return Row("runs", run_id, values)
 
 

@@ -198,7 +198,8 @@ READ_ERRORS = (sqlite3.DatabaseError, UnicodeDecodeError)
 
 
 def is_damage(error: BaseException) -> bool:
-    """Is ``error`` SQLite saying that the file is damaged (not locked, not missing)?"""
+    """Is ``error`` SQLite saying that the file is damaged (not locked, not missing)? A
+    table or column of this schema that SQLite cannot find is damage to the schema."""
     if isinstance(error, UnicodeDecodeError):
         return True
     if not isinstance(error, sqlite3.DatabaseError):
@@ -206,7 +207,8 @@ def is_damage(error: BaseException) -> bool:
     code = getattr(error, "sqlite_errorcode", None)
     if code is not None and code & 0xFF in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
         return True
-    return any(words in str(error) for words in ("malformed", "not a database"))
+    return any(words in str(error) for words in ("malformed", "not a database",
+                                                 "no such column", "no such table"))
 
 
 def damaged(path: str | Path, what: str) -> DamagedLog:

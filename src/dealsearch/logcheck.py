@@ -257,6 +257,8 @@ def _rows(db: sqlite3.Connection, table: str, columns: list[str], problems: list
     while start is not None:
         try:
             for values in db.execute(query, (start,)):
+                if values[0] < start:   # out of order on a damaged page: read already
+                    continue
                 row = Row(table, values[0], {})
                 for i, column in enumerate(columns):
                     row.values[column] = values[1 + 2 * i]
@@ -525,7 +527,7 @@ def recover(path: str | Path, out: str | Path) -> Recovery:
                 kept[table] = reading.good(table)
             left.extend(f"{table} row {row.rowid}: {'; '.join(row.problems)}: left behind"
                         for row in rows if row.problems)
-    _write(out, kept, reading.columns)
+    left.extend(_write(out, kept, reading.columns))
     recovery.kept = {table: len(rows) for table, rows in kept.items()}
     return recovery
 
@@ -551,9 +553,13 @@ def _stand_in(run_id: int, run: Row | None, find: Row | None) -> Row:
     return Row("runs", run_id, values)
 
 
-def _write(out: str | Path, kept: dict[str, list[Row]], columns: dict[str, list[str]]) -> None:
+def _write(out: str | Path, kept: dict[str, list[Row]], columns: dict[str, list[str]]
+           ) -> list[str]:
     """The kept rows into a new log at ``out`` (its schema made by :class:`RecordLog`), in one
-    transaction, each with its rowid (run ids and find ids stay what they were)."""
+    transaction, each with its rowid (run ids and find ids stay what they were). A row the
+    new log refuses (damage made it a second copy of a unique key) is left out of ``kept``;
+    returns a line for each."""
+    refused = []
     with contextlib.closing(RecordLog(out)) as log:
         made = {name for (name,) in log.db.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table'")}
@@ -565,8 +571,13 @@ def _write(out: str | Path, kept: dict[str, list[Row]], columns: dict[str, list[
                 names = [c for c in columns.get(table, list(target)) if c in target]
                 quoted = ", ".join(f'"{c}"' for c in names)
                 sql = f'INSERT INTO "{table}" (rowid, {quoted}) VALUES (?{", ?" * len(names)})'
-                for row in rows:
-                    log.db.execute(sql, (row.rowid, *(row.values.get(c) for c in names)))
+                for row in list(rows):
+                    try:
+                        log.db.execute(sql, (row.rowid, *(row.values.get(c) for c in names)))
+                    except sqlite3.IntegrityError as error:
+                        refused.append(f"{table} row {row.rowid}: {error}: left behind")
+                        rows.remove(row)
+    return refused
 
 
 def _sqlite_recover(path: str | Path) -> Reading | None:

@@ -38,6 +38,7 @@ from .log import (
     is_damage,
     measures_problem,
 )
+from .search import STRATEGIES
 
 STATUSES = ("running", "done", "interrupted", "failed")
 #: The tables every log has, in the order they are read and recovered (a find needs its run
@@ -306,8 +307,8 @@ def _relations(reading: Reading) -> None:
     """Each find, histogram and sample has its run, each find's cycle is catalogued, and each
     run's counts add up (problems of this kind start with "its")."""
     runs = {row.rowid: row for row in reading.rows.get("runs", [])}
-    for run in runs.values():
-        if not run.problems and run.values["json outcomes"]:
+    for run in runs.values():   # a search counts its games; other runs (factory) count else
+        if not run.problems and run.values["strategy"] in STRATEGIES:
             total = sum(run.values["json outcomes"].values())
             if total != run.values["deals"]:
                 run.problems.append(f"its outcomes add up to {total} games, not its "
@@ -425,7 +426,8 @@ def _histogram_counts(reading: Reading, runs: dict[int, Row]) -> None:
     games were plug-ins may count fewer: its histograms were saved apart from its counts)."""
     for row in reading.rows.get("histograms", []):
         run = runs.get(row.values.get("run_id"))  # type: ignore[arg-type]
-        if row.problems or run is None or run.problems:
+        if row.problems or run is None or run.problems or \
+                run.values["strategy"] not in STRATEGIES:
             continue
         total = sum(row.values["json counts"].values())
         if total > run.values["deals"]:

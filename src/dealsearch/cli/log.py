@@ -25,6 +25,8 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
                     "each thing left behind; the damaged log is only read.",
         epilog=examples("dealsearch log check", "dealsearch log check --db overnight.sqlite",
                         "dealsearch log recover --db overnight.sqlite saved.sqlite"))
+    # Every command takes --game (scripts pass it throughout); a log holds every game's runs.
+    log.add_argument("--game", help=argparse.SUPPRESS)
     actions = log.add_subparsers(dest="action", required=True, metavar="ACTION",
                                  parser_class=Parser)
     check = actions.add_parser("check", help="is the log sound? one line per problem",

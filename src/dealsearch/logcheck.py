@@ -470,11 +470,16 @@ def recover(path: str | Path, out: str | Path) -> Recovery:
     ``.recover`` reads what it can of the damaged pages too."""
     reading = read_log(path)
     recovery = Recovery()
-    if any(problem.row is None for problem in reading.problems) and shutil.which("sqlite3"):
-        extra = _sqlite_recover(path)
-        if extra is not None:
-            recovery.used_sqlite = True
-            _merge(reading, extra)
+    if any(problem.row is None for problem in reading.problems):
+        # SQLite could not read all of it: read it again, where the schema says how.
+        with tempfile.TemporaryDirectory(prefix="dealsearch-recover-") as directory:
+            extra = _schema_repaired(path, Path(directory))
+            if extra is not None:
+                _merge(reading, extra)
+            extra = _sqlite_recover(path, Path(directory)) if shutil.which("sqlite3") else None
+            if extra is not None:
+                recovery.used_sqlite = True
+                _merge(reading, extra)
     left = recovery.left
     # What SQLite's integrity check says is in the check; here, only what is lost.
     left.extend(str(p) for p in reading.problems if not p.what.startswith("SQLite's integrity"))
@@ -582,34 +587,87 @@ def _write(out: str | Path, kept: dict[str, list[Row]], columns: dict[str, list[
     return refused
 
 
-def _sqlite_recover(path: str | Path) -> Reading | None:
-    """What the ``sqlite3`` tool's ``.recover`` reads of a copy of the log, or None if it
-    fails. A copy: the damaged log itself is never handed to another program."""
-    with tempfile.TemporaryDirectory(prefix="dealsearch-recover-") as directory:
-        copy = Path(directory) / "damaged.sqlite"
-        shutil.copyfile(path, copy)
-        wal = Path(f"{path}-wal")
-        if wal.exists():
-            shutil.copyfile(wal, Path(f"{copy}-wal"))
-        rebuilt = Path(directory) / "recovered.sqlite"
+def _copy(path: str | Path, directory: Path, name: str) -> Path:
+    """A copy of the log (and its WAL) to work on: the damaged log itself is only read."""
+    copy = directory / name
+    shutil.copyfile(path, copy)
+    wal = Path(f"{path}-wal")
+    if wal.exists():
+        shutil.copyfile(wal, Path(f"{copy}-wal"))
+    return copy
+
+
+def _schema_repaired(path: str | Path, directory: Path) -> Reading | None:
+    """A log whose schema is damaged, read with this release's schema: in a copy, the text
+    that describes each table of the log is replaced by this release's (the table's pages
+    are still where the schema says), and indexes whose text is damaged are dropped from it
+    (nothing here needs them). None if there is nothing to repair, or it cannot be done."""
+    expected = _expected_schema()
+    copy = _copy(path, directory, "schema.sqlite")
+    try:
+        db = sqlite3.connect(copy, isolation_level=None)
         try:
-            dump = subprocess.run(["sqlite3", str(copy), ".recover"], capture_output=True,
-                                  timeout=SQLITE_TIMEOUT, check=False)
-            if dump.returncode != 0:
-                return None
-            load = subprocess.run(["sqlite3", str(rebuilt)], input=dump.stdout,
-                                  capture_output=True, timeout=SQLITE_TIMEOUT, check=False)
-        except (OSError, subprocess.TimeoutExpired):
+            db.text_factory = bytes
+            db.execute("PRAGMA writable_schema = ON")
+            if db.execute("PRAGMA user_version").fetchone()[0] != VERSION:
+                return None   # an older log has an older schema
+            repaired = 0
+            for rowid, kind, name, sql in db.execute(
+                    "SELECT rowid, type, name, sql FROM sqlite_master").fetchall():
+                table = next((t for t in TABLES if sql and sql.startswith(
+                    f"CREATE TABLE {t} ".encode())), name.decode(errors="replace"))
+                if kind == b"table" and table in expected and sql != expected[table]:
+                    db.execute("UPDATE sqlite_master SET name = ?, tbl_name = ?, sql = ?"
+                               " WHERE rowid = ?", (table, table, expected[table], rowid))
+                    repaired += 1
+                elif kind == b"index" and sql is not None and sql != expected.get(table):
+                    db.execute("DELETE FROM sqlite_master WHERE rowid = ?", (rowid,))
+                    repaired += 1
+        finally:
+            db.close()
+    except READ_ERRORS:
+        return None
+    return read_log(copy, integrity=False) if repaired else None
+
+
+def _expected_schema() -> dict[str, bytes]:
+    """The text of each table and index of this release's schema, as SQLite keeps it."""
+    db = sqlite3.connect(":memory:")
+    try:
+        for statement in SCHEMA.split(";"):
+            db.execute(statement)
+        return {name: sql.encode() for name, sql in db.execute(
+            "SELECT name, sql FROM sqlite_master WHERE sql IS NOT NULL")}
+    finally:
+        db.close()
+
+
+def _sqlite_recover(path: str | Path, directory: Path) -> Reading | None:
+    """What the ``sqlite3`` tool's ``.recover`` reads of a copy of the log, or None if it
+    fails."""
+    copy = _copy(path, directory, "damaged.sqlite")
+    rebuilt = directory / "recovered.sqlite"
+    try:
+        dump = subprocess.run(["sqlite3", str(copy), ".recover"], capture_output=True,
+                              timeout=SQLITE_TIMEOUT, check=False)
+        if dump.returncode != 0:
             return None
-        if load.returncode != 0 or not rebuilt.exists():
-            return None
-        return read_log(rebuilt, integrity=False)
+        load = subprocess.run(["sqlite3", str(rebuilt)], input=dump.stdout,
+                              capture_output=True, timeout=SQLITE_TIMEOUT, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if load.returncode != 0 or not rebuilt.exists():
+        return None
+    return read_log(rebuilt, integrity=False)
 
 
 def _merge(reading: Reading, extra: Reading) -> None:
-    """Add to ``reading`` the sound rows of ``extra`` (the same log read by ``.recover``) that
-    it could not read itself, and keep the better of the two readings of each row."""
+    """Add to ``reading`` the sound rows of ``extra`` (the same log read another way) that it
+    could not read itself, and keep the better of the two readings of each row."""
     for table, rows in extra.rows.items():
+        if table not in reading.rows and table in TABLES:   # a table only the other could read
+            reading.rows[table] = []
+            reading.columns[table] = extra.columns[table]
         if table not in reading.rows:
             continue
         mine = {row.rowid: row for row in reading.rows[table]}

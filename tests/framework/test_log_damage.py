@@ -291,3 +291,25 @@ def test_a_log_written_before_games_were_plug_ins_checks_sound(tmp_path, capsys)
     status, out, _ = run(capsys, "log", "check", "--db", str(db))
     assert status == 0 and out.startswith(f"{db} is sound: 9 runs")
     assert db.read_bytes() == before   # checked through a migrated copy in memory
+
+
+def test_a_damaged_schema_is_read_with_this_releases_schema(sound_log, log_copy, tmp_path,
+                                                              capsys):
+    # The text describing the finds table in SQLite's schema is damaged: SQLite cannot read
+    # the table at all, though its pages are intact.
+    overwrite(log_copy, b"UNIQUE (game, options_key, deal)", b"UNIQUE (game, options_key, deal(")
+    status, _, err = run(capsys, "records", "--db", str(log_copy))
+    assert status == 1 and len(err) == 1
+    assert err[0].startswith(f"dealsearch: error: {log_copy} is damaged (malformed database "
+                             "schema (finds)")
+    status, out, _ = run(capsys, "log", "check", "--db", str(log_copy))
+    assert status == 1
+    assert out.splitlines()[0].startswith(f"{log_copy}: its schema is damaged: malformed "
+                                          "database schema (finds)")
+    saved = tmp_path / "saved.sqlite"
+    run(capsys, "log", "recover", "--db", str(log_copy), str(saved))
+    assert run(capsys, "log", "check", "--db", str(saved))[0] == 0
+    assert _summary(saved) == _summary(sound_log[0])   # every find, run and cycle is saved
+    status, out, _ = run(capsys, "records", "--verify", "--db", str(saved))
+    assert (status, out.splitlines()[-1]) == (
+        0, f"{_count(saved, BEGGAR_FINDS)} finds replayed, 0 mismatches")

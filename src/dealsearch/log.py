@@ -308,42 +308,6 @@ def measures_problem(game: Any, measures: dict[str, Any]) -> str | None:
     return None
 
 
-class _transaction:
-    """BEGIN IMMEDIATE ... COMMIT, rolled back on error (autocommit mode is used otherwise)."""
-
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self.db = db
-
-    def __enter__(self) -> None:
-        self.db.execute("BEGIN IMMEDIATE")
-
-    def __exit__(self, kind: object, *_: object) -> None:
-        if not kind:
-            try:
-                self.db.execute("COMMIT")
-                return
-            except BaseException:
-                self._rollback()
-                raise
-        self._rollback()
-
-    def _rollback(self) -> None:
-        if self.db.in_transaction:
-            # SQLite may already have rolled back (a full disk, an interrupted statement):
-            # a second ROLLBACK would fail and hide the error that caused it.
-            with contextlib.suppress(sqlite3.Error):
-                self.db.execute("ROLLBACK")
-
-
-def iter_lines(rows: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
-    """Finds from :meth:`RecordLog.finds` in the ``--json`` shape of a find."""
-    for row in rows:
-        yield {"deal": row["deal"], "outcome": row["outcome"], **row["measures"],
-               "cycle": cycle_json(row["outcome"], row["entry"], row["period"]),
-               "strategy": row["strategy"], "run_id": row["run_id"], "game": row["game"],
-               "options": row["game_options"]}
-
-
 class RecordLog:
     """A SQLite record log. ``path`` is created if missing; ``:memory:`` for tests.
 
@@ -532,8 +496,8 @@ class RecordLog:
         """The merged length histogram of some runs: (bin width, {bin: count})."""
         ids = list(run_ids)
         rows = self.db.execute(
-            f"SELECT bin_width, counts FROM histograms WHERE measure = ? AND run_id IN "
-            f"({', '.join('?' * len(ids))})", (measure, *ids)).fetchall()
+            f"SELECT rowid AS id, bin_width, counts FROM histograms WHERE measure = ? AND "
+            f"run_id IN ({', '.join('?' * len(ids))})", (measure, *ids)).fetchall()
         width, merged = 0, {}
         for row in self._decoded(_decode_histogram, rows):
             if width and row["bin_width"] != width:
@@ -546,9 +510,10 @@ class RecordLog:
     @_reads
     def samples(self, run_id: int) -> list[dict[str, Any]]:
         """Throughput samples of a run, in time order."""
-        return [dict(row) for row in self.db.execute(
-            "SELECT seconds, deals, cards FROM samples WHERE run_id = ? ORDER BY seconds",
-            (run_id,))]
+        return [{k: v for k, v in row.items() if k != "id"} for row in self._decoded(
+            lambda row: _typed("samples", row, whole=False), self.db.execute(
+                "SELECT rowid AS id, seconds, deals, cards FROM samples WHERE run_id = ?"
+                " ORDER BY seconds", (run_id,)))]
 
     @_reads
     def cycles(self, game: str | None = None, run_ids: Iterable[int] | None = None
@@ -787,7 +752,7 @@ def _decode_histogram(row: sqlite3.Row) -> dict[str, Any]:
     try:
         histogram["counts"] = {int(key): count for key, count in counts.items()}
     except ValueError:
-        raise DamagedRow("histograms", "?", "counts is not a histogram") from None
+        raise DamagedRow("histograms", histogram["id"], "counts is not a histogram") from None
     _numbers(histogram, "counts", "histograms")
     return histogram
 
@@ -805,3 +770,39 @@ def _decode_reach(row: sqlite3.Row) -> dict[str, Any]:
     reach["entry"] = _json(reach, "entry", "finds") if reach["entry"] is not None else {}
     _numbers(reach, "entry", "finds")
     return reach
+
+
+class _transaction:
+    """BEGIN IMMEDIATE ... COMMIT, rolled back on error (autocommit mode is used otherwise)."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def __enter__(self) -> None:
+        self.db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, kind: object, *_: object) -> None:
+        if not kind:
+            try:
+                self.db.execute("COMMIT")
+                return
+            except BaseException:
+                self._rollback()
+                raise
+        self._rollback()
+
+    def _rollback(self) -> None:
+        if self.db.in_transaction:
+            # SQLite may already have rolled back (a full disk, an interrupted statement):
+            # a second ROLLBACK would fail and hide the error that caused it.
+            with contextlib.suppress(sqlite3.Error):
+                self.db.execute("ROLLBACK")
+
+
+def iter_lines(rows: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """Finds from :meth:`RecordLog.finds` in the ``--json`` shape of a find."""
+    for row in rows:
+        yield {"deal": row["deal"], "outcome": row["outcome"], **row["measures"],
+               "cycle": cycle_json(row["outcome"], row["entry"], row["period"]),
+               "strategy": row["strategy"], "run_id": row["run_id"], "game": row["game"],
+               "options": row["game_options"]}

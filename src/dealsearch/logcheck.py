@@ -42,7 +42,7 @@ from .search import STRATEGIES
 
 STATUSES = ("running", "done", "interrupted", "failed")
 #: The tables every log has, in the order they are read and recovered (a find needs its run
-#: and its cycle first); the JSON columns of each, and those that may also be NULL.
+#: and its cycle first), and the JSON columns of each (each holds an object, or is NULL).
 TABLES = ("runs", "cycles", "finds", "histograms", "samples")
 JSON_COLUMNS = {"runs": ("options", "outcomes", "checkpoint", "game_options"),
                 "finds": ("game_options", "measures", "entry", "period", "details"),
@@ -68,7 +68,8 @@ class Problem:
 
 @dataclass
 class Row:
-    """A row as read: its rowid and values (text still bytes), or the problems it has."""
+    """A row as read: its rowid, its values (text as bytes until decoded) and the type SQLite
+    stored each in (``typeof <column>``), and what is wrong with it."""
 
     table: str
     rowid: int

@@ -195,6 +195,9 @@ def text_factory(data: bytes) -> str:
 #: What reading a damaged log can raise: SQLite's errors, and text of its schema or of an
 #: error message that is not UTF-8.
 READ_ERRORS = (sqlite3.DatabaseError, UnicodeDecodeError)
+#: What migrating a damaged older log can raise besides (its rows are read as they were
+#: written, by the game that wrote them).
+MIGRATION_ERRORS = (ValueError, TypeError, KeyError, AttributeError)
 
 
 def is_damage(error: BaseException) -> bool:
@@ -208,7 +211,8 @@ def is_damage(error: BaseException) -> bool:
     if code is not None and code & 0xFF in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
         return True
     return any(words in str(error) for words in ("malformed", "not a database",
-                                                 "no such column", "no such table"))
+                                                 "no such column", "no such table",
+                                                 "Could not decode"))
 
 
 def damaged(path: str | Path, what: str) -> DamagedLog:
@@ -330,6 +334,8 @@ class RecordLog:
                 if cause is None or not is_damage(cause):
                     raise
                 raise damaged(self.path, str(cause)) from None
+            except MIGRATION_ERRORS as error:   # an older log, migrated as it is read
+                raise damaged(self.path, f"it cannot be migrated: {error}") from None
             self.db.text_factory = text_factory
             return
         if self.path != ":memory:" and not Path(self.path).exists():

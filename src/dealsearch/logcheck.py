@@ -27,6 +27,7 @@ from typing import Any
 
 from .game import DEFAULT_GAME
 from .log import (
+    MIGRATION_ERRORS,
     READ_ERRORS,
     SCHEMA,
     VERSION,
@@ -171,7 +172,7 @@ def _read(db: sqlite3.Connection, reading: Reading, integrity: bool) -> None:
             return
         if version < VERSION:
             db = _migrated(db)   # an older log is checked as it reads: migrated, in memory
-    except (sqlite3.DatabaseError, ValueError, TypeError, KeyError, LogError) as error:
+    except (*READ_ERRORS, *MIGRATION_ERRORS, LogError) as error:
         if isinstance(error, READ_ERRORS) and not is_damage(error):
             raise
         reading.problems.append(Problem(f"the older log cannot be migrated: {error}"))

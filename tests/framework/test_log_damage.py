@@ -313,3 +313,19 @@ def test_a_damaged_schema_is_read_with_this_releases_schema(sound_log, log_copy,
     status, out, _ = run(capsys, "records", "--verify", "--db", str(saved))
     assert (status, out.splitlines()[-1]) == (
         0, f"{_count(saved, BEGGAR_FINDS)} finds replayed, 0 mismatches")
+
+
+def test_a_damaged_log_from_before_games_were_plug_ins_is_one_line_too(tmp_path, capsys):
+    """An older log is migrated as it is read: damage met while migrating is one line too."""
+    data = (Path(__file__).resolve().parents[1] / "data" / "v1.sqlite").read_bytes()
+    failures = []
+    for seed in range(1, 13):
+        damaged = damaged_copies(data, seed)
+        for i, argv in enumerate((["records"], ["status", "--all"], ["log", "check"])):
+            copy = tmp_path / f"{seed}-{i}.sqlite"
+            copy.write_bytes(damaged)
+            status, _, err = run(capsys, *argv, "--db", str(copy))
+            if status not in (0, 1, 2) or len(err) != (status != 0) or \
+                    copy.read_bytes() != damaged:
+                failures.append((seed, argv, status, err))
+    assert failures == []

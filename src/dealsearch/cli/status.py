@@ -12,13 +12,23 @@ import argparse
 import json
 import sqlite3
 import time
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 from ..errors import BadLog
 from ..game import Game, GameError, get_game
-from ..log import READ_ERRORS, DamagedRow, damaged, decode_run, is_damage, text_factory
+from ..log import (
+    READ_ERRORS,
+    VERSION,
+    DamagedRow,
+    RecordLog,
+    damaged,
+    decode_run,
+    is_damage,
+    text_factory,
+)
 from ..text import count, duration, measures, outcomes, rate
 from .commands import Command
 from .options import DEFAULT_DB, DEFAULT_GAME, EXIT_OK, check_log_path, examples
@@ -53,10 +63,14 @@ def read_runs(path: str | Path, everything: bool = False, skipped: list[str] | N
         try:
             db.row_factory = sqlite3.Row
             db.text_factory = text_factory
+            older = db.execute("PRAGMA user_version").fetchone()[0] < VERSION
             where = "" if everything else "WHERE status = 'running'"
-            rows = list(db.execute(f"SELECT * FROM runs {where} ORDER BY id"))
+            rows = [] if older else list(db.execute(f"SELECT * FROM runs {where} ORDER BY id"))
         finally:
             db.close()
+        if older:   # a log from before games were plug-ins: read migrated, as records reads it
+            with closing(RecordLog(path, readonly=True)) as log:
+                return [run for run in log.runs() if everything or run["status"] == "running"]
     except READ_ERRORS as error:
         if is_damage(error):
             raise damaged(path, str(error)) from None
@@ -102,8 +116,8 @@ def run(args: argparse.Namespace) -> int:
     runs = read_runs(args.db, args.all, skipped)
     status = _show(args, runs)
     if skipped:   # a damaged log: the runs that could be read were shown, then one line
-        raise damaged(args.db, f"{len(skipped)} runs rows that cannot be read left out, the "
-                               f"first: {skipped[0]}")
+        rows = f"{len(skipped)} row" + "s" * (len(skipped) > 1)
+        raise damaged(args.db, f"{rows} that cannot be read left out, the first: {skipped[0]}")
     return status
 
 

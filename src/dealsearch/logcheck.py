@@ -40,6 +40,7 @@ from .log import (
     measures_problem,
 )
 from .search import STRATEGIES
+from .text import count
 
 STATUSES = ("running", "done", "interrupted", "failed")
 #: The tables every log has, in the order they are read and recovered (a find needs its run
@@ -93,8 +94,9 @@ class Reading:
 
     def summary(self) -> str:
         """How many rows of each table were read, e.g. '4 runs, 62 finds, ...'."""
-        counts = [f"{len(self.rows.get(t, []))} {t}" for t in TABLES]
-        counts += [f"{len(rows)} rows of {t}" for t, rows in self.rows.items() if t not in TABLES]
+        counts = [f"{count(len(self.rows.get(t, [])))} {t}" for t in TABLES]
+        counts += [f"{count(len(rows))} rows of {t}" for t, rows in self.rows.items()
+                   if t not in TABLES]
         return ", ".join(counts)
 
     @property

@@ -180,7 +180,7 @@ def _read(db: sqlite3.Connection, reading: Reading, integrity: bool) -> None:
         reading.problems.append(Problem(f"the older log cannot be migrated: {error}"))
         return
     try:
-        tables = [name.decode() for (name,) in db.execute(
+        tables = [_name(name) for (name,) in db.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
             " ORDER BY name")]
     except READ_ERRORS as error:
@@ -207,6 +207,13 @@ def _read(db: sqlite3.Connection, reading: Reading, integrity: bool) -> None:
         if table not in tables:
             reading.problems.append(Problem("the table is missing", table))
     _hold_to_rules(reading)
+
+
+def _name(value: Any) -> str:
+    """A name from SQLite's schema as text, whatever damage made of it."""
+    if isinstance(value, bytes):
+        return value.decode(errors="replace")
+    return "" if value is None else str(value)
 
 
 def _integrity(db: sqlite3.Connection) -> list[Problem]:
@@ -619,7 +626,7 @@ def _schema_repaired(path: str | Path, directory: Path) -> Reading | None:
             for rowid, kind, name, sql in db.execute(
                     "SELECT rowid, type, name, sql FROM sqlite_master").fetchall():
                 table = next((t for t in TABLES if sql and sql.startswith(
-                    f"CREATE TABLE {t} ".encode())), name.decode(errors="replace"))
+                    f"CREATE TABLE {t} ".encode())), _name(name))
                 if kind == b"table" and table in expected and sql != expected[table]:
                     db.execute("UPDATE sqlite_master SET name = ?, tbl_name = ?, sql = ?"
                                " WHERE rowid = ?", (table, table, expected[table], rowid))

@@ -13,6 +13,8 @@ repr (``{'win': ...}``, ``[2]``, ``None``) ever reaches a person. Machines read 
 'entry bouts 0, period bouts 6, out 2/3, loser none'
 >>> duration(3725)
 '1 h 02 min'
+>>> budget(5400, 10_000_000)
+'1 h 30 min or 10,000,000 deals, whichever comes first'
 >>> print(table([["win", 12], ["cycle", 3]], ["outcome", "deals"]))
 outcome  deals
 win         12
@@ -85,6 +87,29 @@ def duration(seconds: float) -> str:
         return f"{minutes} min {secs:02d} s"
     hours, minutes = divmod(minutes, 60)
     return f"{hours} h {minutes:02d} min"
+
+
+def exact_duration(seconds: float) -> str:
+    """A duration as it was asked for, every unit that is not zero: ``1 h 30 min``, ``8 h``,
+    ``2 min 30 s``, ``1.5 s``."""
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    parts = [f"{int(hours)} h"] if hours else []
+    if minutes:
+        parts.append(f"{int(minutes)} min")
+    if secs or not parts:
+        parts.append(f"{secs:g} s")
+    return " ".join(parts)
+
+
+def budget(seconds: float | None, deals: int | None, unit: str = "deals") -> str:
+    """A search's budget in words: ``1 h 30 min or 10,000,000 deals, whichever comes first``
+    (``none`` when there is none)."""
+    parts = ([] if seconds is None else [exact_duration(seconds)]) + (
+        [] if deals is None else [f"{count(deals)} {unit}"])
+    if len(parts) == 2:
+        return f"{parts[0]} or {parts[1]}, whichever comes first"
+    return parts[0] if parts else "none"
 
 
 def rate(amount: float, seconds: float, unit: str = "deals") -> str:

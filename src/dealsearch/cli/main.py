@@ -51,6 +51,8 @@ COMMANDS: tuple[Command, ...] = (verify.COMMAND, search.COMMAND, records.COMMAND
 # moved behind '--' (or glued to the option that takes them) before parsing. Option names hold
 # lower-case letters no compact deal uses, so a lower-case deal is told from an option.
 _DEAL_LIKE = re.compile(r"-[-/\sA-Z0-9akqjВДКТвдкт]{2,}")
+# A negative value (--time -5m) is glued to its option too, so its type says what is wrong.
+_NEGATIVE = re.compile(r"-\d\S*")
 
 
 def _value_options(parser: argparse.ArgumentParser) -> set[str]:
@@ -69,7 +71,9 @@ def _protect_deals(argv: Sequence[str], value_options: set[str]) -> list[str]:
     kept: list[str] = []
     deals: list[str] = []
     for arg in argv:
-        if _DEAL_LIKE.fullmatch(arg):
+        if _NEGATIVE.fullmatch(arg) and kept and kept[-1] in value_options:
+            kept[-1] = f"{kept[-1]}={arg}"
+        elif _DEAL_LIKE.fullmatch(arg):
             if kept and kept[-1] in value_options:  # the option's value: --start, --seed -12
                 kept[-1] = f"{kept[-1]}={arg}"
             else:

@@ -1,8 +1,10 @@
 """``dealsearch status``: the searches running on a log, seen from another terminal.
 
 It reads the ``runs`` table the search commits after every report (deals, search seconds,
-outcomes, checkpoint with the best so far) through a read-only connection: it never takes the
-write lock, so watching a search never slows or blocks it. ``watch dealsearch status``
+outcomes, checkpoint with the best so far) through a read-only connection, as ``records``
+does: it never takes the write lock, so watching a search never slows or blocks it, and it
+reads a log on read-only storage. A run marked running whose owner is gone (killed outright,
+a lost machine: :mod:`dealsearch.ownership`) is shown ``stale``. ``watch dealsearch status``
 refreshes it.
 """
 
@@ -10,17 +12,17 @@ from __future__ import annotations
 
 import argparse
 import json
-import sqlite3
 import time
+from contextlib import closing
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
-from ..errors import BadLog
 from ..game import Game, GameError, get_game
+from ..ownership import describe as describe_owner
+from ..ownership import is_gone, owner_of
 from ..text import count, duration, measures, outcomes, rate
 from .commands import Command
-from .options import DEFAULT_DB, DEFAULT_GAME, EXIT_OK, check_log_path, examples
+from .options import DEFAULT_DB, DEFAULT_GAME, EXIT_OK, examples, open_log
 
 
 def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
@@ -42,22 +44,14 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
 
 def read_runs(path: str | Path, everything: bool = False) -> list[dict[str, Any]]:
     """The running runs of the log at ``path`` (every run with ``everything``), decoded,
-    read through a read-only connection."""
-    check_log_path(path, must_exist=True)
-    uri = f"file:{quote(str(Path(path).resolve()))}?mode=ro"
-    try:
-        db = sqlite3.connect(uri, uri=True, timeout=10)
-        try:
-            db.row_factory = sqlite3.Row
-            where = "" if everything else "WHERE status = 'running'"
-            rows = [dict(row) for row in db.execute(f"SELECT * FROM runs {where} ORDER BY id")]
-        finally:
-            db.close()
-    except sqlite3.DatabaseError as error:
-        raise BadLog(f"cannot read the log {path}: {error}") from None
-    for run in rows:
-        for key in ("options", "outcomes", "checkpoint", "game_options"):
-            run[key] = json.loads(run.get(key) or "{}")
+    read through a read-only connection; a running run whose owner is gone has status
+    ``stale``, and ``owner`` holds the run's owner row (or None)."""
+    with closing(open_log(path, must_exist=True)) as log:
+        rows = [run for run in log.runs() if everything or run["status"] == "running"]
+        for run in rows:
+            run["owner"] = owner_of(log.db, run["id"])
+            if run["status"] == "running" and run["owner"] and is_gone(run["owner"]):
+                run["status"] = "stale"
     return rows
 
 
@@ -83,7 +77,16 @@ def describe(run: dict[str, Any], now: float | None = None) -> dict[str, Any]:
             "workers": run["workers"], "deals": deals, "seconds": round(seconds, 3),
             "deals_per_s": round(per_second, 1), "remaining_seconds": remaining,
             "budget_deals": spec.get("deals"), "budget_seconds": spec.get("time"),
-            "outcomes": run["outcomes"], "best": run["checkpoint"].get("best")}
+            "outcomes": run["outcomes"], "best": run["checkpoint"].get("best"),
+            **_gone_owner(run)}
+
+
+def _gone_owner(run: dict[str, Any]) -> dict[str, Any]:
+    """A stale run's owner that is gone: its pid, machine and since when."""
+    owner = run.get("owner")
+    if run["status"] != "stale" or owner is None:
+        return {}
+    return {"owner": {key: owner[key] for key in ("pid", "host", "since")}}
 
 
 def run(args: argparse.Namespace) -> int:
@@ -115,6 +118,9 @@ def _text(f: dict[str, Any]) -> str:
     setting = f["options_key"] if f["game"] != DEFAULT_GAME else f["options_key"] or "default"
     lines = [f"run {f['run_id']} {f['status']}: {f['strategy']} search of {f['game']} "
              f"({setting}), {count(f['workers'])} workers"]
+    if f["status"] == "stale":
+        lines.append(f"  its owner, {describe_owner(f['owner'])}, is gone: "
+                     f"dealsearch search --resume {f['run_id']} continues it")
     budget = []
     if f["budget_deals"] is not None:
         budget.append(f"{count(f['budget_deals'])} deals")
@@ -123,7 +129,7 @@ def _text(f: dict[str, Any]) -> str:
     left = ("no budget: runs until stopped" if not budget else
             f"{duration(f['remaining_seconds'])} left of {' or '.join(budget)}"
             if f["remaining_seconds"] is not None else f"budget {' or '.join(budget)}")
-    if f["status"] != "running":
+    if f["status"] not in ("running", "stale"):
         left = f"budget {' or '.join(budget)}" if budget else "no budget"
     lines.append(f"  {count(f['deals'])} deals in {duration(f['seconds'])} "
                  f"({rate(f['deals'], f['seconds'])}); {left}")

@@ -16,6 +16,7 @@ import contextlib
 import json
 import os
 import platform
+import shutil
 import sqlite3
 import tempfile
 import time
@@ -185,6 +186,8 @@ class RecordLog:
         if readonly:
             self.db = _open_reader(self.path)
             return
+        if self.path != ":memory:":
+            _check_writable(Path(self.path))
         if self.path != ":memory:" and not Path(self.path).exists():
             _create_file(Path(self.path))
         # A reader opened while a search writes waits briefly instead of failing.
@@ -500,15 +503,33 @@ class ManagedRun:
                 self.finish("failed")
 
 
+def _check_writable(path: Path) -> None:
+    """Raise :class:`LogError` if a search could not write the log at ``path``: the file, or
+    its folder (where SQLite keeps the log's ``-wal`` and ``-shm`` files), is read-only."""
+    folder = path.parent
+    if path.exists() and not os.access(path, os.W_OK):
+        raise LogError(f"cannot write the log {path}: the file is read-only")
+    if folder.is_dir() and not os.access(folder, os.W_OK):
+        raise LogError(f"cannot write the log {path}: its folder {folder} is read-only "
+                       f"(SQLite writes its journal beside the log)")
+
+
 def _open_reader(path: str) -> sqlite3.Connection:
     """A read-only connection to the log at ``path`` (see :class:`RecordLog`)."""
     uri = Path(path).resolve().as_uri()
     try:
         db = _connect_reader(f"{uri}?mode=ro")
     except sqlite3.OperationalError:
-        # Read-only storage: SQLite cannot make the WAL index beside the log; read it as a
-        # file nobody writes (a search cannot be writing where nothing can be written).
-        db = _connect_reader(f"{uri}?immutable=1")
+        # Read-only storage: SQLite cannot make the WAL index beside the log. No search can
+        # be writing where nothing can be written, so the log is read as a file nobody
+        # writes; but that reading ignores a -wal file, which holds the last commits of a
+        # search that was not closed (or a copy made while one ran): such a log is read
+        # from a copy of it and its -wal where SQLite can write.
+        wal = Path(f"{path}-wal")
+        if wal.exists() and wal.stat().st_size > 0:
+            db = _read_copy(Path(path), wal)
+        else:
+            db = _connect_reader(f"{uri}?immutable=1")
     try:
         version = db.execute("PRAGMA user_version").fetchone()[0]
         if version > VERSION:
@@ -528,6 +549,26 @@ def _open_reader(path: str) -> sqlite3.Connection:
         db.close()
         raise
     return db
+
+
+def _read_copy(path: Path, wal: Path) -> sqlite3.Connection:
+    """The log at ``path`` with its ``wal`` applied, in memory, read from a temporary copy
+    (the original is never touched)."""
+    with tempfile.TemporaryDirectory(prefix="dealsearch-") as folder:
+        copy = Path(folder, "log.sqlite")
+        shutil.copyfile(path, copy)
+        shutil.copyfile(wal, Path(f"{copy}-wal"))
+        source = sqlite3.connect(copy, isolation_level=None)
+        memory = sqlite3.connect(":memory:", isolation_level=None)
+        memory.row_factory = sqlite3.Row
+        try:
+            source.backup(memory)
+        except BaseException:
+            memory.close()
+            raise
+        finally:
+            source.close()
+    return memory
 
 
 def _connect_reader(uri: str) -> sqlite3.Connection:

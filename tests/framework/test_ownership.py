@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import platform
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -113,8 +114,10 @@ def test_two_resumes_racing_for_a_stale_run_leave_it_one_owner(tmp_path: Path) -
     finally:
         for racer in racers:
             if racer.poll() is None:
-                racer.kill()   # a held search answers only SIGKILL
+                racer.send_signal(signal.SIGTERM)
             racer.communicate()
+    assert winner.returncode == 143
+    assert run_row(db)["status"] == "interrupted"
 
 
 def stale_run(db: Path, host: str = "elsewhere", lease: float = -1.0) -> None:

@@ -48,7 +48,8 @@ QUEUE_PER_SLOT = 2     # tasks in flight per worker: one running, one waiting
 # Test hooks, read from the environment so tests can drive a real `dealsearch search`
 # process; never set in normal use. SAVE_PAUSE widens the window between absorbing a report
 # and committing it (where an interrupt used to lose finds); HOLD_AFTER_FINDS makes the
-# coordinator stop, still 'running', once it has told that many finds (to kill it there).
+# coordinator stop, still 'running', once it has told that many finds (to kill or signal it
+# there: a signal ends the hold, and it holds only once).
 SAVE_PAUSE = float(os.environ.get("DEALSEARCH_TEST_SAVE_PAUSE") or 0)
 HOLD_AFTER_FINDS = int(os.environ.get("DEALSEARCH_TEST_HOLD_AFTER_FINDS") or 0)
 
@@ -244,6 +245,7 @@ class Runner:
         self.projected, self.projected_at = "", -PROJECTION_SECONDS
         self.hurry = False   # interrupted twice: stop without waiting for running tasks
         self.told = 0        # finds handed to on_find
+        self.held = False    # the HOLD_AFTER_FINDS test hook has held
         # Absorbed but not yet committed: the finds and notes of reports since the last
         # commit (the counters, best and strategy already count them; a failed commit takes
         # all back to the log's state, see _reload).
@@ -355,8 +357,10 @@ class Runner:
         for find in finds:  # committed: now it may be told
             self.on_find(find)
             self.told += 1
-            while HOLD_AFTER_FINDS and self.told >= HOLD_AFTER_FINDS:
-                time.sleep(1)
+            if HOLD_AFTER_FINDS and self.told >= HOLD_AFTER_FINDS and not self.held:
+                self.held = True
+                while True:
+                    time.sleep(1)
         for note in notes:
             self.on_note(note)
 

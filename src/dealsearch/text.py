@@ -42,9 +42,20 @@ def count(value: float | None) -> str:
 
 def measures(values: Mapping[str, Any], names: Iterable[str] | None = None,
              sep: str = ", ") -> str:
-    """Named counts in order: ``8,344 cards, 1,164 tricks``."""
-    return sep.join(f"{count(values[name])} {name}"
+    """Named counts in order: ``8,344 cards, 1,164 tricks`` (``5 cards, 1 trick``)."""
+    return sep.join(f"{count(values[name])} {unit(name, values[name])}"
                     for name in (values if names is None else names) if name in values)
+
+
+def unit(name: str, value: Any) -> str:
+    """A measure's name for ``value`` of it: singular for exactly one.
+
+    >>> unit("tricks", 1), unit("passes", 1), unit("tricks", 2)
+    ('trick', 'pass', 'tricks')
+    """
+    if value != 1 or not name.endswith("s") or isinstance(value, bool):
+        return name
+    return name[:-2] if name.endswith(("sses", "xes", "ches", "shes")) else name[:-1]
 
 
 def outcomes(values: Mapping[str, int], keep_zero: bool = False) -> str:

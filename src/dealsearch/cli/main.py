@@ -11,6 +11,7 @@ import argparse
 import re
 import sys
 from collections.abc import Sequence
+from importlib.metadata import PackageNotFoundError, version
 
 from .. import __name__ as package_name
 from ..errors import DealsearchError
@@ -102,6 +103,7 @@ def build_parser(game_name: str | None = None) -> argparse.ArgumentParser:
     default game)."""
     game = get_game(game_name or chosen_game([]))
     parser = Parser(prog="dealsearch", description=description(), epilog=EXAMPLES)
+    parser.add_argument("--version", action="version", version=f"dealsearch {_version()}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
                                      parser_class=Parser)
     names: set[str] = set()
@@ -135,6 +137,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # e.g. piped into head: the reader has all it wanted
         sys.stderr.close()
         return EXIT_OK
+
+
+def _version() -> str:
+    """The installed release (``unknown`` when run from a source tree not installed)."""
+    try:
+        return version(package_name)
+    except PackageNotFoundError:
+        return "unknown"
 
 
 def _one_line(error: Exception) -> str:

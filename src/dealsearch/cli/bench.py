@@ -76,15 +76,19 @@ def _bench_game(game: Game, args: argparse.Namespace) -> int:
     return EXIT_MISMATCH if any(row.get("mismatches") for row in rows) else EXIT_OK
 
 
+TIMES = "\N{MULTIPLICATION SIGN}"
+
+
 def _heading(key: str) -> str:
     """A column of the speed table as the performance page heads it: ``deals/s``."""
     return key.replace("_per_s", "/s").replace("_", " ")
 
 
 def _cell(key: str, value: Any) -> Any:
-    """A figure as the performance page writes it: whole rates, the ratio as ``405×``."""
+    """A figure as the performance page writes it: whole rates, the ratio as ``405`` and a
+    multiplication sign."""
     if key == "ratio" and isinstance(value, float):
-        return f"{round(value):,}×" if value >= 100 else f"{value:.3g}×"
+        return f"{round(value):,}{TIMES}" if value >= 100 else f"{value:.3g}{TIMES}"
     return round(value) if isinstance(value, float) else value
 
 

@@ -32,7 +32,7 @@ from ...game import (
     PublishedCheck,
     Row,
 )
-from ...text import count, measures
+from ...text import measures
 from . import catalogue, log_migrate, reverse
 from .deal import Deal
 from .engine import BatchResult

@@ -37,18 +37,18 @@ def test_a_closed_output_never_fails_a_search_it_goes_on_to_its_budget(tmp_path,
     log = (tmp_path / "err.txt").open("w")
     streams = {"stdout": write if stream in ("stdout", "both") else subprocess.DEVNULL,
                "stderr": write if stream in ("stderr", "both") else log}
-    done = subprocess.run([*SEARCH, "--deals", "3000000", "--db", str(db)], timeout=300,
+    done = subprocess.run([*SEARCH, "--deals", "1000000", "--db", str(db)], timeout=300,
                           **streams)
     os.close(write)
     log.close()
     assert done.returncode == 0
-    assert status(db) == ("done", 3_000_000)
+    assert status(db) == ("done", 1_000_000)
     assert "Traceback" not in (tmp_path / "err.txt").read_text()
 
 
 def test_a_search_piped_into_head_plays_its_budget(tmp_path):
     db = tmp_path / "log.sqlite"
-    search = subprocess.Popen([*SEARCH, "--deals", "3000000", "--db", str(db)],
+    search = subprocess.Popen([*SEARCH, "--deals", "1000000", "--db", str(db)],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert search.stdout is not None and search.stderr is not None
     first = [search.stdout.readline() for _ in range(2)]   # head -2, then gone
@@ -56,7 +56,7 @@ def test_a_search_piped_into_head_plays_its_budget(tmp_path):
     err = search.stderr.read()
     assert search.wait(timeout=300) == 0, err
     assert first[0].startswith("starting run 1: random search")
-    assert status(db) == ("done", 3_000_000)
+    assert status(db) == ("done", 1_000_000)
     assert err == ""
 
 
@@ -75,7 +75,7 @@ def test_a_dask_search_with_a_closed_output_goes_on_to_its_budget(tmp_path):
 def test_a_hang_up_ends_a_search_interrupted_and_it_resumes(tmp_path):
     db = tmp_path / "log.sqlite"
     env = {**os.environ, "DEALSEARCH_TEST_HOLD_AFTER_FINDS": "1"}  # held at its first find
-    search = subprocess.Popen([*SEARCH, "--deals", "20000000", "--json", "--db", str(db)],
+    search = subprocess.Popen([*SEARCH, "--deals", "5000000", "--json", "--db", str(db)],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                               env=env, start_new_session=True)
     assert search.stdout is not None
@@ -90,7 +90,7 @@ def test_a_hang_up_ends_a_search_interrupted_and_it_resumes(tmp_path):
                               "--db", str(db), "--quiet"], capture_output=True, text=True,
                              timeout=600)
     assert resumed.returncode == 0, resumed.stderr
-    assert status(db) == ("done", 20_000_000)
+    assert status(db) == ("done", 5_000_000)
 
 
 INTERRUPTED_START = """

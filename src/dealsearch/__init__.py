@@ -8,6 +8,17 @@ the default game's :func:`play` and :func:`play_batch` are here for convenience.
 8344
 """
 
-from .games.beggar.engine import play, play_batch
+from __future__ import annotations
+
+from typing import Any
 
 __all__ = ["play", "play_batch"]
+
+
+def __getattr__(name: str) -> Any:
+    # Imported when first used, so that ``import dealsearch`` (the command's start) is light.
+    if name in __all__:
+        from .games.beggar import engine
+
+        return getattr(engine, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

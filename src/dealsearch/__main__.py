@@ -1,6 +1,6 @@
 """``python -m dealsearch``: the same command as ``dealsearch``."""
 
-from .cli.main import main
+from .start import main
 
 if __name__ == "__main__":
     raise SystemExit(main())

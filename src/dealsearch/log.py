@@ -17,6 +17,7 @@ import functools
 import json
 import os
 import platform
+import shutil
 import sqlite3
 import tempfile
 import time
@@ -25,8 +26,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from . import ownership
 from .errors import BadLog, DamagedLog
 from .game import DEFAULT_GAME, GameError, LegacyLogs, get_game
+from .ownership import SCHEMA as OWNERS_SCHEMA
+from .ownership import Owner, hold
 
 BUSY_TIMEOUT = 30.0  # seconds a writer waits for another writer's lock before giving up
 VERSION = 2   # PRAGMA user_version; 0 (never set) is a v1 log, migrated on opening
@@ -338,6 +342,8 @@ class RecordLog:
                 raise damaged(self.path, f"it cannot be migrated: {error}") from None
             self.db.text_factory = text_factory
             return
+        if self.path != ":memory:":
+            _check_writable(Path(self.path))
         if self.path != ":memory:" and not Path(self.path).exists():
             _create_file(Path(self.path))
         # A reader opened while a search writes waits briefly instead of failing.
@@ -369,16 +375,29 @@ class RecordLog:
 
     def start_run(self, strategy: str, options: dict[str, Any], rules: str, seed: int | None,
                   workers: int, game: str = DEFAULT_GAME,
-                  game_options: dict[str, Any] | None = None, options_key: str = "") -> int:
-        """Record a new run; returns its id."""
-        cursor = self.db.execute(
-            "INSERT INTO runs (strategy, options, rules, seed, workers, machine, started, status,"
-            " game, game_options, options_key)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?)",
-            (strategy, json.dumps(options), rules, seed, workers, machine(), time.time(), game,
-             json.dumps(game_options or {}), options_key),
-        )
-        return int(cursor.lastrowid or 0)
+                  game_options: dict[str, Any] | None = None, options_key: str = "",
+                  owner: Owner | None = None) -> int:
+        """Record a new run; returns its id. ``owner``, if given, owns it from the start
+        (:mod:`dealsearch.ownership`), in the same transaction."""
+        with _transaction(self.db):
+            cursor = self.db.execute(
+                "INSERT INTO runs (strategy, options, rules, seed, workers, machine, started,"
+                " status, game, game_options, options_key)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?)",
+                (strategy, json.dumps(options), rules, seed, workers, machine(), time.time(),
+                 game, json.dumps(game_options or {}), options_key),
+            )
+            run_id = int(cursor.lastrowid or 0)
+            if owner is not None:
+                now = time.time()
+                self.db.execute(
+                    "INSERT INTO owners (run_id, token, pid, host, process_start, since,"
+                    " lease_until) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (run_id, owner.token, owner.pid, owner.host, owner.process_start, now,
+                     now + ownership.LEASE_SECONDS))
+        if owner is not None:
+            ownership.hold_here(owner.token)
+        return run_id
 
     @_reads
     def run(self, run_id: int) -> dict[str, Any] | None:
@@ -423,14 +442,18 @@ class RecordLog:
     def save(self, run_id: int, rules: str, finds: Iterable[Find], progress: dict[str, Any],
              status: str = "running", limits: str = "",
              histograms: dict[str, tuple[int, dict[int, int]]] | None = None,
-             sample: bool = False) -> None:
+             sample: bool = False, owner: str | None = None) -> None:
         """Commit finds and the run's progress in one transaction.
 
         A deal already in the log (same game and options) keeps its first entry.
         ``histograms`` maps a measure to (bin width, {bin: count}) for the whole run so far;
         ``sample`` also records the throughput point (seconds, deals, cards) of ``progress``.
+        ``owner`` (a token of :mod:`dealsearch.ownership`) writes only while it still owns
+        the run, renewing its lease (or giving the run up with any status but running).
         """
         with _transaction(self.db):
+            if owner is not None:
+                hold(self.db, run_id, owner, release=status != "running")
             for measure, (width, counts) in (histograms or {}).items():
                 self.db.execute(
                     "INSERT OR REPLACE INTO histograms (run_id, measure, bin_width, counts)"
@@ -450,10 +473,22 @@ class RecordLog:
                  None if status == "running" else time.time(), run_id),
             )
 
-    def set_status(self, run_id: int, status: str) -> None:
-        """Only the run's status: what can still be written when a whole save cannot."""
-        self.db.execute("UPDATE runs SET status = ?, ended = ? WHERE id = ?",
-                        (status, None if status == "running" else time.time(), run_id))
+    def set_status(self, run_id: int, status: str, owner: str | None = None) -> None:
+        """Only the run's status: what can still be written when a whole save cannot (by
+        ``owner`` only while it owns the run)."""
+        ended = None if status == "running" else time.time()
+        if owner is None:
+            self.db.execute("UPDATE runs SET status = ?, ended = ? WHERE id = ?",
+                            (status, ended, run_id))
+        else:
+            self.db.execute("UPDATE runs SET status = ?, ended = ? WHERE id = ? AND EXISTS"
+                            " (SELECT 1 FROM owners WHERE run_id = ? AND token = ?)",
+                            (status, ended, run_id, run_id, owner))
+
+    def renew(self, run_id: int, owner: str) -> None:
+        """Renew ``owner``'s lease of the run (:func:`dealsearch.ownership.hold`)."""
+        with _transaction(self.db):
+            hold(self.db, run_id, owner)
 
     def _insert_find(self, run_id: int, label: str, find: Find) -> None:
         now = time.time()
@@ -578,6 +613,8 @@ def _prepare(db: sqlite3.Connection, path: str) -> None:
                 if statement.strip():
                     db.execute(statement)
             db.execute(f"PRAGMA user_version = {VERSION}")
+        # Added beside version 2 (a release that does not know it leaves it alone).
+        db.execute(OWNERS_SCHEMA)
     db.execute("PRAGMA journal_mode=WAL")
 
 
@@ -596,10 +633,12 @@ class ManagedRun:
     resume: ``dealsearch search --resume ID``); ``records`` suggests it.
     """
 
-    def __init__(self, log: RecordLog, run_id: int, label: str = "") -> None:
+    def __init__(self, log: RecordLog, run_id: int, label: str = "",
+                 owner: str | None = None) -> None:
         self.log = log
         self.run_id = run_id
         self.label = label
+        self.owner = owner   # the token this process owns the run by, if it keeps one
         self.progress: dict[str, Any] | None = None
         self.status: str | None = None   # the status the run ended with, once it has
 
@@ -607,18 +646,24 @@ class ManagedRun:
     def start(cls, log: RecordLog, strategy: str, options: dict[str, Any], rules: str = "",
               seed: int | None = None, workers: int = 1, game: str = DEFAULT_GAME,
               game_options: dict[str, Any] | None = None, options_key: str = "",
-              again: str | None = None) -> ManagedRun:
-        """Log a new run (``again``, if given, is kept with its options)."""
+              again: str | None = None, owner: Owner | None = None) -> ManagedRun:
+        """Log a new run (``again``, if given, is kept with its options), owned by ``owner``
+        if given."""
         stored = options if again is None else {**options, "again": again}
         log.refuse_damage()
         run_id = log.start_run(strategy, stored, rules, seed, workers, game, game_options,
-                               options_key)
-        return cls(log, run_id, rules)
+                               options_key, owner)
+        return cls(log, run_id, rules, None if owner is None else owner.token)
 
     def save(self, finds: Iterable[Find], progress: dict[str, Any], **extra: Any) -> None:
         """Commit finds with the run's progress (see :meth:`RecordLog.save`)."""
-        self.log.save(self.run_id, self.label, finds, progress, **extra)
+        self.log.save(self.run_id, self.label, finds, progress, owner=self.owner, **extra)
         self.progress = progress
+
+    def renew(self) -> None:
+        """Renew the owner's lease, if the run has an owner (:mod:`dealsearch.ownership`)."""
+        if self.owner is not None:
+            self.log.renew(self.run_id, self.owner)
 
     def finish(self, status: str, progress: dict[str, Any] | None = None,
                **extra: Any) -> None:
@@ -629,12 +674,13 @@ class ManagedRun:
         progress = progress if progress is not None else self.progress
         try:
             if progress is None:
-                self.log.set_status(self.run_id, status)
+                self.log.set_status(self.run_id, status, self.owner)
             else:
-                self.log.save(self.run_id, self.label, [], progress, status=status, **extra)
+                self.log.save(self.run_id, self.label, [], progress, status=status,
+                              owner=self.owner, **extra)
         except sqlite3.Error:
             with contextlib.suppress(sqlite3.Error):
-                self.log.set_status(self.run_id, status)
+                self.log.set_status(self.run_id, status, self.owner)
             if status != "failed":
                 raise
 
@@ -653,15 +699,33 @@ class ManagedRun:
                 self.finish("failed")
 
 
+def _check_writable(path: Path) -> None:
+    """Raise :class:`LogError` if a search could not write the log at ``path``: the file, or
+    its folder (where SQLite keeps the log's ``-wal`` and ``-shm`` files), is read-only."""
+    folder = path.parent
+    if path.exists() and not os.access(path, os.W_OK):
+        raise LogError(f"cannot write the log {path}: the file is read-only")
+    if folder.is_dir() and not os.access(folder, os.W_OK):
+        raise LogError(f"cannot write the log {path}: its folder {folder} is read-only "
+                       f"(SQLite writes its journal beside the log)")
+
+
 def _open_reader(path: str) -> sqlite3.Connection:
     """A read-only connection to the log at ``path`` (see :class:`RecordLog`)."""
     uri = Path(path).resolve().as_uri()
     try:
         db = _connect_reader(f"{uri}?mode=ro")
     except sqlite3.OperationalError:
-        # Read-only storage: SQLite cannot make the WAL index beside the log; read it as a
-        # file nobody writes (a search cannot be writing where nothing can be written).
-        db = _connect_reader(f"{uri}?immutable=1")
+        # Read-only storage: SQLite cannot make the WAL index beside the log. No search can
+        # be writing where nothing can be written, so the log is read as a file nobody
+        # writes; but that reading ignores a -wal file, which holds the last commits of a
+        # search that was not closed (or a copy made while one ran): such a log is read
+        # from a copy of it and its -wal where SQLite can write.
+        wal = Path(f"{path}-wal")
+        if wal.exists() and wal.stat().st_size > 0:
+            db = _read_copy(Path(path), wal)
+        else:
+            db = _connect_reader(f"{uri}?immutable=1")
     try:
         version = db.execute("PRAGMA user_version").fetchone()[0]
         if version > VERSION:
@@ -681,6 +745,26 @@ def _open_reader(path: str) -> sqlite3.Connection:
         db.close()
         raise
     return db
+
+
+def _read_copy(path: Path, wal: Path) -> sqlite3.Connection:
+    """The log at ``path`` with its ``wal`` applied, in memory, read from a temporary copy
+    (the original is never touched)."""
+    with tempfile.TemporaryDirectory(prefix="dealsearch-") as folder:
+        copy = Path(folder, "log.sqlite")
+        shutil.copyfile(path, copy)
+        shutil.copyfile(wal, Path(f"{copy}-wal"))
+        source = sqlite3.connect(copy, isolation_level=None)
+        memory = sqlite3.connect(":memory:", isolation_level=None)
+        memory.row_factory = sqlite3.Row
+        try:
+            source.backup(memory)
+        except BaseException:
+            memory.close()
+            raise
+        finally:
+            source.close()
+    return memory
 
 
 def _connect_reader(uri: str) -> sqlite3.Connection:

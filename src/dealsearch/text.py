@@ -13,6 +13,8 @@ repr (``{'win': ...}``, ``[2]``, ``None``) ever reaches a person. Machines read 
 'entry bouts 0, period bouts 6, out 2/3, loser none'
 >>> duration(3725)
 '1 h 02 min'
+>>> budget(5400, 10_000_000)
+'1 h 30 min or 10,000,000 deals, whichever comes first'
 >>> print(table([["win", 12], ["cycle", 3]], ["outcome", "deals"]))
 outcome  deals
 win         12
@@ -40,9 +42,20 @@ def count(value: float | None) -> str:
 
 def measures(values: Mapping[str, Any], names: Iterable[str] | None = None,
              sep: str = ", ") -> str:
-    """Named counts in order: ``8,344 cards, 1,164 tricks``."""
-    return sep.join(f"{count(values[name])} {name}"
+    """Named counts in order: ``8,344 cards, 1,164 tricks`` (``5 cards, 1 trick``)."""
+    return sep.join(f"{count(values[name])} {unit(name, values[name])}"
                     for name in (values if names is None else names) if name in values)
+
+
+def unit(name: str, value: Any) -> str:
+    """A measure's name for ``value`` of it: singular for exactly one.
+
+    >>> unit("tricks", 1), unit("passes", 1), unit("tricks", 2)
+    ('trick', 'pass', 'tricks')
+    """
+    if value != 1 or not name.endswith("s") or isinstance(value, bool):
+        return name
+    return name[:-2] if name.endswith(("sses", "xes", "ches", "shes")) else name[:-1]
 
 
 def outcomes(values: Mapping[str, int], keep_zero: bool = False) -> str:
@@ -85,6 +98,29 @@ def duration(seconds: float) -> str:
         return f"{minutes} min {secs:02d} s"
     hours, minutes = divmod(minutes, 60)
     return f"{hours} h {minutes:02d} min"
+
+
+def exact_duration(seconds: float) -> str:
+    """A duration as it was asked for, every unit that is not zero: ``1 h 30 min``, ``8 h``,
+    ``2 min 30 s``, ``1.5 s``."""
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    parts = [f"{int(hours)} h"] if hours else []
+    if minutes:
+        parts.append(f"{int(minutes)} min")
+    if secs or not parts:
+        parts.append(f"{secs:g} s")
+    return " ".join(parts)
+
+
+def budget(seconds: float | None, deals: int | None, unit: str = "deals") -> str:
+    """A search's budget in words: ``1 h 30 min or 10,000,000 deals, whichever comes first``
+    (``none`` when there is none)."""
+    parts = ([] if seconds is None else [exact_duration(seconds)]) + (
+        [] if deals is None else [f"{count(deals)} {unit}"])
+    if len(parts) == 2:
+        return f"{parts[0]} or {parts[1]}, whichever comes first"
+    return parts[0] if parts else "none"
 
 
 def rate(amount: float, seconds: float, unit: str = "deals") -> str:

@@ -1,5 +1,6 @@
-"""Nothing lost: a search stopped by Ctrl-C or ``kill`` at any moment and resumed to the end holds
-exactly what the same search left alone holds; no worker outlives its coordinator.
+"""Nothing lost: a search stopped by Ctrl-C, ``kill`` or a hang-up at any moment, with or without
+its standard output, and resumed to the end holds exactly what the same search left alone
+holds; no worker outlives its coordinator.
 
 The property test drives real ``dealsearch search`` processes. ``DEALSEARCH_TEST_SAVE_PAUSE``
 widens the window between absorbing a report and committing it, where an interrupt used to
@@ -37,15 +38,25 @@ SETTINGS = {
 }
 
 
-def start(db: Path, *argv: str, pause: float = 0.0, hold: int = 0) -> subprocess.Popen[str]:
-    """A ``dealsearch search`` process in its own process group (as a shell runs a job)."""
+def start(db: Path, *argv: str, pause: float = 0.0, hold: int = 0,
+          closed_stdout: bool = False) -> subprocess.Popen[str]:
+    """A ``dealsearch search`` process in its own process group (as a shell runs a job);
+    with ``closed_stdout`` its standard output is a pipe nobody reads any more."""
     env = {**os.environ, "DEALSEARCH_TEST_SAVE_PAUSE": str(pause),
            "DEALSEARCH_TEST_HOLD_AFTER_FINDS": str(hold)}
-    return subprocess.Popen(
-        [sys.executable, "-m", "dealsearch", "search", *argv, "--json", "--quiet",
-         "--db", str(db)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-        start_new_session=True)
+    stdout: Any = subprocess.PIPE
+    if closed_stdout:
+        read, stdout = os.pipe()
+        os.close(read)
+    try:
+        return subprocess.Popen(
+            [sys.executable, "-m", "dealsearch", "search", *argv, "--json", "--quiet",
+             "--db", str(db)],
+            stdout=stdout, stderr=subprocess.PIPE, text=True, env=env,
+            start_new_session=True)
+    finally:
+        if closed_stdout:
+            os.close(stdout)
 
 
 def wait_for_run(db: Path, process: subprocess.Popen[str], timeout: float = 60.0) -> bool:
@@ -80,28 +91,38 @@ def logged(db: Path) -> dict[str, Any]:
 def interrupted_to_the_end(db: Path, argv: list[str], rng: random.Random,
                            interrupts: int) -> tuple[list[int], int]:
     """Run ``argv``, stop it ``interrupts`` times at random moments (SIGINT to the process
-    group, as Ctrl-C does, and SIGTERM to the coordinator, as ``kill`` does, in turn), resume
-    it each time, until it ends. The exit statuses of the stopped processes, and the run id."""
+    group, as Ctrl-C does, SIGTERM to the coordinator, as ``kill`` does, and SIGHUP to the
+    group, as a closed terminal does, in turn; every other session with its standard output
+    closed, as after ``| head``), resume it each time, until it ends. The exit statuses of
+    the stopped processes, and the run id."""
     statuses: list[int] = []
     command = argv
     run_id = 0
+    sessions = 0
     while True:
-        process = start(db, *command, pause=0.1)
+        closed = sessions % 2 == 1
+        sessions += 1
+        process = start(db, *command, pause=0.1, closed_stdout=closed)
         started = wait_for_run(db, process)
         if started and len(statuses) < interrupts:
             time.sleep(rng.uniform(0.0, 0.6))
-            if len(statuses) % 2 == 0:
+            turn = len(statuses) % 3
+            if turn == 0:
                 os.killpg(process.pid, signal.SIGINT)
-            else:
+            elif turn == 1:
                 os.kill(process.pid, signal.SIGTERM)
+            else:
+                os.killpg(process.pid, signal.SIGHUP)
         out, err = process.communicate(timeout=300)
         assert "Traceback" not in err, err
         if not run_id:
             with RecordLog(db, readonly=True) as log:
                 run_id = log.runs()[0]["id"]
         if process.returncode == 0:
-            summary = json.loads(out.splitlines()[-1])
-            assert summary["run_id"] == run_id
+            if not closed:
+                summary = json.loads(out.splitlines()[-1])
+                assert summary["run_id"] == run_id
+            assert logged(db)["status"] == "done"
             return statuses, run_id
         statuses.append(process.returncode)
         status = logged(db)["status"]
@@ -129,9 +150,10 @@ def test_interrupted_and_resumed_equals_left_alone(tmp_path: Path, game: str) ->
 
     statuses, _ = interrupted_to_the_end(tmp_path / "stopped.sqlite", argv,
                                          random.Random(game), interrupts=INTERRUPTS)
-    # Ctrl-C exits 130 and kill 143, as shells and schedulers expect.
-    assert statuses[0::2] == [130] * len(statuses[0::2])
-    assert statuses[1::2] == [143] * len(statuses[1::2])
+    # Ctrl-C exits 130, kill 143 and a hang-up 129, as shells and schedulers expect.
+    assert statuses[0::3] == [130] * len(statuses[0::3])
+    assert statuses[1::3] == [143] * len(statuses[1::3])
+    assert statuses[2::3] == [129] * len(statuses[2::3])
     assert len(statuses) >= min(2, INTERRUPTS), "too few interrupts landed to test anything"
     print(f"{game}: {len(statuses)} interrupts, {len(expected['cycles'])} cycle finds, "
           f"{expected['deals']:,} deals: all kept")

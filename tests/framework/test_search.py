@@ -195,10 +195,15 @@ def test_reader_can_query_the_log_while_a_search_writes(tmp_path):
 
 @pytest.mark.parametrize(("argv", "message"), [
     (["search", "sideways"], "invalid choice: 'sideways'"),
-    (["search", "random", "--workers", "0"], "'0' must be at least 1"),
+    (["search", "random", "--workers", "-1"], "argument --workers: '-1' must be 0 or more"),
     (["search", "exhaustive", "--deck", "--Z-"], "deck, position 3: unknown card 'Z'"),
     (["search", "exhaustive"], "would never end: search a smaller deck (--deck"),
     (["search", "random", "--time", "soon"], "bad duration 'soon'"),
+    (["search", "random", "--time", "-5m"], "bad duration '-5m': a budget cannot be negative"),
+    (["search", "random", "--time", "90"],
+     "bad duration '90': a number needs its unit: 90s, 90m or 90h"),
+    (["search", "random", "--time", "1h90"],
+     "bad duration '1h90': the number after 'h' counts minutes, 0 to 59"),
     (["search"], "search needs a strategy"),
     (["search", "--resume", "99"], "no run 99"),
     (["search", "--resume", "1", "--deals", "10"], "--resume continues the run as it was "

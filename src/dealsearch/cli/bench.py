@@ -70,9 +70,26 @@ def _bench_game(game: Game, args: argparse.Namespace) -> int:
         print(json.dumps({"game": game.name, "rows": rows}))
     elif rows:
         keys = list(rows[0])
-        print(table([[row[k] for k in keys] for row in rows], keys))
+        print(table([[_cell(k, row[k]) for k in keys] for row in rows],
+                    [_heading(k) for k in keys]))
     # The reference replays (part of) the same deals: any disagreement is a failed check.
     return EXIT_MISMATCH if any(row.get("mismatches") for row in rows) else EXIT_OK
+
+
+TIMES = "\N{MULTIPLICATION SIGN}"
+
+
+def _heading(key: str) -> str:
+    """A column of the speed table as the performance page heads it: ``deals/s``."""
+    return key.replace("_per_s", "/s").replace("_", " ")
+
+
+def _cell(key: str, value: Any) -> Any:
+    """A figure as the performance page writes it: whole rates, the ratio as ``405`` and a
+    multiplication sign."""
+    if key == "ratio" and isinstance(value, float):
+        return f"{round(value):,}{TIMES}" if value >= 100 else f"{value:.3g}{TIMES}"
+    return round(value) if isinstance(value, float) else value
 
 
 COMMAND = Command("bench", add_parser, run)

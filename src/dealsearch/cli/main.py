@@ -11,6 +11,7 @@ import argparse
 import re
 import sys
 from collections.abc import Sequence
+from importlib.metadata import PackageNotFoundError, version
 
 from .. import __name__ as package_name
 from ..errors import DealsearchError
@@ -51,6 +52,8 @@ COMMANDS: tuple[Command, ...] = (verify.COMMAND, search.COMMAND, records.COMMAND
 # moved behind '--' (or glued to the option that takes them) before parsing. Option names hold
 # lower-case letters no compact deal uses, so a lower-case deal is told from an option.
 _DEAL_LIKE = re.compile(r"-[-/\sA-Z0-9akqjВДКТвдкт]{2,}")
+# A negative value (--time -5m) is glued to its option too, so its type says what is wrong.
+_NEGATIVE = re.compile(r"-\d\S*")
 
 
 def _value_options(parser: argparse.ArgumentParser) -> set[str]:
@@ -69,7 +72,9 @@ def _protect_deals(argv: Sequence[str], value_options: set[str]) -> list[str]:
     kept: list[str] = []
     deals: list[str] = []
     for arg in argv:
-        if _DEAL_LIKE.fullmatch(arg):
+        if _NEGATIVE.fullmatch(arg) and kept and kept[-1] in value_options:
+            kept[-1] = f"{kept[-1]}={arg}"
+        elif _DEAL_LIKE.fullmatch(arg):
             if kept and kept[-1] in value_options:  # the option's value: --start, --seed -12
                 kept[-1] = f"{kept[-1]}={arg}"
             else:
@@ -98,6 +103,7 @@ def build_parser(game_name: str | None = None) -> argparse.ArgumentParser:
     default game)."""
     game = get_game(game_name or chosen_game([]))
     parser = Parser(prog="dealsearch", description=description(), epilog=EXAMPLES)
+    parser.add_argument("--version", action="version", version=f"dealsearch {_version()}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
                                      parser_class=Parser)
     names: set[str] = set()
@@ -131,6 +137,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # e.g. piped into head: the reader has all it wanted
         sys.stderr.close()
         return EXIT_OK
+
+
+def _version() -> str:
+    """The installed release (``unknown`` when run from a source tree not installed)."""
+    try:
+        return version(package_name)
+    except PackageNotFoundError:
+        return "unknown"
 
 
 def _one_line(error: Exception) -> str:

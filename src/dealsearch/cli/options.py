@@ -32,7 +32,7 @@ _SQLITE_MAGIC = b"SQLite format 3\x00"
 __all__ = ["DEFAULT_DB", "DEFAULT_GAME", "EXIT_BAD_INPUT", "EXIT_MISMATCH", "EXIT_OK",
            "MAX_SEED", "BadInput", "HelpFormatter", "Parser", "add_game_choice",
            "add_game_options", "check_log_path", "chosen_game", "examples", "game_options",
-           "open_log", "option_values", "positive_int", "seed", "whole_number"]
+           "open_log", "option_values", "positive_int", "seed", "whole_number", "workers"]
 
 
 class HelpFormatter(argparse.RawDescriptionHelpFormatter):
@@ -100,6 +100,15 @@ def positive_int(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
     return value
+
+
+def workers(text: str) -> int:
+    """An argparse type: a number of workers, at least 1, or 0 or ``auto`` for every core.
+
+    >>> workers("auto"), workers("0"), workers("3")
+    (0, 0, 3)
+    """
+    return 0 if text.strip().lower() == "auto" else whole_number(text)
 
 
 def _parse_whole(text: str) -> int:

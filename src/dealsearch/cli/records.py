@@ -13,6 +13,7 @@ import json
 import sys
 from typing import Any
 
+from ..errors import BadOption
 from ..game import Game, GameError, get_game
 from ..log import RecordLog, iter_lines
 from ..projection import runs_projection
@@ -69,6 +70,10 @@ def run(args: argparse.Namespace) -> int:
     """``dealsearch records``: the finds of a log, best first, then the cycles."""
     game = get_game(args.game)
     log = open_log(args.db, must_exist=True)
+    for run_id in args.run or ():
+        if log.run(run_id) is None:
+            log.close()
+            raise BadOption(f"no run {run_id} in {args.db}")
     status = _records(log, args, game)
     log.raise_skipped()   # a damaged log: what could be read was listed, then one line
     return status

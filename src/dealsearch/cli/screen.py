@@ -1,11 +1,14 @@
 """What a person sees of a search: a screenful, however many finds the search logs.
 
 A search of a game rich in cycles finds thousands a second, and printing each buried the
-terminal (20,682 lines for a 20-second Spite search). So while the run is young the screen
-shows each new best and the first deal of each new cycle (by catalogue id); past a few lines
-it folds them into one-line summaries, further and further apart, and the progress bar keeps
-the live counts. The end is a short table. Only the screen changes: every find is still
-logged, and ``--json`` still streams every one.
+terminal (20,682 lines for a 20-second Spite search). So the screen shows every new best (a
+run has only about ln(deals) of them, the event a record hunter waits for) and, while the run
+is young, the first deal of each new cycle (by catalogue id); past a few lines it folds cycles
+into one-line summaries, further and further apart, and the progress bar keeps the live
+counts. The end is a short table. Only the screen changes: every find is still logged, and
+``--json`` still streams every one. A deal that only ties the best is no new best: the log
+may keep it as the run's example deal (:meth:`~dealsearch.search.Runner._keep`), the screen
+does not show it.
 """
 
 from __future__ import annotations
@@ -20,8 +23,6 @@ from ..text import count, duration, measures, rate, table
 
 YOUNG_SECONDS = 10.0   # cycles are printed one by one only this long into the session ...
 CYCLE_LINES = 15       # ... and only this many
-BEST_LINES = 15        # new bests printed one by one; later ones at most one per BEST_EVERY
-BEST_EVERY = 10.0
 FIRST_SUMMARY = 10.0   # seconds between summary lines: doubling from this, up to LAST_SUMMARY
 LAST_SUMMARY = 320.0
 
@@ -30,8 +31,11 @@ class SearchScreen:
     """Turns a run's finds into the lines a person reads (``write`` prints one line)."""
 
     def __init__(self, game: Game, write: Callable[[str], None],
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, objective: str | None = None
+                 ) -> None:
         self.game = game
+        self.objective = objective or game.measures[0]   # what a new best must beat
+        self.record: int | None = None       # the run's best by the objective, so far
         self.write = write
         self.clock = clock
         self.started = clock()
@@ -39,8 +43,7 @@ class SearchScreen:
         self.distinct: set[str] = set()      # their catalogue ids
         self.longest: dict[str, int] = {}    # the longest period met (by the first measure)
         self.best: Find | None = None
-        self.best_lines = self.cycle_lines = 0
-        self.last_best_line = -BEST_EVERY
+        self.cycle_lines = 0
         self.folded = 0                      # finds not printed since the last summary
         self.summary_every = FIRST_SUMMARY
         self.last_summary = self.started
@@ -62,15 +65,17 @@ class SearchScreen:
             else:
                 self.folded += 1
         else:
-            self.best = find
-            if self.best_lines < BEST_LINES or now - self.last_best_line >= BEST_EVERY:
-                self.best_lines += 1
-                self.last_best_line = now
+            value = find.measures.get(self.objective)
+            if self.record is None or value is None or value > self.record:
+                self.best, self.record = find, value
                 self.write(f"best {measures(find.measures)}: {find.deal}")
-            else:
-                self.folded += 1
         if self.folded and self.clock() - self.last_summary >= self.summary_every:
             self.write(self.summary())
+
+    def resume_from(self, best: dict[str, Any] | None) -> None:
+        """A resumed run: only what beats its best so far (``{measure: value}``) is new."""
+        if best is not None:
+            self.record = best.get(self.objective)
 
     def summary(self) -> str:
         """One line: the session so far (and the clock of the next one starts)."""
@@ -106,8 +111,8 @@ class SearchScreen:
             note = ""
             if outcome == "cycle" and self.cycles:
                 note = self._cycle_counts().split(", ", 1)[1]
-                if resumed:
-                    note += " (this session)"
+                if resumed:  # the row counts the run; the note only what this session saw
+                    note = f"this session: {note}"
             rows.append([outcome, n, note])
         lines = [head, table(rows, ["outcome", "deals", ""], left=(0, 2), indent="  ")]
         best = summary.best

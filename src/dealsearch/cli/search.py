@@ -23,10 +23,12 @@ from ..campaigns import campaign_names, config_path
 from ..errors import BadInput, BadLog, BadOption, RunFailed
 from ..game import Game, game_names, get_game
 from ..log import Find
+from ..ownership import is_gone, owner_of, refusal
 from ..projection import run_projection
 from ..search import STRATEGIES, Runner, SearchSpec, parse_duration
 from ..search.backends import BACKENDS, DASK_EXTRA, Backend, BackendError, MissingDask, open_backend
 from ..search.spec import ESCAPES, MAX_KICK, RESTARTS
+from ..text import budget
 from .commands import Command
 from .options import (
     DEFAULT_DB,
@@ -41,9 +43,11 @@ from .options import (
     option_values,
     positive_int,
     seed,
+    workers,
 )
 from .records import how_to_continue
 from .screen import SearchScreen
+from .terminal import screen_optional
 
 
 def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
@@ -70,15 +74,16 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
                         help="continue an interrupted run from its last checkpoint "
                              "(default: start a new run)")
     search.add_argument("--db", default=DEFAULT_DB, help="the log")
-    search.add_argument("--workers", type=positive_int, metavar="N",
-                        help="worker processes (default: every core)")
+    search.add_argument("--workers", type=workers, metavar="N",
+                        help="worker processes; 0 or auto: every core (default: every core)")
     search.add_argument("--seed", type=seed,
                         help="PRNG seed, 0 to 2**63-1 (default: chosen and logged)")
     search.add_argument("--deals", type=positive_int,
                         help="budget: games to play (default: no limit, or the whole space "
                              "for exhaustive)")
     search.add_argument("--time", type=duration,
-                        help="budget: 8h, 30m, 90s, 1h30m (default: no limit)")
+                        help="budget: 8h, 30m, 90s, 1h30m or 1h30 (1 h 30 min) "
+                             "(default: no limit)")
     search.add_argument("--objective", choices=game.measures,
                         help=f"longer means more {' or more '.join(game.measures)} (default: "
                              f"{game.measures[0]})")
@@ -203,8 +208,23 @@ def _open_backend(name: str, spec: SearchSpec, scheduler: str | None) -> Backend
     return backend
 
 
+def _budget_words(spec: SearchSpec) -> str:
+    """The budget as the start line says it: ``budget 1 h 30 min or 10,000,000 deals,
+    whichever comes first``."""
+    words = budget(spec.time, spec.deals)
+    if words != "none":
+        return f"budget {words}"
+    return "until every deal is played" if spec.strategy == "exhaustive" else "no budget"
+
+
 def run(args: argparse.Namespace) -> int:
-    """``dealsearch search``: run (or resume) a search and print its finds and summary."""
+    """``dealsearch search``: run (or resume) a search and print its finds and summary; a
+    closed standard output or error never stops it (:mod:`.terminal`)."""
+    with screen_optional():
+        return _search(args)
+
+
+def _search(args: argparse.Namespace) -> int:
     backend_name = _backend_name(args)
     if args.resume is not None:
         given = [f"--{k.replace('_', '-')}" for k in _given(args)]
@@ -215,10 +235,13 @@ def run(args: argparse.Namespace) -> int:
             raise BadLog(f"no run {args.resume}: no log at {args.db}")
         with closing(open_log(args.db)) as log:
             run = log.run(args.resume)
+            owner = owner_of(log.db, args.resume)
         if run is None:
             raise BadOption(f"no run {args.resume} in {args.db}")
         if run["status"] == "done":
             raise BadOption(f"run {args.resume} is already done")
+        if owner is not None and not is_gone(owner):  # before any worker starts
+            raise refusal(args.resume, owner)
         if run["strategy"] not in STRATEGIES:
             raise BadOption(f"run {args.resume} is a {run['strategy']} run, which cannot be "
                             f"resumed; {how_to_continue(run, args.db)}")
@@ -232,7 +255,7 @@ def run(args: argparse.Namespace) -> int:
         run_id = None
         check_log_path(args.db)  # before any worker starts
 
-    screen = SearchScreen(spec.plugin, tqdm.write)
+    screen = SearchScreen(spec.plugin, tqdm.write, objective=spec.objective)
 
     def on_find(find: Find) -> None:
         if args.json:
@@ -244,7 +267,8 @@ def run(args: argparse.Namespace) -> int:
         if args.verbose and not args.json:
             tqdm.write(note)
 
-    # kill (SIGTERM) stops as cleanly as Ctrl-C: summary printed, run marked interrupted.
+    # kill (SIGTERM) and a hang-up (SIGHUP: the terminal went away) stop as cleanly as
+    # Ctrl-C: summary printed, run marked interrupted.
     interrupt.install()
     # The backend is up before the log is touched: a missing package or an unreachable
     # scheduler leaves no run behind.
@@ -253,11 +277,13 @@ def run(args: argparse.Namespace) -> int:
         runner = Runner(spec, log, run_id, on_find, on_note, progress=not args.quiet,
                         target=args.target,
                         backend=backend)
+        screen.resume_from(runner.state.best)
         if not args.json:
             action = "resuming" if run_id else "starting"
             setting = f"{spec.plugin.title}, {spec.plugin.describe_options(spec.options)}"
             print(f"{action} run {runner.run_id}: {spec.strategy} search, {setting}, "
-                  f"{backend.describe()}, seed {spec.seed}; log {args.db}", flush=True)
+                  f"{backend.describe()}, seed {spec.seed}; {_budget_words(spec)}; "
+                  f"log {args.db}", flush=True)
         try:
             summary = runner.run()
         except sqlite3.DatabaseError as error:  # the log cannot be written: disk full, locked
@@ -280,7 +306,8 @@ def run(args: argparse.Namespace) -> int:
     if summary.status == "interrupted":
         if not args.json:
             print(f"continue with: {resume}")
-        return interrupt.exit_status(summary.signal)  # 130 after Ctrl-C, 143 after kill
+        # 130 after Ctrl-C, 143 after kill, 129 after a hang-up
+        return interrupt.exit_status(summary.signal)
     return EXIT_OK
 
 

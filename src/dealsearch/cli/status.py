@@ -1,8 +1,10 @@
 """``dealsearch status``: the searches running on a log, seen from another terminal.
 
 It reads the ``runs`` table the search commits after every report (deals, search seconds,
-outcomes, checkpoint with the best so far) through a read-only connection: it never takes the
-write lock, so watching a search never slows or blocks it. ``watch dealsearch status``
+outcomes, checkpoint with the best so far) through a read-only connection, as ``records``
+does: it never takes the write lock, so watching a search never slows or blocks it, and it
+reads a log on read-only storage. A run marked running whose owner is gone (killed outright,
+a lost machine: :mod:`dealsearch.ownership`) is shown ``stale``. ``watch dealsearch status``
 refreshes it.
 """
 
@@ -10,28 +12,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import sqlite3
 import time
 from contextlib import closing
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
-from ..errors import BadLog
 from ..game import Game, GameError, get_game
-from ..log import (
-    READ_ERRORS,
-    VERSION,
-    DamagedRow,
-    RecordLog,
-    damaged,
-    decode_run,
-    is_damage,
-    text_factory,
-)
+from ..log import damaged
+from ..ownership import describe as describe_owner
+from ..ownership import is_gone, owner_of
 from ..text import count, duration, measures, outcomes, rate
 from .commands import Command
-from .options import DEFAULT_DB, DEFAULT_GAME, EXIT_OK, check_log_path, examples
+from .options import DEFAULT_DB, DEFAULT_GAME, EXIT_OK, examples, open_log
 
 
 def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
@@ -54,35 +46,18 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
 def read_runs(path: str | Path, everything: bool = False, skipped: list[str] | None = None
               ) -> list[dict[str, Any]]:
     """The running runs of the log at ``path`` (every run with ``everything``), decoded,
-    read through a read-only connection. A damaged row is left out (and noted in
-    ``skipped``, if given)."""
-    check_log_path(path, must_exist=True)
-    uri = f"file:{quote(str(Path(path).resolve()))}?mode=ro"
-    try:
-        db = sqlite3.connect(uri, uri=True, timeout=10)
-        try:
-            db.row_factory = sqlite3.Row
-            db.text_factory = text_factory
-            older = db.execute("PRAGMA user_version").fetchone()[0] < VERSION
-            where = "" if everything else "WHERE status = 'running'"
-            rows = [] if older else list(db.execute(f"SELECT * FROM runs {where} ORDER BY id"))
-        finally:
-            db.close()
-        if older:   # a log from before games were plug-ins: read migrated, as records reads it
-            with closing(RecordLog(path, readonly=True)) as log:
-                return [run for run in log.runs() if everything or run["status"] == "running"]
-    except READ_ERRORS as error:
-        if is_damage(error):
-            raise damaged(path, str(error)) from None
-        raise BadLog(f"cannot read the log {path}: {error}") from None
-    runs = []
-    for row in rows:
-        try:
-            runs.append(decode_run(row))
-        except DamagedRow as error:
-            if skipped is not None:
-                skipped.append(str(error))
-    return runs
+    read through a read-only connection; a running run whose owner is gone has status
+    ``stale``, and ``owner`` holds the run's owner row (or None). A damaged row is left out
+    (and noted in ``skipped``, if given)."""
+    with closing(open_log(path, must_exist=True)) as log:
+        rows = [run for run in log.runs() if everything or run["status"] == "running"]
+        for run in rows:
+            run["owner"] = owner_of(log.db, run["id"])
+            if run["status"] == "running" and run["owner"] and is_gone(run["owner"]):
+                run["status"] = "stale"
+        if skipped is not None:
+            skipped.extend(log.skipped)
+    return rows
 
 
 def _last_write(path: str | Path) -> float | None:
@@ -107,7 +82,16 @@ def describe(run: dict[str, Any], now: float | None = None) -> dict[str, Any]:
             "workers": run["workers"], "deals": deals, "seconds": round(seconds, 3),
             "deals_per_s": round(per_second, 1), "remaining_seconds": remaining,
             "budget_deals": spec.get("deals"), "budget_seconds": spec.get("time"),
-            "outcomes": run["outcomes"], "best": run["checkpoint"].get("best")}
+            "outcomes": run["outcomes"], "best": run["checkpoint"].get("best"),
+            **_gone_owner(run)}
+
+
+def _gone_owner(run: dict[str, Any]) -> dict[str, Any]:
+    """A stale run's owner that is gone: its pid, machine and since when."""
+    owner = run.get("owner")
+    if run["status"] != "stale" or owner is None:
+        return {}
+    return {"owner": {key: owner[key] for key in ("pid", "host", "since")}}
 
 
 def run(args: argparse.Namespace) -> int:
@@ -148,6 +132,9 @@ def _text(f: dict[str, Any]) -> str:
     setting = f["options_key"] if f["game"] != DEFAULT_GAME else f["options_key"] or "default"
     lines = [f"run {f['run_id']} {f['status']}: {f['strategy']} search of {f['game']} "
              f"({setting}), {count(f['workers'])} workers"]
+    if f["status"] == "stale":
+        lines.append(f"  its owner, {describe_owner(f['owner'])}, is gone: "
+                     f"dealsearch search --resume {f['run_id']} continues it")
     budget = []
     if f["budget_deals"] is not None:
         budget.append(f"{count(f['budget_deals'])} deals")
@@ -156,7 +143,7 @@ def _text(f: dict[str, Any]) -> str:
     left = ("no budget: runs until stopped" if not budget else
             f"{duration(f['remaining_seconds'])} left of {' or '.join(budget)}"
             if f["remaining_seconds"] is not None else f"budget {' or '.join(budget)}")
-    if f["status"] != "running":
+    if f["status"] not in ("running", "stale"):
         left = f"budget {' or '.join(budget)}" if budget else "no budget"
     lines.append(f"  {count(f['deals'])} deals in {duration(f['seconds'])} "
                  f"({rate(f['deals'], f['seconds'])}); {left}")

@@ -90,6 +90,8 @@ def _worker_signals(coordinator: int) -> None:
     watchdog thread ends the worker once its parent is no longer the coordinator.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "SIGHUP"):  # a closed terminal hangs up the group: the same
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError, AttributeError):
@@ -123,6 +125,8 @@ def dask_setup(worker: object) -> None:
     the coordinator alone decides how to stop.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
 
 
 def _warm() -> None:

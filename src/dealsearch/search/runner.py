@@ -29,6 +29,7 @@ from tqdm import tqdm
 from ..game import CycleCatalogue, GameResult
 from ..interrupt import deferred
 from ..log import Find, ManagedRun, RecordLog
+from ..ownership import RENEW_SECONDS, Owner, claim, let_go
 from ..projection import live_projection
 from .backends import Backend, LocalBackend
 from .base import Report, Task, bin_widths, score
@@ -47,7 +48,8 @@ QUEUE_PER_SLOT = 2     # tasks in flight per worker: one running, one waiting
 # Test hooks, read from the environment so tests can drive a real `dealsearch search`
 # process; never set in normal use. SAVE_PAUSE widens the window between absorbing a report
 # and committing it (where an interrupt used to lose finds); HOLD_AFTER_FINDS makes the
-# coordinator stop, still 'running', once it has told that many finds (to kill it there).
+# coordinator stop, still 'running', once it has told that many finds (to kill or signal it
+# there: a signal ends the hold, and it holds only once).
 SAVE_PAUSE = float(os.environ.get("DEALSEARCH_TEST_SAVE_PAUSE") or 0)
 HOLD_AFTER_FINDS = int(os.environ.get("DEALSEARCH_TEST_HOLD_AFTER_FINDS") or 0)
 
@@ -190,6 +192,9 @@ class Runner:
     caller closes a backend it passes in. A new run records the number of workers its work is
     cut for (``workers=0`` becomes the backend's count), so a resume on another machine or
     another backend cuts it the same way. ``clock`` is for tests (default: time.monotonic).
+
+    The runner owns its run from here to the end of :meth:`run` (:mod:`dealsearch.ownership`):
+    resuming a run that a live process plays raises :class:`~dealsearch.ownership.RunOwned`.
     """
 
     def __init__(self, spec: SearchSpec, log: RecordLog, run_id: int | None = None,
@@ -210,6 +215,9 @@ class Runner:
         self.widths = bin_widths(self.game)
         self.full_options = spec.options.to_json()
         self.finished = self.game.finished()
+        self.owner = Owner.this_process()
+        if run_id is not None:  # before its checkpoint is read: the owner may be writing it
+            claim(log.db, run_id, self.owner)
         if run_id is None:
             checkpoint: dict[str, Any] = {}
             self.state = RunState(self.game.outcomes)
@@ -227,15 +235,18 @@ class Runner:
             self.run_id = ManagedRun.start(log, spec.strategy, spec.to_json(),
                                            str(spec.game_options.get("rules", "")), spec.seed,
                                            spec.worker_count, spec.game,
-                                           spec.options.to_json(), spec.options.key()).run_id
+                                           spec.options.to_json(), spec.options.key(),
+                                           owner=self.owner).run_id
         self.managed = ManagedRun(log, self.run_id,
-                                  str(self.full_options.get("rules", self.game.name)))
+                                  str(self.full_options.get("rules", self.game.name)),
+                                  self.owner.token)
         self.clock = clock
         self.last_sample = -SAMPLE_SECONDS   # search seconds at the last throughput sample
         self.target = target     # a length to project the cost of (--target)
         self.projected, self.projected_at = "", -PROJECTION_SECONDS
         self.hurry = False   # interrupted twice: stop without waiting for running tasks
         self.told = 0        # finds handed to on_find
+        self.held = False    # the HOLD_AFTER_FINDS test hook has held
         # Absorbed but not yet committed: the finds and notes of reports since the last
         # commit (the counters, best and strategy already count them; a failed commit takes
         # all back to the log's state, see _reload).
@@ -243,6 +254,7 @@ class Runner:
         self.pending_notes: list[str] = []
         self.uncommitted = 0       # reports absorbed since the last commit
         self.last_commit = -float("inf")
+        self.last_renewal = clock()   # the owner's lease: renewed by commits, and this often
         self.rate: float | None = None   # deals per worker-second, measured from reports
         self.in_flight_deals = 0         # deals of the tasks submitted and not yet absorbed
         self.commits = 0
@@ -341,13 +353,15 @@ class Runner:
                 raise
             finds, notes = self.pending, self.pending_notes
             self.pending, self.pending_notes, self.uncommitted = [], [], 0
-            self.last_commit = self.clock()
+            self.last_commit = self.last_renewal = self.clock()
             self.commits += 1
         for find in finds:  # committed: now it may be told
             self.on_find(find)
             self.told += 1
-            while HOLD_AFTER_FINDS and self.told >= HOLD_AFTER_FINDS:
-                time.sleep(1)
+            if HOLD_AFTER_FINDS and self.told >= HOLD_AFTER_FINDS and not self.held:
+                self.held = True
+                while True:
+                    time.sleep(1)
         for note in notes:
             self.on_note(note)
 
@@ -418,11 +432,18 @@ class Runner:
         The search's clock starts once the workers are up (:meth:`Backend.warm_up`): the
         run's seconds, its rates and a --time budget count the search, not start-up.
         """
+        try:
+            return self._run()
+        finally:
+            let_go(self.owner.token)
+
+    def _run(self) -> Summary:
         spec = self.spec
         began = self.clock()
         backend = self.backend or LocalBackend(spec.worker_count)
         try:
             backend.warm_up()
+            self._renew()
         except BaseException:
             if self.backend is None:
                 backend.close(wait=False)
@@ -472,6 +493,8 @@ class Runner:
                     bar.update(self.state.deals - before)
                     if self.uncommitted and self.clock() - self.last_commit >= COMMIT_SECONDS:
                         self._commit(started)   # (and the run's end commits the rest)
+                    elif self.clock() - self.last_renewal >= RENEW_SECONDS:
+                        self._renew()
                     self._show(bar, started)
             except KeyboardInterrupt as stop:
                 status, stop_signal = "interrupted", getattr(stop, "signum", signal.SIGINT)
@@ -492,6 +515,12 @@ class Runner:
         return Summary(self.run_id, spec.strategy, self.state.deals, self.state.cards,
                        self.state.outcomes, self.state.best, self._progress(started)["seconds"],
                        status, error, stop_signal, self.clock() - began)
+
+    def _renew(self) -> None:
+        """Renew the lease by which this process owns the run (no commit came for a while)."""
+        with deferred():
+            self.managed.renew()
+        self.last_renewal = self.clock()
 
     def _close(self, backend: Backend, in_flight: dict[Future[Report], Task],
                bar: tqdm) -> None:

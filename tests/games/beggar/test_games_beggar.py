@@ -167,8 +167,8 @@ def test_bench_prints_a_games_speed_table(capsys):
     try:
         status, out, _ = cli(capsys, "bench", "--game", "timed-bmn", "--deals", "10")
         assert status == 0
-        assert out.split("\n")[0].split() == ["setting", "deals_per_s", "ratio"]
-        assert out.split("\n")[1].split() == ["standard", "1,234", "2.5"]
+        assert out.split("\n")[0].split() == ["setting", "deals/s", "ratio"]
+        assert out.split("\n")[1].split() == ["standard", "1,234", "2.5\N{MULTIPLICATION SIGN}"]
     finally:
         del GAMES["timed-bmn"]
 

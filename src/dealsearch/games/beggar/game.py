@@ -32,7 +32,7 @@ from ...game import (
     PublishedCheck,
     Row,
 )
-from ...text import count
+from ...text import measures
 from . import catalogue, log_migrate, reverse
 from .deal import Deal
 from .engine import BatchResult
@@ -91,7 +91,7 @@ class BeggarBatch(BatchResults):
 
 def describe(result: Result) -> str:
     """A result in words, e.g. 'hand 2 wins: 8,344 cards, 1,164 tricks'."""
-    counts = f"{count(result.cards)} cards, {count(result.tricks)} tricks"
+    counts = measures({"cards": result.cards, "tricks": result.tricks})  # "1 trick" too
     out = f"; out in order: {', '.join(map(str, result.out))}" if len(result.out) > 1 else ""
     if result.outcome == "win":
         return f"hand {result.winner} wins: {counts}{out}"
@@ -100,9 +100,9 @@ def describe(result: Result) -> str:
         return f"limit reached at {counts}: {leader}{out}"
     cycle = result.cycle
     assert cycle is not None
-    return (f"never ends: first repeat at {counts}; entry {count(cycle.entry_cards)} cards, "
-            f"{count(cycle.entry_tricks)} tricks; period {count(cycle.period_cards)} cards, "
-            f"{count(cycle.period_tricks)} tricks")
+    entry = measures({"cards": cycle.entry_cards, "tricks": cycle.entry_tricks})
+    period = measures({"cards": cycle.period_cards, "tricks": cycle.period_tricks})
+    return f"never ends: first repeat at {counts}; entry {entry}; period {period}"
 
 
 def _options(options: Any) -> BeggarOptions:

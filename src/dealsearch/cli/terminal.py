@@ -1,0 +1,80 @@
+"""A search outlives its screen: output to a closed pipe or a gone terminal is dropped.
+
+``dealsearch search ... | head -2``, a pager quit, a log-reader that exits: the first write to
+the closed pipe fails (EPIPE), and it used to fail the run. Nothing failed: the search only
+lost its screen, and everything it prints is in the log. So while :func:`screen_optional` is
+in force, standard output and standard error that cannot be written any more are pointed at
+the null device, and the search goes on to its budget writing to the log alone. (A closed
+terminal also hangs the process up, SIGHUP, which ends the run ``interrupted``:
+:mod:`dealsearch.interrupt`.)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import sys
+from collections.abc import Iterator
+from typing import Any, TextIO
+
+# EPIPE: the reader of the pipe is gone; EIO: the terminal is gone.
+_GONE = (errno.EPIPE, errno.EIO, errno.ENXIO)
+
+
+class OptionalStream:
+    """A text stream whose writes never fail because its reader went away."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.lost = False
+
+    def write(self, text: str) -> int:
+        """Write ``text``, or drop it once the reader is gone."""
+        if not self.lost:
+            try:
+                return self.stream.write(text)
+            except OSError as error:
+                self._lose(error)
+        return len(text)
+
+    def flush(self) -> None:
+        """Flush, or drop what is buffered once the reader is gone."""
+        if not self.lost:
+            try:
+                self.stream.flush()
+            except OSError as error:
+                self._lose(error)
+
+    def isatty(self) -> bool:
+        """Whether the stream is a terminal still there."""
+        return not self.lost and self.stream.isatty()
+
+    def _lose(self, error: OSError) -> None:
+        if error.errno not in _GONE:
+            raise error
+        self.lost = True
+        # What the stream still holds would fail again when Python flushes it at exit: the
+        # descriptor now writes to the null device.
+        with contextlib.suppress(OSError, ValueError):
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, self.stream.fileno())
+            os.close(null)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
+@contextlib.contextmanager
+def screen_optional() -> Iterator[None]:
+    """Within the block, standard output and standard error never fail a write."""
+    saved = sys.stdout, sys.stderr
+    sys.stdout = OptionalStream(sys.stdout)  # type: ignore[assignment]
+    sys.stderr = OptionalStream(sys.stderr)  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(OSError):
+                stream.flush()
+        sys.stdout, sys.stderr = saved

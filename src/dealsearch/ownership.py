@@ -1,0 +1,204 @@
+"""One owner per run: the process that plays a run, and how another tells whether it is gone.
+
+A search that plays a run holds it in the log's ``owners`` table: its pid, its machine, the
+start time of its process (which tells a reused pid from the owner) and a lease, renewed with
+every commit and at least every :data:`RENEW_SECONDS`, that runs out :data:`LEASE_SECONDS`
+after the last renewal. An owner is gone when, on the same machine, its process is not running
+any more; on another machine (which cannot see the process), when its lease has run out. A
+``--resume`` of a run whose owner is not gone is refused; of one whose owner is gone, it takes
+the run over with a compare-and-set of the owner row, so of two racing resumes one wins. An
+owner writes only while the row is still its own: one that was taken over (a machine that
+slept past its lease) stops without writing, so the log counts only what the owner played.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import sqlite3
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .errors import BadInput, DealsearchError
+
+LEASE_SECONDS = 120.0  # an owner on another machine is gone this long after its last renewal
+RENEW_SECONDS = 10.0   # the lease is renewed with each commit, and at least this often
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS owners (      -- the process playing each run (none once it ends)
+    run_id       INTEGER PRIMARY KEY REFERENCES runs(id),
+    token        TEXT NOT NULL,          -- this owner, unique: what a take-over compares
+    pid          INTEGER NOT NULL,
+    host         TEXT NOT NULL,          -- platform.node()
+    process_start TEXT,                  -- the process's start (Linux: boot id and ticks)
+    since        REAL NOT NULL,          -- Unix time it took the run
+    lease_until  REAL NOT NULL           -- Unix time it is gone by, unless renewed
+)
+"""
+
+
+class RunOwned(BadInput):
+    """``--resume`` of a run that a live process plays: exit status 2."""
+
+
+class RunTakenOver(DealsearchError):
+    """This process's run was taken over by another (it stopped without writing): exit 1."""
+
+
+@dataclass(frozen=True)
+class Owner:
+    """A process that owns (or would own) a run."""
+
+    pid: int
+    host: str
+    process_start: str | None
+    token: str
+
+    @classmethod
+    def this_process(cls) -> Owner:
+        """The running process, with a token of its own."""
+        pid = os.getpid()
+        return cls(pid, platform.node(), process_start(pid), uuid.uuid4().hex)
+
+
+def process_start(pid: int) -> str | None:
+    """When process ``pid`` started, as text that differs for a later process given the same
+    pid (Linux: the boot id and the start time in clock ticks); None where unknown."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        boot = Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+    except OSError:
+        return None
+    return f"{boot}:{stat.rsplit(')', 1)[1].split()[19]}"
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:   # another user's process: it exists
+        return True
+    return True
+
+
+# The tokens this process holds now: a row of this very process is gone unless its token is
+# here (a run that ended here but could not release its row, resumed by the same process).
+_HELD: set[str] = set()
+
+
+def is_gone(owner: dict[str, Any], now: float | None = None) -> bool:
+    """Whether the owner in an ``owners`` row has stopped without a word (kill -9, a power
+    cut, a lost machine). On its own machine its process decides (a stopped or sleeping
+    process still owns its run); elsewhere its lease."""
+    now = time.time() if now is None else now
+    if owner["pid"] == os.getpid() and owner["host"] == platform.node():
+        return owner["token"] not in _HELD
+    if owner["host"] == platform.node():
+        if not _running(owner["pid"]):
+            return True
+        if owner["process_start"] is not None:
+            started = process_start(owner["pid"])
+            if started is not None:
+                return started != owner["process_start"]
+    return owner["lease_until"] < now
+
+
+def owner_of(db: sqlite3.Connection, run_id: int) -> dict[str, Any] | None:
+    """The run's owner row, or None (none, or a log written before owners were kept)."""
+    try:
+        row = db.execute("SELECT * FROM owners WHERE run_id = ?", (run_id,)).fetchone()
+    except sqlite3.OperationalError:  # no owners table: a log no owner has written since
+        return None
+    if row is None:
+        return None
+    keys = ("run_id", "token", "pid", "host", "process_start", "since", "lease_until")
+    return dict(zip(keys, tuple(row), strict=True))
+
+
+def describe(owner: dict[str, Any]) -> str:
+    """``pid 4242 on host-a since 2026-12-01 15:50:03``."""
+    since = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(owner["since"]))
+    return f"pid {owner['pid']} on {owner['host']} since {since}"
+
+
+def refusal(run_id: int, owner: dict[str, Any]) -> RunOwned:
+    """The one line a resume of an owned run is refused with."""
+    return RunOwned(f"run {run_id} is being played by {describe(owner)}: stop that process "
+                    f"first (a run has one owner)")
+
+
+def claim(db: sqlite3.Connection, run_id: int, owner: Owner,
+          checked: Callable[[], None] | None = None) -> None:
+    """Make ``owner`` the run's owner, unless a live process owns it (:class:`RunOwned`).
+
+    The owner row seen is replaced only if it is still the one seen (compare-and-set in one
+    write transaction), so of two processes taking over one run, one wins and the other is
+    refused. ``checked`` is a test hook, called between judging the old owner and writing.
+    """
+    seen = owner_of(db, run_id)
+    if seen is not None and not is_gone(seen):
+        raise refusal(run_id, seen)
+    if checked is not None:
+        checked()
+    now = time.time()
+    values = (owner.token, owner.pid, owner.host, owner.process_start, now,
+              now + LEASE_SECONDS)
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        if seen is None:
+            won = db.execute(
+                "INSERT OR IGNORE INTO owners (token, pid, host, process_start, since,"
+                " lease_until, run_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (*values, run_id)).rowcount == 1
+        else:
+            won = db.execute(
+                "UPDATE owners SET token = ?, pid = ?, host = ?, process_start = ?, since = ?,"
+                " lease_until = ? WHERE run_id = ? AND token = ?",
+                (*values, run_id, seen["token"])).rowcount == 1
+        if won:
+            db.execute("UPDATE runs SET status = 'running', ended = NULL WHERE id = ?",
+                       (run_id,))
+        db.execute("COMMIT")
+    except BaseException:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise
+    if not won:  # another process took it between our look and our write
+        winner = owner_of(db, run_id)
+        if winner is None:
+            raise RunOwned(f"run {run_id} was just taken by another process")
+        raise refusal(run_id, winner)
+    _HELD.add(owner.token)
+
+
+def hold_here(token: str) -> None:
+    """This process now plays the run it holds with ``token`` (a new run's owner)."""
+    _HELD.add(token)
+
+
+def let_go(token: str) -> None:
+    """This process no longer plays the run it held with ``token`` (its row, if a failed
+    save left one, now reads as gone)."""
+    _HELD.discard(token)
+
+
+def hold(db: sqlite3.Connection, run_id: int, token: str, release: bool = False) -> None:
+    """Inside a write transaction: renew the owner's lease (or, with ``release``, give the
+    run up), or raise :class:`RunTakenOver` if the run is no longer the owner's."""
+    if release:
+        cursor = db.execute("DELETE FROM owners WHERE run_id = ? AND token = ?",
+                            (run_id, token))
+        _HELD.discard(token)
+    else:
+        cursor = db.execute("UPDATE owners SET lease_until = ? WHERE run_id = ? AND token = ?",
+                            (time.time() + LEASE_SECONDS, run_id, token))
+    if cursor.rowcount != 1:
+        now = owner_of(db, run_id)
+        by = describe(now) if now is not None else "another process"
+        raise RunTakenOver(f"run {run_id} was taken over by {by}; this process stopped "
+                           f"without writing to it")

@@ -1,0 +1,100 @@
+"""The errors page quotes each message as the tool prints it: every line of its table is
+produced here by the command it names (or, where that takes a failing worker, a dying Dask
+cluster or a sleeping machine, by the named test that asserts the same line)."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from dealsearch.cli import main
+from dealsearch.log import RecordLog
+
+PAGE = Path(__file__).parents[2] / "docs" / "errors.md"
+ROW = re.compile(r"^\|.*\| (\d) \| `(dealsearch: error: .*)` \|$")
+RECORD = "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---"
+SINCE = "2026-12-01 15:50:03"   # the page's owner: pid 4242 on host-a since then
+
+# What prints each line: a command run in a folder holding the page's files ...
+COMMANDS = {
+    "argument --seed: '-5'": ["search", "random", "--seed", "-5"],
+    "seed -5:": ["search", "--config", "campaign.toml"],
+    "notes.txt is not": ["records", "--db", "notes.txt"],
+    "no log at missing.sqlite": ["records", "--db", "missing.sqlite"],
+    "no directory missing/dir": ["search", "random", "--db", "missing/dir/x.sqlite"],
+    "logs is a directory": ["records", "--db", "logs"],
+    "no run 99:": ["search", "--resume", "99"],   # (in a folder without a log)
+    "no run 999 in": ["records", "--run", "999"],
+    "run 1 is being played": ["search", "--resume", "1"],
+    "deals.bin is not": ["verify", "deals.bin"],
+    "no such file: deals.txt": ["verify", "deals.txt"],
+    "data is a directory": ["verify", "data"],
+    "unknown card 'Z'": ["verify", "--Z-/---"],
+    "27/25 cards": ["search", "climb", "--start", RECORD[:26] + "-/" + RECORD[28:]],
+    "18/17/17": ["search", "climb", "--start", RECORD, "--players", "3"],
+    "bad duration '90'": ["search", "random", "--time", "90"],
+    "bad duration '-5m'": ["search", "random", "--time", "-5m"],
+    "bad duration '1h90'": ["search", "random", "--time", "1h90"],
+    "bad duration 'soon'": ["search", "random", "--time", "soon"],
+}
+# ... or the test that asserts it.
+TESTS = {
+    "a worker raised RuntimeError": ("framework/test_errors.py",
+                                     "test_a_worker_that_raises_fails_the_run_and_resume"),
+    "(KilledWorker)": ("framework/test_errors.py",
+                       "test_dask_workers_that_keep_dying_fail_the_run_in_one_line"),
+    "cannot write the log": ("framework/test_readers.py",
+                             "test_a_search_on_a_read_only_log_says_it_cannot_write_there"),
+    "was taken over by": ("framework/test_ownership.py",
+                          "test_an_owner_that_was_taken_over_stops_without_writing"),
+}
+
+
+def quoted() -> list[tuple[int, str]]:
+    """(exit status, line) of each row of the page's table of every error."""
+    rows = [ROW.match(line) for line in PAGE.read_text(encoding="utf-8").splitlines()]
+    return [(int(row[1]), row[2]) for row in rows if row]
+
+
+def the_pages_files(folder: Path) -> None:
+    (folder / "campaign.toml").write_text('strategy = "random"\nseed = -5\n', encoding="utf-8")
+    (folder / "notes.txt").write_text("these are my notes\n", encoding="utf-8")
+    (folder / "logs").mkdir()
+    (folder / "empty").mkdir()
+    (folder / "data").mkdir()
+    (folder / "deals.bin").write_bytes(b"\xff\xfe\x00binary")
+    with RecordLog(folder / "dealsearch.sqlite") as log:   # run 1, played on host-a
+        run_id = log.start_run("random", {"strategy": "random", "seed": 1, "workers": 1},
+                               "standard", 1, 1)
+        since = time.mktime(time.strptime(SINCE, "%Y-%m-%d %H:%M:%S"))
+        log.db.execute("INSERT INTO owners VALUES (?, 'theirs', 4242, 'host-a', NULL, ?, ?)",
+                       (run_id, since, time.time() + 3600))
+
+
+def test_the_page_quotes_every_line_of_its_table_as_printed(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    the_pages_files(tmp_path)
+    rows = quoted()
+    assert len(rows) >= 20
+    for status, line in rows:
+        command = [argv for key, argv in COMMANDS.items() if key in line]
+        tests = [where for key, where in TESTS.items() if key in line]
+        assert len(command) + len(tests) == 1, f"the page's line is checked by nothing: {line}"
+        if tests:
+            (path, name), = tests
+            source = (Path(__file__).parents[1] / path).read_text(encoding="utf-8")
+            assert f"def {name}" in source, (path, name)
+            continue
+        argv = command[0]
+        monkeypatch.chdir(tmp_path / "empty" if "no run 99:" in line else tmp_path)
+        assert main(argv) == status, argv
+        printed = capsys.readouterr().err.splitlines()
+        assert printed == [line], (argv, printed)
+
+
+@pytest.mark.parametrize("line", [line for _, line in quoted()])
+def test_no_line_on_the_page_is_a_traceback(line):
+    assert "Traceback" not in line

@@ -1,7 +1,7 @@
 """A game registered from outside the package runs through everything, with no framework
 change: the contract, search (random and climb), the log, records, status and the report.
 
-The game is ``example_game.War``, a cut-down War in pure Python (see its module).
+The game is ``dealsearch.examples.war.War``, a cut-down War in pure Python (see its module).
 """
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from example_game import register_war
 
 from dealsearch.cli import main
+from dealsearch.examples.war import register_war
 from dealsearch.game import game_names
 from dealsearch.log import RecordLog
 from dealsearch.testing import CHECKS, Subject
@@ -22,7 +22,8 @@ CYCLE = "02313100/22311203"   # a deal that never ends (ties send cards back rou
 
 @pytest.mark.parametrize("check", CHECKS, ids=lambda check: check.__name__)
 def test_the_example_game_keeps_the_contract(check):
-    check(Subject(WAR, ({}, {"ranks": 3, "max_rounds": 50}), (({}, CYCLE),), rows=100))
+    check(Subject(WAR, ({}, {"ranks": 3, "max_rounds": 50}, {"ranks": 2}), (({}, CYCLE),),
+                  rows=100))
 
 
 def test_the_example_game_runs_through_search_log_records_and_report(capsys, tmp_path):

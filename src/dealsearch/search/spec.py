@@ -7,10 +7,8 @@ from __future__ import annotations
 
 import os
 import re
-from collections import Counter
 from dataclasses import asdict, dataclass, field, fields
 from functools import cached_property
-from math import factorial, prod
 from typing import Any
 
 from ..game import (
@@ -22,6 +20,7 @@ from ..game import (
     backwards_refusal,
     get_game,
 )
+from .distinct import DistinctDeals, at_least
 
 STRATEGIES = ("random", "climb", "exhaustive")
 MAX_EXHAUSTIVE = 10**13  # deals: about a month on 100 cores at BMN's speed
@@ -125,8 +124,9 @@ class SearchSpec:
         if refusal:
             raise ValueError(f"--reverse-every: {refusal}")
         if self.strategy == "exhaustive":
-            counts = Counter(self.layout.deck.tolist()).values()
-            deals = factorial(sum(counts)) // prod(factorial(c) for c in counts)
+            deals = at_least(self.layout)
+            if deals <= MAX_EXHAUSTIVE:
+                deals = DistinctDeals(self.layout).total
             if deals > MAX_EXHAUSTIVE:
                 raise ValueError(f"an exhaustive search of {deals:.3g} deals would never end: "
                                  f"search a smaller deck (--deck; at most "

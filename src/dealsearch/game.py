@@ -17,6 +17,7 @@ True
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -285,7 +286,11 @@ class Game(ABC):
 
 @runtime_checkable
 class CycleCatalogue(Protocol):
-    """Names the cycle a never-ending deal enters, so the log groups deals by cycle."""
+    """Names the cycle a never-ending deal enters, so the log groups deals by cycle.
+
+    A game may name what its keys are for people with a ``cycle_key_title`` class attribute
+    (``records`` heads the column with it; default: ``cycle key``).
+    """
 
     def cycle_key(self, row: Row, options: GameOptions) -> str:
         """A canonical text of the cycle the row's game enters, the same for every deal and
@@ -383,6 +388,31 @@ class LegacyLogs(Protocol):
 
     def migrate_v1(self, db: Any) -> None:
         """Rewrite a v1 log's tables to schema v2 inside the caller's transaction."""
+
+
+def cycle_key_title(game: Game) -> str:
+    """What the game's cycle keys are, for a column heading (:class:`CycleCatalogue`)."""
+    return str(getattr(game, "cycle_key_title", "cycle key"))
+
+
+_FILE_LIKE = re.compile(r"[._~\\]")
+
+
+def looks_like_deal(game: Game, text: str) -> bool:
+    """Whether ``text``, which does not parse, was meant as a deal (its parse error is shown)
+    rather than as a file name (``verify`` says there is no such file). A game may answer
+    with a ``looks_like_deal(text)`` method; by default a text starting with '-', holding a
+    space or a position's '{', '=' or ';', or no '.', '_', '~' or backslash is a deal.
+
+    >>> class Plain: ...
+    >>> looks_like_deal(Plain(), "0123/3210"), looks_like_deal(Plain(), "deals.txt")
+    (True, False)
+    """
+    own = getattr(game, "looks_like_deal", None)
+    if own is not None:
+        return bool(own(text))
+    return (text.startswith("-") or any(c.isspace() or c in "{=;" for c in text)
+            or not _FILE_LIKE.search(text))
 
 
 def specialised_sampler(game: Game, options: GameOptions, seed: int, stream: int, objective: str,

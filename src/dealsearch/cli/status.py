@@ -20,7 +20,7 @@ from ..errors import BadLog
 from ..game import Game, GameError, get_game
 from ..text import count, duration, measures, outcomes, rate
 from .commands import Command
-from .options import DEFAULT_DB, DEFAULT_GAME, EXIT_OK, check_log_path, examples
+from .options import DEFAULT_DB, EXIT_OK, check_log_path, examples
 
 
 def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
@@ -112,9 +112,10 @@ def _text(f: dict[str, Any]) -> str:
         game: Game | None = get_game(f["game"])
     except GameError:  # a run of a game this installation does not have
         game = None
-    setting = f["options_key"] if f["game"] != DEFAULT_GAME else f["options_key"] or "default"
-    lines = [f"run {f['run_id']} {f['status']}: {f['strategy']} search of {f['game']} "
-             f"({setting}), {count(f['workers'])} workers"]
+    # A game without options has no setting to show; a run of the game's defaults says so.
+    setting = f["options_key"] or ("default" if game is None or game.option_specs else "")
+    lines = [f"run {f['run_id']} {f['status']}: {f['strategy']} search of {f['game']}"
+             f"{f' ({setting})' if setting else ''}, {count(f['workers'])} workers"]
     budget = []
     if f["budget_deals"] is not None:
         budget.append(f"{count(f['budget_deals'])} deals")

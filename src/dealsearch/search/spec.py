@@ -129,8 +129,8 @@ class SearchSpec:
                 deals = DistinctDeals(self.layout).total
             if deals > MAX_EXHAUSTIVE:
                 raise ValueError(f"an exhaustive search of {deals:.3g} deals would never end: "
-                                 f"search a smaller deck (--deck; at most "
-                                 f"{MAX_EXHAUSTIVE:.0e} deals)")
+                                 f"search a smaller deck (at most {MAX_EXHAUSTIVE:.0e} "
+                                 "deals)")
         if self.start is not None:
             self._check_start()
 

@@ -14,6 +14,7 @@ them and the game interface. Rows are card classes (0 = a plain card), hand 1 fi
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -111,6 +112,11 @@ def _options(options: Any) -> BeggarOptions:
     return options
 
 
+# What a misspelt file name holds and no BMN deal does: '.', '_', '~', a backslash or a letter
+# that is not a card or suit letter.
+_FILE_LIKE = re.compile(r"[._~\\]|[BEFGILMNOPRUVWXYZ]", re.IGNORECASE)
+
+
 class Beggar(Game):
     """Beggar-My-Neighbour (RULES.md): measures cards and tricks; outcomes win, cycle, limit."""
 
@@ -123,6 +129,7 @@ class Beggar(Game):
     histogram_bins: ClassVar[dict[str, tuple[int, int]]] = {"cards": (10, 2048),
                                                             "tricks": (1, 4096)}
     mutation_weights = (1, 1, 1, 1)
+    cycle_key_title = "smallest state (player to move first)"  # what its cycle keys are
 
     def options(self, **values: Any) -> BeggarOptions:
         """Checked BMN options (see :func:`~dealsearch.games.beggar.options.make_options`)."""
@@ -130,6 +137,13 @@ class Beggar(Game):
         if unknown:
             raise GameError(f"beggar has no option {unknown[0]!r}")
         return make_options(**values)
+
+    def looks_like_deal(self, text: str) -> bool:
+        """Whether a text that does not parse was meant as a deal, not a file name: only
+        card letters (AKQJ and the suits' CDHS, 10 as T), digits and '/' (or a compact deal's
+        leading '-', or a space between cards), never '.', '_', '~' or a backslash."""
+        return text.startswith("-") or any(c.isspace() or c in "{=;" for c in text) or not \
+            _FILE_LIKE.search(text)
 
     def describe_options(self, options: Any) -> str:
         """E.g. ``standard rules, 2 players`` (the deck, hand sizes and a limit only when

@@ -38,7 +38,7 @@ class GameOptions(Protocol):
     """A game's options: frozen, validated when made, with a canonical key for the log."""
 
     def key(self) -> str:
-        """The canonical text of the options, e.g. ``players=3;variant=podkidnoy;...``."""
+        """The canonical text of the options, e.g. ``seats=3;variant=open;...``."""
         ...
 
     def to_json(self) -> dict[str, Any]:
@@ -173,6 +173,9 @@ class Game(ABC):
     # weights of the generic climber's mutations: swap two unequal codes, move a card, swap
     # between segments, rotate a segment.
     mutation_weights: ClassVar[tuple[int, int, int, int]] = (1, 1, 1, 1)
+    # the measure a run totals and shows its throughput in (``<measure>/s``; default: the
+    # first measure)
+    throughput_measure: ClassVar[str] = ""
 
     @abstractmethod
     def options(self, **values: Any) -> GameOptions:
@@ -242,13 +245,13 @@ class Game(ABC):
 
     def describe_options(self, options: GameOptions) -> str:
         """The setting in words for people (the report's runs table), e.g. ``standard rules,
-        2 players``. By default every option that is set, as ``name value``.
+        3 seats``. By default every option that is set, as ``name value``.
 
         >>> class Plain:
         ...     def to_json(self):
-        ...         return {"players": 3, "max_turns": None, "fast": True}
+        ...         return {"seats": 3, "max_turns": None, "fast": True}
         >>> Game.describe_options(None, Plain())
-        'players 3, fast'
+        'seats 3, fast'
         """
         words = []
         for name, value in options.to_json().items():
@@ -388,6 +391,15 @@ class LegacyLogs(Protocol):
 
     def migrate_v1(self, db: Any) -> None:
         """Rewrite a v1 log's tables to schema v2 inside the caller's transaction."""
+
+    def rules_column(self, values: Mapping[str, Any]) -> str | None:
+        """What the log's legacy ``rules`` column holds for these option values (None: the
+        values do not set it)."""
+
+
+def rules_column(game: Game, values: Mapping[str, Any]) -> str | None:
+    """The game's value of the log's legacy ``rules`` column (:class:`LegacyLogs`), if any."""
+    return game.rules_column(values) if isinstance(game, LegacyLogs) else None
 
 
 def cycle_key_title(game: Game) -> str:

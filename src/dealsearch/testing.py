@@ -22,7 +22,7 @@ Run it from pytest, one test per check::
     import pytest
     from dealsearch.testing import CHECKS, Subject
 
-    SUBJECT = Subject(MyGame(), option_sets=({}, {"players": 3}), cycle_deals=((({}, "..."),)))
+    SUBJECT = Subject(MyGame(), option_sets=({}, {"seats": 3}), cycle_deals=((({}, "..."),)))
 
     @pytest.mark.parametrize("check", CHECKS, ids=lambda check: check.__name__)
     def test_contract(check):

@@ -27,9 +27,6 @@ MAX_EXHAUSTIVE = 10**13  # deals: about a month on 100 cores at BMN's speed
 ESCAPES = ("none", "anneal")
 RESTARTS = ("random", "pool", "crossover")  # climb: where a stalled climber starts again
 MAX_KICK = 16                  # climb: most mutations per mutant
-# Fields every logged spec carried before games were plug-ins, whatever its game; a game that
-# has such options takes them (above), for the others they are dropped.
-LOGGED_BESIDE = ("rules", "players", "deck", "max_cards", "max_tricks")
 # The PRNG is seeded with a uint64 (dealsearch._random) and the log stores the seed as a SQLite
 # INTEGER (signed 64 bits): the seeds both accept.
 MAX_SEED = 2**63 - 1
@@ -205,8 +202,10 @@ class SearchSpec:
                 value = data.pop(spec.name)
                 if value is not None:  # logged specs wrote None for "the game's default"
                     options.setdefault(spec.name, value)
-        for name in LOGGED_BESIDE:  # written for every game then: not this game's options
-            data.pop(name, None)
+        # Specs logged before games were plug-ins carry the default game's options whatever
+        # their game: a game that has such options took them (above); the others drop them.
+        for spec in get_game(DEFAULT_GAME).option_specs:
+            data.pop(spec.name, None)
         unknown = sorted(set(data) - known)
         if unknown:
             raise ValueError(f"unknown search option {unknown[0]!r}")

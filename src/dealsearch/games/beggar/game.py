@@ -129,6 +129,7 @@ class Beggar(Game):
     histogram_bins: ClassVar[dict[str, tuple[int, int]]] = {"cards": (10, 2048),
                                                             "tricks": (1, 4096)}
     mutation_weights = (1, 1, 1, 1)
+    throughput_measure = "cards"
     cycle_key_title = "smallest state (player to move first)"  # what its cycle keys are
 
     def options(self, **values: Any) -> BeggarOptions:
@@ -144,6 +145,11 @@ class Beggar(Game):
         leading '-', or a space between cards), never '.', '_', '~' or a backslash."""
         return text.startswith("-") or any(c.isspace() or c in "{=;" for c in text) or not \
             _FILE_LIKE.search(text)
+
+    def rules_column(self, values: Any) -> str | None:
+        """The rules preset: the v1 log's ``rules`` column."""
+        rules = values.get("rules")
+        return None if rules is None else str(rules)
 
     def describe_options(self, options: Any) -> str:
         """E.g. ``standard rules, 2 players`` (the deck, hand sizes and a limit only when

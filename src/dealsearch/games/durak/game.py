@@ -50,6 +50,7 @@ class DurakGame(Game):
     name = "durak"
     title = "Durak"
     measures = ("bouts", "cards")
+    throughput_measure = "cards"
     outcomes = OUTCOMES
     option_specs = (
         OptionSpec("players", "seats, 2 to 6", 2, int, metavar="N"),

@@ -125,6 +125,7 @@ class SpiteGame(Game):
     name = "spite"
     title = "Spite and Malice"
     measures = ("turns", "cards")
+    throughput_measure = "cards"
     outcomes = OUTCOMES
     unfinished = ("cycle", "limit", "stalemate")  # a stalemate is no record either
     option_specs = (

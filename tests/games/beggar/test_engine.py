@@ -475,7 +475,8 @@ def test_limited_game_ends_at_the_first_trick_past_the_limit(
 def test_limited_game_never_reports_a_win_by_exhaustion(
     game: tuple[Rules, Deal], limit: tuple[int | None, int | None]
 ) -> None:
-    """RULES.md §1: once the limit is reached, the game ends when the pile in play is taken;
+    """docs/games/beggar.md, [Play]: once the limit is reached, the game ends when the pile in play
+    is taken;
     "report it as limited, never as a win by exhaustion".
 
     The limit is reached once ``max_cards`` cards have been turned, or once ``max_tricks``

@@ -30,7 +30,7 @@ POSITION_C = ('{"payoff": ["K7", "Q"], "hand": ["35Q", "62"], "side": [["9","J",
 DEAL_D = ("Q6TK52JJQKTK27365928753AK969A7QAT7Q45J8J48342836T94A/"
           "62Q279A48T34J3J326K*A5KK8*49*657TQ853T7986AQK*954TJAJ27Q")
 
-# The contract's §9 results, as written there.
+# The contract's [Worked examples] results, as written there.
 EXAMPLES = [
     ("A", POSITION_A, {}, {"outcome": "win", "winner": 1, "first": 2, "turns": 6, "cards": 22,
                            "discards": 5, "piles": 1, "payoff": [0, 3], "cycle": None}),
@@ -74,7 +74,7 @@ def columns(outcome: reference.Outcome) -> list[int]:
             *(outcome.entry or (0, 0)), *(outcome.period or (0, 0))]
 
 
-# ---------------------------------------------------------------- the worked examples (§9)
+# ------------------------------------------------------------ the worked examples
 
 @pytest.mark.parametrize(("name", "text", "values", "expected"), EXAMPLES,
                          ids=[e[0] for e in EXAMPLES])

@@ -118,7 +118,8 @@ _FILE_LIKE = re.compile(r"[._~\\]|[BEFGILMNOPRUVWXYZ]", re.IGNORECASE)
 
 
 class Beggar(Game):
-    """Beggar-My-Neighbour (RULES.md): measures cards and tricks; outcomes win, cycle, limit."""
+    """Beggar-My-Neighbour (docs/games/beggar.md): measures cards and tricks; outcomes win, cycle,
+    limit."""
 
     name = "beggar"
     title = "Beggar-My-Neighbour"

@@ -1,7 +1,8 @@
-"""Durak (seed 002) as a dealsearch game: the contract is RULES-DURAK.md (the docs' Durak page).
+"""Durak (seed 002) as a dealsearch game: the contract is its rules page, docs/games/durak.md
+(bracketed names are its sections).
 
-Modules: ``options`` (§7, §8 names), ``cards`` (§1), ``notation`` (§2 deals, positions and
-the row), ``reference`` (the pure-Python twin), ``_engine`` (the compiled engine, its
+Modules: ``options`` ([Options], [Policies] names), ``cards`` ([Cards]), ``notation``
+([Deals]: deals, positions and the row), ``reference`` (the pure-Python twin), ``_engine`` (the compiled engine, its
 policies and the Kernel). Rule decisions where the contract is silent: README.md here.
 
 >>> from dealsearch.game import get_game
@@ -264,14 +265,15 @@ def _compiled_result(played: dict[str, Any]) -> GameResult:
 
 
 class DurakResult(GameResult):
-    """A Durak result; ``to_json`` gives the §9 keys in the contract's order."""
+    """A Durak result; ``to_json`` gives the [Counting] keys in the contract's order."""
 
     json_keys = ("outcome", "loser", "losing_pair", "out", "bouts", "cards", "takes",
                  "transfers", "cycle")
 
 
 def _game_result(played: dict[str, Any]) -> DurakResult:
-    """A §9 result dict as a result whose to_json() has exactly the §9 keys, in order."""
+    """A [Counting] result dict as a result whose to_json() has exactly the [Counting] keys, in
+    order."""
     cycle = played["cycle"] or {}
     return DurakResult(
         outcome=played["outcome"],

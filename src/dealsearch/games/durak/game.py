@@ -2,8 +2,9 @@
 (bracketed names are its sections).
 
 Modules: ``options`` ([Options], [Policies] names), ``cards`` ([Cards]), ``notation``
-([Deals]: deals, positions and the row), ``reference`` (the pure-Python twin), ``_engine`` (the compiled engine, its
-policies and the Kernel). Rule decisions where the contract is silent: README.md here.
+([Deals]: deals, positions and the row), ``reference`` (the pure-Python twin), ``_engine``
+(the compiled engine, its policies and the Kernel). Rule decisions where the contract is
+silent: README.md here.
 
 >>> from dealsearch.game import get_game
 >>> durak = get_game("durak")

@@ -23,7 +23,7 @@ def test_importing_the_framework_loads_no_game(module):
     code = (f"import dealsearch.{module}, sys; "
             "print([m for m in sys.modules if '.games.' in m])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout
+                         check=True).stdout  # a fresh interpreter: nothing imported yet
     assert out.strip() == "[]"
 
 

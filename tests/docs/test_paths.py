@@ -44,3 +44,20 @@ def exists(span: str, page: Path) -> bool:
 def test_every_repository_path_named_exists(page):
     text = page.read_text(encoding="utf-8")
     assert [span for span in named_paths(text) if not exists(span, page)] == []
+
+
+SPEC_REFERENCE = re.compile(r"RULES[A-Z-]*\.md|\u00a7")
+TEXT = (".py", ".pyx", ".pxd", ".pyi", ".c", ".h", ".md", ".toml", ".yml")
+
+
+def test_the_rules_pages_are_the_specification():
+    """Code, tests and docs cite the docs' rules pages, not a rules file users do not have
+    or its section numbers."""
+    citing = [path.relative_to(ROOT).as_posix()
+              for folder in ("src", "tests", "docs", "benchmarks")
+              for path in (ROOT / folder).rglob("*") if path.suffix in TEXT
+              and not path.with_suffix(".pyx").exists()  # Cython's generated C
+              and SPEC_REFERENCE.search(path.read_text(encoding="utf-8"))]
+    citing += [name for name in ("README.md", "pyproject.toml", "mkdocs.yml")
+               if SPEC_REFERENCE.search((ROOT / name).read_text(encoding="utf-8"))]
+    assert citing == []

@@ -408,6 +408,20 @@ def cycle_key_title(game: Game) -> str:
 
 
 _FILE_LIKE = re.compile(r"[._~\\]")
+# What a misspelt file name holds and no deal of standard playing cards does: a letter that is
+# not a card (A K Q J T) or suit (C D H S) letter.
+_NOT_CARD_LETTER = re.compile(r"[BEFGILMNOPRUVWXYZ]", re.IGNORECASE)
+
+
+def card_text(text: str) -> bool:
+    """:func:`looks_like_deal` for games written in standard card letters: besides the
+    default's signs of a file name, a letter no card or suit is written with.
+
+    >>> card_text("KH 4C QS / 2D AS"), card_text("deals")
+    (True, False)
+    """
+    return (text.startswith("-") or any(c.isspace() or c in "{=;" for c in text)
+            or not (_FILE_LIKE.search(text) or _NOT_CARD_LETTER.search(text)))
 
 
 def looks_like_deal(game: Game, text: str) -> bool:

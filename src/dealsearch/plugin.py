@@ -50,6 +50,7 @@ from .game import (
     Row,
     SpeedTable,
     Yardstick,
+    card_text,
     get_game,
     register,
 )
@@ -58,5 +59,5 @@ __all__ = [
     "BatchResults", "CycleCatalogue", "FastSearch", "Game", "GameError", "GameOptions",
     "GameResult", "Kernel", "Layout", "OptionSpec", "PlaysBackwards", "Published",
     "PublishedCheck", "PublishedDeals", "PublishedRecords", "PythonKernel", "Row", "SpeedTable",
-    "Yardstick", "get_game", "register",
+    "Yardstick", "card_text", "get_game", "register",
 ]

@@ -14,7 +14,6 @@ them and the game interface. Rows are card classes (0 = a plain card), hand 1 fi
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -32,6 +31,7 @@ from ...game import (
     Published,
     PublishedCheck,
     Row,
+    card_text,
 )
 from ...text import count
 from . import catalogue, log_migrate, reverse
@@ -112,11 +112,6 @@ def _options(options: Any) -> BeggarOptions:
     return options
 
 
-# What a misspelt file name holds and no BMN deal does: '.', '_', '~', a backslash or a letter
-# that is not a card or suit letter.
-_FILE_LIKE = re.compile(r"[._~\\]|[BEFGILMNOPRUVWXYZ]", re.IGNORECASE)
-
-
 class Beggar(Game):
     """Beggar-My-Neighbour (docs/games/beggar.md): measures cards and tricks; outcomes win, cycle,
     limit."""
@@ -141,11 +136,8 @@ class Beggar(Game):
         return make_options(**values)
 
     def looks_like_deal(self, text: str) -> bool:
-        """Whether a text that does not parse was meant as a deal, not a file name: only
-        card letters (AKQJ and the suits' CDHS, 10 as T), digits and '/' (or a compact deal's
-        leading '-', or a space between cards), never '.', '_', '~' or a backslash."""
-        return text.startswith("-") or any(c.isspace() or c in "{=;" for c in text) or not \
-            _FILE_LIKE.search(text)
+        """Whether a text that does not parse was meant as a deal, not a file name."""
+        return card_text(text)
 
     def rules_column(self, values: Any) -> str | None:
         """The rules preset: the v1 log's ``rules`` column."""

@@ -30,6 +30,7 @@ from dealsearch.game import (
     Layout,
     OptionSpec,
     Row,
+    card_text,
 )
 from dealsearch.games.durak import _engine, notation, reference
 from dealsearch.games.durak.cards import SUITS
@@ -92,6 +93,10 @@ class DurakGame(Game):
         if given.pop("no_throw_after_take", False):
             given["throw_after_take"] = False
         return DurakOptions(**given)
+
+    def looks_like_deal(self, text: str) -> bool:
+        """Whether a text that does not parse was meant as a deal, not a file name."""
+        return card_text(text)
 
     def describe_options(self, options: DurakOptions) -> str:  # type: ignore[override]
         """E.g. ``3 players, podkidnoy, 36 cards, aggressive play`` (the house rules and a

@@ -32,6 +32,7 @@ from dealsearch.game import (
     Layout,
     OptionSpec,
     Row,
+    card_text,
 )
 
 from ...speed import speed_row
@@ -151,6 +152,10 @@ class SpiteGame(Game):
         if "policy" in given:
             given["policies"] = given.pop("policy")
         return SpiteOptions(**given)
+
+    def looks_like_deal(self, text: str) -> bool:
+        """Whether a text that does not parse was meant as a deal, not a file name."""
+        return card_text(text)
 
     def describe_options(self, options: GameOptions) -> str:
         """E.g. ``greedy vs greedy, finished piles recycled, seed's side piles``.

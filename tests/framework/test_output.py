@@ -50,6 +50,7 @@ def spite_log(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]
     return db, lines(done)
 
 
+@pytest.mark.slow
 def test_a_search_rich_in_cycles_prints_a_screenful(spite_log):
     db, printed = spite_log
     import sqlite3
@@ -156,6 +157,7 @@ def human_outputs(db: Path) -> list[list[str]]:
     return commands
 
 
+@pytest.mark.slow
 def test_no_human_output_holds_a_python_repr(logs, capsys):
     for argv in human_outputs(logs):
         status = main(argv)

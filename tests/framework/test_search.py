@@ -147,6 +147,7 @@ def _start(db: str, *argv: str, hold: int = 0) -> subprocess.Popen[str]:
         env={**os.environ, "DEALSEARCH_TEST_HOLD_AFTER_FINDS": str(hold)})
 
 
+@pytest.mark.slow
 def test_sigkill_then_resume_keeps_every_printed_find_and_finishes_the_budget_once(tmp_path):
     db = str(tmp_path / "log.sqlite")
     budget = 3_000_000

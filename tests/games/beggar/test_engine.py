@@ -218,6 +218,7 @@ FULL_DECK_SETS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "rules", "players", "n", "seed"), FULL_DECK_SETS,
                          ids=[s[0] for s in FULL_DECK_SETS])
 def test_compiled_agrees_with_reference_full_decks(

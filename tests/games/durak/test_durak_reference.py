@@ -262,6 +262,7 @@ def test_cycles_found_on_deals_repeat_after_their_period(values: dict[str, Any])
         check_cycle(position, options, played)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(data=st.data())
 def test_two_player_podkidnoy_never_reports_a_cycle(data: st.DataObject) -> None:

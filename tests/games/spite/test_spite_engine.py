@@ -103,6 +103,7 @@ def test_example_d_first_player_is_the_higher_payoff_top() -> None:
 
 # ---------------------------------------------------------------- compiled = reference
 
+@pytest.mark.slow
 @pytest.mark.parametrize("options", SETTINGS, ids=[o.key() for o in SETTINGS])
 def test_random_deals_agree_with_the_reference(options: SpiteOptions) -> None:
     rows = random_deals(640, seed=2024 + SETTINGS.index(options))   # 16 x 640 = 10,240 deals

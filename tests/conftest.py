@@ -1,13 +1,38 @@
 """What the tests share: the layout mirrors the package (``framework/`` for the framework,
 ``games/<game>/`` for each game, ``docs/`` for the documentation), shared deals live in
 ``deals.py``, and long tests are marked ``slow`` (``pytest -m "not slow"`` skips them on a
-developer's machine; CI runs them all)."""
+developer's machine; CI runs them all).
+
+The real command line runs through :func:`run_cli` (to its end, output captured) and
+:func:`start_cli` (a running process in its own session, as a shell starts a job): the
+installed package's ``python -m dealsearch``, as a user runs it (CI installs the wheel).
+"""
 
 from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Mapping
+from typing import Any
 
 import pytest
 
 from deals import CASELLA, RECORD
+
+CLI = (sys.executable, "-m", "dealsearch")
+
+
+def run_cli(*argv: str, timeout: float = 300, **kwargs: Any) -> subprocess.CompletedProcess[str]:
+    """``dealsearch ARGV`` to its end: exit status, stdout and stderr as text."""
+    return subprocess.run([*CLI, *argv], capture_output=True, text=True, timeout=timeout,
+                          **kwargs)
+
+
+def start_cli(*argv: str, env: Mapping[str, str] | None = None, stdout: Any = subprocess.PIPE,
+              stderr: Any = subprocess.PIPE) -> subprocess.Popen[str]:
+    """``dealsearch ARGV`` started in its own session (signals reach it alone), text pipes."""
+    return subprocess.Popen([*CLI, *argv], stdout=stdout, stderr=stderr, text=True,
+                            env=None if env is None else dict(env), start_new_session=True)
 
 
 @pytest.fixture

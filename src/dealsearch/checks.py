@@ -3,11 +3,11 @@
 The engines' nogil loops index C arrays without bounds checks, so each ``def`` entry point
 checks its arguments first, here, with one wording for every engine.
 
->>> whole("players", 3, 2, 4)
+>>> whole("seats", 3, 2, 4)
 3
->>> whole("players", 5, 2, 4)
+>>> whole("seats", 5, 2, 4)
 Traceback (most recent call last):
-ValueError: players must be 2 to 4, not 5
+ValueError: seats must be 2 to 4, not 5
 """
 
 from __future__ import annotations

@@ -17,6 +17,7 @@ True
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -37,7 +38,7 @@ class GameOptions(Protocol):
     """A game's options: frozen, validated when made, with a canonical key for the log."""
 
     def key(self) -> str:
-        """The canonical text of the options, e.g. ``players=3;variant=podkidnoy;...``."""
+        """The canonical text of the options, e.g. ``seats=3;variant=open;...``."""
         ...
 
     def to_json(self) -> dict[str, Any]:
@@ -172,6 +173,9 @@ class Game(ABC):
     # weights of the generic climber's mutations: swap two unequal codes, move a card, swap
     # between segments, rotate a segment.
     mutation_weights: ClassVar[tuple[int, int, int, int]] = (1, 1, 1, 1)
+    # the measure a run totals and shows its throughput in (``<measure>/s``; default: the
+    # first measure)
+    throughput_measure: ClassVar[str] = ""
 
     @abstractmethod
     def options(self, **values: Any) -> GameOptions:
@@ -241,13 +245,13 @@ class Game(ABC):
 
     def describe_options(self, options: GameOptions) -> str:
         """The setting in words for people (the report's runs table), e.g. ``standard rules,
-        2 players``. By default every option that is set, as ``name value``.
+        3 seats``. By default every option that is set, as ``name value``.
 
         >>> class Plain:
         ...     def to_json(self):
-        ...         return {"players": 3, "max_turns": None, "fast": True}
+        ...         return {"seats": 3, "max_turns": None, "fast": True}
         >>> Game.describe_options(None, Plain())
-        'players 3, fast'
+        'seats 3, fast'
         """
         words = []
         for name, value in options.to_json().items():
@@ -285,7 +289,11 @@ class Game(ABC):
 
 @runtime_checkable
 class CycleCatalogue(Protocol):
-    """Names the cycle a never-ending deal enters, so the log groups deals by cycle."""
+    """Names the cycle a never-ending deal enters, so the log groups deals by cycle.
+
+    A game may name what its keys are for people with a ``cycle_key_title`` class attribute
+    (``records`` heads the column with it; default: ``cycle key``).
+    """
 
     def cycle_key(self, row: Row, options: GameOptions) -> str:
         """A canonical text of the cycle the row's game enters, the same for every deal and
@@ -383,6 +391,54 @@ class LegacyLogs(Protocol):
 
     def migrate_v1(self, db: Any) -> None:
         """Rewrite a v1 log's tables to schema v2 inside the caller's transaction."""
+
+    def rules_column(self, values: Mapping[str, Any]) -> str | None:
+        """What the log's legacy ``rules`` column holds for these option values (None: the
+        values do not set it)."""
+
+
+def rules_column(game: Game, values: Mapping[str, Any]) -> str | None:
+    """The game's value of the log's legacy ``rules`` column (:class:`LegacyLogs`), if any."""
+    return game.rules_column(values) if isinstance(game, LegacyLogs) else None
+
+
+def cycle_key_title(game: Game) -> str:
+    """What the game's cycle keys are, for a column heading (:class:`CycleCatalogue`)."""
+    return str(getattr(game, "cycle_key_title", "cycle key"))
+
+
+_FILE_LIKE = re.compile(r"[._~\\]")
+# What a misspelt file name holds and no deal of standard playing cards does: a letter that is
+# not a card (A K Q J T) or suit (C D H S) letter.
+_NOT_CARD_LETTER = re.compile(r"[BEFGILMNOPRUVWXYZ]", re.IGNORECASE)
+
+
+def card_text(text: str) -> bool:
+    """:func:`looks_like_deal` for games written in standard card letters: besides the
+    default's signs of a file name, a letter no card or suit is written with.
+
+    >>> card_text("KH 4C QS / 2D AS"), card_text("deals")
+    (True, False)
+    """
+    return (text.startswith("-") or any(c.isspace() or c in "{=;" for c in text)
+            or not (_FILE_LIKE.search(text) or _NOT_CARD_LETTER.search(text)))
+
+
+def looks_like_deal(game: Game, text: str) -> bool:
+    """Whether ``text``, which does not parse, was meant as a deal (its parse error is shown)
+    rather than as a file name (``verify`` says there is no such file). A game may answer
+    with a ``looks_like_deal(text)`` method; by default a text starting with '-', holding a
+    space or a position's '{', '=' or ';', or no '.', '_', '~' or backslash is a deal.
+
+    >>> class Plain: ...
+    >>> looks_like_deal(Plain(), "0123/3210"), looks_like_deal(Plain(), "deals.txt")
+    (True, False)
+    """
+    own = getattr(game, "looks_like_deal", None)
+    if own is not None:
+        return bool(own(text))
+    return (text.startswith("-") or any(c.isspace() or c in "{=;" for c in text)
+            or not _FILE_LIKE.search(text))
 
 
 def specialised_sampler(game: Game, options: GameOptions, seed: int, stream: int, objective: str,

@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 
 from . import ownership
 from .errors import BadLog, DamagedLog
-from .game import DEFAULT_GAME, GameError, LegacyLogs, get_game
+from .game import DEFAULT_GAME, GameError, LegacyLogs, get_game, rules_column
 from .ownership import SCHEMA as OWNERS_SCHEMA
 from .ownership import Owner, hold
 
@@ -124,16 +124,6 @@ class Find:
     game: str = DEFAULT_GAME
     options_key: str = ""
     game_options: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def cards(self) -> int:
-        """BMN: cards turned (or the game's first measure)."""
-        return self.measures.get("cards", next(iter(self.measures.values())))
-
-    @property
-    def tricks(self) -> int:
-        """BMN: tricks (piles taken)."""
-        return self.measures["tricks"]
 
     @property
     def winner(self) -> int | None:
@@ -498,7 +488,7 @@ class RecordLog:
                 "INSERT OR IGNORE INTO cycles (id, game, options_key, key, label, period, found)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (find.cycle_id, find.game, find.options_key, find.cycle_key,
-                 find.game_options.get("rules", label), json.dumps(find.period), now))
+                 _rules(find.game, find.game_options) or label, json.dumps(find.period), now))
         values = list(find.measures.values())
         cycle = find.outcome == "cycle"
         self.db.execute(
@@ -532,7 +522,7 @@ class RecordLog:
         return self._decoded(decode_find, rows)
 
     @_reads
-    def histogram(self, run_ids: Iterable[int], measure: str = "cards"
+    def histogram(self, run_ids: Iterable[int], measure: str
                   ) -> tuple[int, dict[int, int]]:
         """The merged length histogram of some runs: (bin width, {bin: count})."""
         ids = list(run_ids)
@@ -821,10 +811,18 @@ def decode_find(row: sqlite3.Row) -> dict[str, Any]:
             find[f"{name}_{m}"] = find[name].get(m)
     find.setdefault("winner", find["details"].get("winner"))
     options = find["game_options"]
-    find["rules"] = options.get("rules", "")
+    find["rules"] = _rules(find["game"], options) or ""
     find["limits"] = ",".join(f"{k}={v}" for k, v in options.items()
                               if k.startswith("max_") and v)
     return find
+
+
+def _rules(game: str, values: dict[str, Any]) -> str | None:
+    """The legacy ``rules`` column of a game's options (None for a game not installed)."""
+    try:
+        return rules_column(get_game(game), values)
+    except GameError:
+        return None
 
 
 def decode_run(row: sqlite3.Row) -> dict[str, Any]:

@@ -31,7 +31,7 @@ larger of the best so far and the longest of the deals still to play. A target `
 
 >>> import math
 >>> counts = {b: round(1e6 * (math.exp(-b / 20) - math.exp(-(b + 1) / 20))) for b in range(400)}
->>> fit = fit_tail(10, counts)
+>>> fit = fit_tail(10, counts, measure="cards")
 >>> fit.accepted, round(fit.scale, -1)
 (True, 200.0)
 >>> p = project(fit, deals=10**6, best=2900, budget_deals=10**7, target=6000)
@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .game import DEFAULT_GAME, get_game
@@ -77,7 +77,7 @@ class TailFit:
     p_value: float      # nan without a test
     accepted: bool
     reason: str = ""    # one sentence when not accepted
-    measure: str = "cards"   # the unit of the lengths
+    measure: str = field(kw_only=True)   # the unit of the lengths: a measure of the game
 
     @property
     def tail_share(self) -> float:
@@ -87,7 +87,7 @@ class TailFit:
     def survival(self, length: float) -> float:
         """P(a game lasts at least ``length``), for lengths at or beyond the threshold.
 
-        >>> fit = TailFit(10, 1000, 100, 500, 100.0, 0.0, 1, 1.0, True)
+        >>> fit = TailFit(10, 1000, 100, 500, 100.0, 0.0, 1, 1.0, True, measure="cards")
         >>> round(fit.survival(600), 4)
         0.0368
         """
@@ -98,7 +98,7 @@ class TailFit:
     def scale_text(self) -> str:
         """The scale with sensible precision ('205', '1.26').
 
-        >>> TailFit(1, 10, 10, 5, 1.2634, 0, 1, 1, True).scale_text
+        >>> TailFit(1, 10, 10, 5, 1.2634, 0, 1, 1, True, measure="cards").scale_text
         '1.26'
         """
         return f"{self.scale:,.0f}" if self.scale >= 100 else f"{self.scale:.3g}"
@@ -106,7 +106,8 @@ class TailFit:
     def describe(self) -> str:
         """One sentence: the fit and its test, or why there is none.
 
-        >>> print(TailFit(10, 1000, 100, 500, 205.4, 12.0, 15, 0.68, True).describe())
+        >>> print(TailFit(10, 1000, 100, 500, 205.4, 12.0, 15, 0.68, True,
+        ...               measure="cards").describe())
         ... # doctest: +NORMALIZE_WHITESPACE
         beyond 500 cards (100 games) the counts fall by a factor e every 205 cards
         (chi-square 12.0, 15 dof, p = 0.68 >= 0.01: exponential accepted)
@@ -124,8 +125,8 @@ def _p_text(p: float) -> str:
     return f"{p:.2f}" if p >= 0.01 else f"{p:.0e}"
 
 
-def fit_tail(width: int, counts: Mapping[int, int], overflow: int | None = None,
-             measure: str = "cards") -> TailFit:
+def fit_tail(width: int, counts: Mapping[int, int], overflow: int | None = None, *,
+             measure: str) -> TailFit:
     """Fit and test the exponential tail of a binned length histogram.
 
     ``counts`` maps a bin to its games (bin ``b`` holds lengths ``[b*width, (b+1)*width)``);
@@ -133,7 +134,8 @@ def fit_tail(width: int, counts: Mapping[int, int], overflow: int | None = None,
     histograms end in one: :meth:`dealsearch.game.Game.histogram`). ``measure`` only names
     the unit in the reason of a rejection.
 
-    >>> print(fit_tail(1, {3: 60, 4: 30, 5: 20}).reason)  # doctest: +NORMALIZE_WHITESPACE
+    >>> fit = fit_tail(1, {3: 60, 4: 30, 5: 20}, measure="cards")
+    >>> print(fit.reason)  # doctest: +NORMALIZE_WHITESPACE
     the tail (50 games beyond 4 cards) spans fewer than 3 groups of lengths,
     too few to test an exponential
     """
@@ -182,7 +184,8 @@ def fit_tail(width: int, counts: Mapping[int, int], overflow: int | None = None,
         return TailFit(width, games, tail, threshold, scale, statistic, dof, p, False,
                        f"the {tail:,} longest games (beyond {threshold:,} {measure}) are not "
                        f"exponential: a chi-square test rejects the fit (chi-square "
-                       f"{statistic:.0f} on {dof} dof, p = {_p_text(p)} < {ALPHA:g})")
+                       f"{statistic:.0f} on {dof} dof, p = {_p_text(p)} < {ALPHA:g})",
+                       measure=measure)
     return TailFit(width, games, tail, threshold, scale, statistic, dof, p, True,
                    measure=measure)
 
@@ -316,7 +319,8 @@ class Projection:
 
         >>> import math
         >>> c = {b: round(1e6 * (math.exp(-b / 20) - math.exp(-(b + 1) / 20))) for b in range(400)}
-        >>> project(fit_tail(10, c), 10**6, 2900, 10**7, 100.0, 1, 6000).progress_text()
+        >>> fit = fit_tail(10, c, measure="cards")
+        >>> project(fit, 10**6, 2900, 10**7, 100.0, 1, 6000).progress_text()
         'expect ~3,300 by the end; 6,000 in ~1.8e+13 deals (5.1e+07 core-h)'
         """
         if not self.fit.accepted:
@@ -339,7 +343,7 @@ class Projection:
 
         >>> import math, textwrap
         >>> c = {b: round(1e6 * (math.exp(-b / 20) - math.exp(-(b + 1) / 20))) for b in range(400)}
-        >>> for line in project(fit_tail(10, c), 10**6, 2900, 10**7, 100.0, 1, 6000
+        >>> for line in project(fit_tail(10, c, measure="cards"), 10**6, 2900, 10**7, 100.0, 1, 6000
         ...                     ).summary_lines()[1:]:
         ...     print(textwrap.fill(line, 90))
         Expected longest deal by the end of the budget (10,000,000 deals): about 3,300 cards (80 %
@@ -431,7 +435,7 @@ def expected_longest(fit: TailFit, deals: float, best: float = 0.0) -> float:
 
     With no best this is ``u + scale * (ln M + gamma)``, ``M`` the expected tail games:
 
-    >>> fit = TailFit(10, 1000, 10, 500, 100.0, 0.0, 1, 1.0, True)
+    >>> fit = TailFit(10, 1000, 10, 500, 100.0, 0.0, 1, 1.0, True, measure="cards")
     >>> round(expected_longest(fit, 1e6))
     1479
     """
@@ -482,7 +486,7 @@ def longest_quantile(fit: TailFit, deals: float, chance: float, best: float = 0.
     """The length the longest game after ``deals`` more deals stays under with probability
     ``chance`` (at least ``best``).
 
-    >>> fit = TailFit(10, 1000, 10, 500, 100.0, 0.0, 1, 1.0, True)
+    >>> fit = TailFit(10, 1000, 10, 500, 100.0, 0.0, 1, 1.0, True, measure="cards")
     >>> round(longest_quantile(fit, 1e6, 0.5))
     1458
     """
@@ -504,7 +508,7 @@ def project(fit: TailFit, deals: int, best: int, budget_deals: int | None = None
 
     >>> import math
     >>> c = {b: round(1e5 * (math.exp(-b / 20) - math.exp(-(b + 1) / 20))) for b in range(400)}
-    >>> p = project(fit_tail(10, c), deals=10**5, best=2400, budget_deals=10**6)
+    >>> p = project(fit_tail(10, c, measure="cards"), deals=10**5, best=2400, budget_deals=10**6)
     >>> round(p.expected_longest, -2)
     2800.0
     """

@@ -182,7 +182,7 @@ def _unit(measure: str) -> str:
     return measure[:-1] if measure.endswith("s") else measure
 
 
-def draw_lengths(log: RecordLog, runs: list[dict[str, Any]], path: Path, measure: str = "cards"
+def draw_lengths(log: RecordLog, runs: list[dict[str, Any]], path: Path, measure: str
                  ) -> list[GroupLengths]:
     """The distribution of game lengths (log scale), one line per group of runs, with the
     fitted exponential tail where the test accepts it. Draws nothing if no group has a
@@ -224,7 +224,7 @@ def draw_lengths(log: RecordLog, runs: list[dict[str, Any]], path: Path, measure
     return lengths
 
 
-def draw_best(log: RecordLog, runs: list[dict[str, Any]], path: Path, measure: str = "cards"
+def draw_best(log: RecordLog, runs: list[dict[str, Any]], path: Path, measure: str
               ) -> bool:
     """Best game so far against time, one line per run; False (nothing drawn) if no run
     logged a finished game."""
@@ -304,7 +304,7 @@ def record_rows(log: RecordLog, runs: list[dict[str, Any]], game: str = DEFAULT_
     return sorted(theirs + ours, key=lambda row: row[1])
 
 
-def draw_records(rows: list[tuple[Any, ...]], path: Path, measure: str = "cards",
+def draw_records(rows: list[tuple[Any, ...]], path: Path, measure: str,
                  published: bool = True) -> bool:
     """The published records and ours, as bars; False if there is nothing to draw."""
     if not rows:
@@ -330,7 +330,7 @@ def _cycle_label(cycle: dict[str, Any], measures: tuple[str, ...]) -> str:
 
 
 def draw_cycles(cycles: list[dict[str, Any]], path: Path,
-                measures: tuple[str, ...] = ("cards", "tricks")) -> bool:
+                measures: tuple[str, ...]) -> bool:
     """The cycle catalogue; False (nothing drawn) without cycles. If some cycle is reached
     by several logged deals: one bar per distinct cycle, as long as the deals that reach it
     (the most reached). If each is reached by one deal (a random search's cycles): how many

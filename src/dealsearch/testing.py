@@ -11,14 +11,18 @@ CLI rely on the same promises, checked here against the game's own pure-Python r
 - options round-trip through JSON (the log stores them), reject unknown names, and read as
   words for people;
 - a climb continued from its checkpoint plays on as one never stopped (``--resume``);
-- a crossover child is a deal of the layout made of its parents' cards.
+- a crossover child is a deal of the layout made of its parents' cards;
+- an exhaustive search plays every distinct deal of the layout once: fixed segments keep their
+  cards, an unordered segment is played once per content (on every option set whose deck is
+  small enough, at most :data:`EXHAUSTIVE_CHECK` deals; none is for a game whose decks are
+  all larger).
 
 Run it from pytest, one test per check::
 
     import pytest
     from dealsearch.testing import CHECKS, Subject
 
-    SUBJECT = Subject(MyGame(), option_sets=({}, {"players": 3}), cycle_deals=((({}, "..."),)))
+    SUBJECT = Subject(MyGame(), option_sets=({}, {"seats": 3}), cycle_deals=((({}, "..."),)))
 
     @pytest.mark.parametrize("check", CHECKS, ids=lambda check: check.__name__)
     def test_contract(check):
@@ -40,7 +44,11 @@ import numpy as np
 from .game import CycleCatalogue, Game, GameOptions, GameResult, Row
 from .search.base import Task, crossover, random_row
 from .search.climb import climb_slice
+from .search.distinct import DistinctDeals, at_least
+from .search.exhaustive import ExhaustiveSearch, shard_blocks
 from .search.spec import SearchSpec
+
+EXHAUSTIVE_CHECK = 20_000  # most deals of an option set searched exhaustively by the contract
 
 
 @dataclass(frozen=True)
@@ -215,17 +223,51 @@ def crossover_keeps_parts(subject: Subject) -> None:
 
 
 def describes_its_options(subject: Subject) -> None:
-    """Each setting reads as words for people (summaries, the report), not as a key."""
+    """Each setting reads as words for people (summaries, the report), not as a key; a game
+    without options may say nothing."""
     game = subject.game
     for values in subject.option_sets:
-        text = game.describe_options(game.options(**values))
-        assert text and "=" not in text and ";" not in text, (values, text)
+        options = game.options(**values)
+        text = game.describe_options(options)
+        assert text or not options.to_json(), (values, text)
+        assert "=" not in text and ";" not in text, (values, text)
+
+
+def exhaustive_respects_the_layout(subject: Subject) -> None:
+    """On each option set of at most :data:`EXHAUSTIVE_CHECK` distinct deals, the shards of an
+    exhaustive search hold every distinct deal once: canonical (unordered segments sorted),
+    each fixed segment with its own cards; every random deal, made canonical, is among them."""
+    game = subject.game
+    for values, (options, random_rows) in zip(subject.option_sets, subject.cases(),
+                                               strict=True):
+        layout = game.layout(options)
+        if at_least(layout) > EXHAUSTIVE_CHECK or DistinctDeals(layout).total > EXHAUSTIVE_CHECK:
+            continue
+        spec = SearchSpec("exhaustive", game=game.name, game_options=dict(values), workers=1)
+        search = ExhaustiveSearch(spec, {})
+        seen: set[bytes] = set()
+        deck = sorted(layout.deck.tolist())
+        fixed = [(a, b) for (a, b), f in zip(layout.bounds(), layout.fixed, strict=True) if f]
+        while (task := search.next_task()) is not None:
+            for block in shard_blocks(spec, task):
+                for row in block:
+                    text = game.format(row, options)
+                    assert (game.canonical(row, options) == row).all(), text
+                    assert sorted(row.tolist()) == deck, text
+                    for a, b in fixed:
+                        assert sorted(row[a:b].tolist()) == sorted(layout.deck[a:b].tolist()), \
+                            text
+                    assert row.tobytes() not in seen, f"{text} is played twice"
+                    seen.add(row.tobytes())
+        assert len(seen) == search.total_deals
+        for row in random_rows:
+            assert game.canonical(row, options).tobytes() in seen, game.format(row, options)
 
 
 CHECKS: tuple[Callable[[Subject], None], ...] = (
     compiled_equals_reference, parse_and_format_are_inverse, same_deal_same_result,
     cycles_add_up, kernel_agrees, options_round_trip, describes_its_options,
-    climb_resumes_exactly, crossover_keeps_parts)
+    climb_resumes_exactly, crossover_keeps_parts, exhaustive_respects_the_layout)
 
 
 def check_game(game: Game, option_sets: Sequence[dict[str, Any]] = ({},),

@@ -7,8 +7,8 @@ repr (``{'win': ...}``, ``[2]``, ``None``) ever reaches a person. Machines read 
 '8,344'
 >>> outcomes({"win": 789175, "cycle": 12, "limit": 0})
 'win 789,175 · cycle 12'
->>> measures({"cards": 8344, "tricks": 1164})
-'8,344 cards, 1,164 tricks'
+>>> measures({"rounds": 8344, "turns": 1164})
+'8,344 rounds, 1,164 turns'
 >>> plain({"entry_bouts": 0, "period_bouts": 6, "out": [2, 3], "loser": None})
 'entry bouts 0, period bouts 6, out 2/3, loser none'
 >>> duration(3725)

@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 PAGES = [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]
 COMMAND_LANGS = {"console", "sh"}
-OTHER_LANGS = {"text", "toml", "json", "python", "pycon", "sql"}
+OTHER_LANGS = {"text", "toml", "json", "python", "pycon", "sql", "cython"}
 TIMEOUT = 120   # seconds a docs command may take before the test calls it stuck
 
 FENCE = re.compile(r"^(?P<indent>[ ]*)(?P<fence>```+)(?P<lang>[\w+-]*)[^\n]*\n"

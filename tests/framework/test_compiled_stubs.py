@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 PACKAGE = Path(__file__).resolve().parents[2] / "src" / "dealsearch"
 ALLOWLIST = Path(__file__).with_name("stubtest-allowlist.txt")
 # Every compiled module, top-level or in a subpackage, as its path below the package without
@@ -46,6 +48,7 @@ def test_every_compiled_module_has_a_pxd_and_a_pyi() -> None:
     assert not missing, f"missing: {', '.join(missing)}"
 
 
+@pytest.mark.slow
 def test_stubtest_finds_the_stubs_equal_to_the_compiled_modules(tmp_path: Path) -> None:
     # From an empty directory: the modules and their stubs are the installed ones.
     done = run(sys.executable, "-m", "mypy.stubtest", "--allowlist", str(ALLOWLIST),
@@ -53,6 +56,7 @@ def test_stubtest_finds_the_stubs_equal_to_the_compiled_modules(tmp_path: Path) 
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+@pytest.mark.slow
 def test_mypy_checks_the_stubs_and_their_callers() -> None:
     files = [str(PACKAGE / f"{name}.pyi") for name in COMPILED]
     files += [str(PACKAGE / caller) for caller in CALLERS]
@@ -60,6 +64,7 @@ def test_mypy_checks_the_stubs_and_their_callers() -> None:
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+@pytest.mark.slow
 def test_cython_lint_is_clean() -> None:
     sources = sorted(str(path) for pattern in ("*.pyx", "*.pxd") for path in PACKAGE.rglob(pattern))
     done = run(str(Path(sys.executable).parent / "cython-lint"), *sources)

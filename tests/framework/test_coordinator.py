@@ -190,6 +190,7 @@ class Inline(Backend):
         pass
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("setting", [
     {"deals": 1_200_000},
     {"deals": 450_000, "game": "durak", "game_options": {"players": 3, "policy": "aggressive"}},

@@ -6,7 +6,6 @@ import json
 import os
 import signal
 import sqlite3
-import subprocess
 import sys
 from collections.abc import Iterator
 from typing import Any
@@ -17,6 +16,8 @@ from dealsearch.cli import main
 from dealsearch.log import Find, RecordLog
 from dealsearch.search import Runner, SearchSpec
 from dealsearch.search.backends import DaskBackend
+
+from conftest import run_cli
 
 pytestmark = pytest.mark.slow  # each test starts a Dask cluster
 
@@ -154,10 +155,8 @@ def test_an_unreachable_scheduler_is_one_line_and_exit_2_within_seconds(tmp_path
     pytest.importorskip("distributed")
     db = tmp_path / "log.sqlite"
     # The bound is the subprocess timeout: without the connect timeout it would wait forever.
-    search = subprocess.run(
-        [sys.executable, "-m", "dealsearch.cli", "search", "random", "--deals", "1000",
-         "--backend", "dask", "--scheduler", "tcp://127.0.0.1:1", "--db", str(db)],
-        capture_output=True, text=True, timeout=60)
+    search = run_cli("search", "random", "--deals", "1000", "--backend", "dask",
+                     "--scheduler", "tcp://127.0.0.1:1", "--db", str(db), timeout=60)
     assert search.returncode == 2
     assert search.stderr.splitlines() == [
         "dealsearch: error: no Dask scheduler answered at tcp://127.0.0.1:1 within 3 s"]

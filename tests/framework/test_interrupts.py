@@ -268,6 +268,7 @@ def left_alone(tmp_path: Path, game: str = "beggar") -> dict[str, Any]:
     return logged(db)
 
 
+@pytest.mark.slow
 def test_a_full_disk_fails_the_run_keeps_its_finds_and_resumes_once_space_is_back(
         tmp_path: Path) -> None:
     expected = left_alone(tmp_path, "durak")
@@ -296,6 +297,7 @@ def test_a_full_disk_fails_the_run_keeps_its_finds_and_resumes_once_space_is_bac
     assert logged(db) == expected
 
 
+@pytest.mark.slow
 def test_a_log_locked_past_the_busy_timeout_fails_the_save_and_loses_nothing(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     expected = left_alone(tmp_path)
@@ -333,6 +335,7 @@ def test_a_failed_rollback_does_not_hide_the_error_that_caused_it(tmp_path: Path
         raise ZeroDivisionError
 
 
+@pytest.mark.slow
 def test_readers_do_not_wait_for_a_writer(tmp_path: Path) -> None:
     spec, db = small_run(tmp_path, "log")
     with RecordLog(db) as log:
@@ -348,6 +351,7 @@ def test_readers_do_not_wait_for_a_writer(tmp_path: Path) -> None:
         writer.execute("ROLLBACK")
 
 
+@pytest.mark.slow
 def test_a_log_on_read_only_storage_can_be_listed_and_reported(tmp_path: Path) -> None:
     spec, db = small_run(tmp_path, "log")
     with RecordLog(db) as log:
@@ -373,6 +377,7 @@ def test_a_log_on_read_only_storage_can_be_listed_and_reported(tmp_path: Path) -
     assert sorted(p.name for p in storage.iterdir()) == ["log.sqlite"]
 
 
+@pytest.mark.slow
 def test_a_full_disk_is_one_line_exit_1_and_the_run_resumes_once_space_is_back(
         tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:

@@ -9,7 +9,6 @@ import os
 import re
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -20,6 +19,7 @@ from dealsearch.cli.screen import SearchScreen
 from dealsearch.game import get_game
 from dealsearch.log import Find
 
+from conftest import run_cli, start_cli
 from deals import CASELLA, RECORD
 
 SCREENFUL = 60
@@ -31,10 +31,7 @@ SPITE = ("Q6TK52JJQKTK27365928753AK969A7QAT7Q45J8J48342836T94A/62Q279A48T34J3J32
 REPR = re.compile(r"\{'|\['|\[\]|\[\d|\bNone\b|\bTrue\b|\bFalse\b|\w\(\w+=")
 
 
-def dealsearch(*argv: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    """The real command line of the installed package (CI installs the wheel)."""
-    return subprocess.run([sys.executable, "-m", "dealsearch", *argv], capture_output=True,
-                          text=True, timeout=timeout)
+dealsearch = run_cli  # the real command line of the installed package
 
 
 def lines(done: subprocess.CompletedProcess[str]) -> list[str]:
@@ -53,6 +50,7 @@ def spite_log(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]
     return db, lines(done)
 
 
+@pytest.mark.slow
 def test_a_search_rich_in_cycles_prints_a_screenful(spite_log):
     db, printed = spite_log
     import sqlite3
@@ -159,6 +157,7 @@ def human_outputs(db: Path) -> list[list[str]]:
     return commands
 
 
+@pytest.mark.slow
 def test_no_human_output_holds_a_python_repr(logs, capsys):
     for argv in human_outputs(logs):
         status = main(argv)
@@ -251,10 +250,8 @@ def test_a_games_own_commands_come_from_the_game():
 
 def test_status_shows_a_running_search_from_another_process(tmp_path):
     db = tmp_path / "live.sqlite"
-    search = subprocess.Popen(
-        [sys.executable, "-m", "dealsearch", "search", "random", "--time", "5m", "--seed", "4",
-         "--workers", "1", "--quiet", "--json", "--db", str(db)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    search = start_cli("search", "random", "--time", "5m", "--seed", "4", "--workers", "1",
+                       "--quiet", "--json", "--db", str(db), stdout=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 120
         figures = None

@@ -43,7 +43,7 @@ def test_chi_square_tail_probabilities_match_the_tables():
 
 
 def test_exact_exponential_counts_are_accepted_with_their_scale():
-    fit = fit_tail(10, geometric(10**7, 205.0))
+    fit = fit_tail(10, geometric(10**7, 205.0), measure="cards")
     assert fit.accepted and fit.reason == ""
     assert fit.p_value > 0.5
     assert fit.scale == pytest.approx(205.0, rel=0.02)
@@ -52,7 +52,7 @@ def test_exact_exponential_counts_are_accepted_with_their_scale():
 
 def test_a_seeded_exponential_sample_is_accepted():
     lengths = np.random.default_rng(0).exponential(205.0, 500_000) + 30
-    fit = fit_tail(10, binned(lengths))
+    fit = fit_tail(10, binned(lengths), measure="cards")
     assert fit.accepted, fit.reason
     assert fit.p_value >= ALPHA
     assert fit.scale == pytest.approx(205.0, rel=0.06)
@@ -62,7 +62,7 @@ def test_a_two_humped_mixture_is_rejected_with_one_sentence():
     rng = np.random.default_rng(0)
     lengths = np.concatenate([rng.exponential(205.0, 500_000) + 30,
                               rng.normal(1600.0, 60.0, 2500)])   # a climb's second hump
-    fit = fit_tail(10, binned(lengths))
+    fit = fit_tail(10, binned(lengths), measure="cards")
     assert not fit.accepted
     assert fit.p_value < 1e-10
     assert "not exponential" in fit.reason and "chi-square" in fit.reason
@@ -73,13 +73,13 @@ def test_exact_two_humped_counts_are_rejected():
     counts = geometric(10**6, 205.0)
     for b in range(150, 171):      # 2,000 games in a hump around 1,600 cards
         counts[b] += 95
-    assert not fit_tail(10, counts).accepted
+    assert not fit_tail(10, counts, measure="cards").accepted
 
 
 def test_no_fit_from_too_few_games_or_no_spread():
-    assert "at least 50" in fit_tail(10, {3: 20, 4: 10}).reason
-    assert "same length" in fit_tail(1, {5: 10_000}).reason
-    assert "no games" in fit_tail(1, {}).reason
+    assert "at least 50" in fit_tail(10, {3: 20, 4: 10}, measure="cards").reason
+    assert "same length" in fit_tail(1, {5: 10_000}, measure="cards").reason
+    assert "no games" in fit_tail(1, {}, measure="cards").reason
     few = fit_tail(1, {3: 600, 4: 300, 5: 100}, measure="bouts")
     assert not few.accepted and "bouts" in few.reason
 
@@ -89,12 +89,12 @@ def test_the_overflow_bin_is_treated_as_every_longer_game():
     q = math.exp(-10 / 205.0)
     counts = {b: n for b, n in counts.items() if b < 150}
     counts[150] = round(10**6 * q**150)   # the log's last bin holds the rest
-    fit = fit_tail(10, counts, overflow=150)
+    fit = fit_tail(10, counts, overflow=150, measure="cards")
     assert fit.accepted and fit.scale == pytest.approx(205.0, rel=0.03)
 
 
 def test_expected_longest_is_the_mean_maximum_of_exponentials():
-    fit = fit_tail(10, geometric(10**7, 200.0))
+    fit = fit_tail(10, geometric(10**7, 200.0), measure="cards")
     assert fit.accepted
     n = 10**9
     # P(L >= x) = p_u exp(-(x - u)/s): the maximum of n lengths is Gumbel around
@@ -108,7 +108,7 @@ def test_expected_longest_is_the_mean_maximum_of_exponentials():
 
 def test_expected_longest_agrees_with_simulated_maxima():
     # Every game in the tail (threshold 0): lengths k with P(L >= k) = 0.99**k.
-    fit = TailFit(1, 10**5, 10**5, 0, -1 / math.log(0.99), 0.0, 1, 1.0, True)
+    fit = TailFit(1, 10**5, 10**5, 0, -1 / math.log(0.99), 0.0, 1, 1.0, True, measure="cards")
     rng = np.random.default_rng(1)
     # Maxima of 10**5 geometric lengths, many times over.
     maxima = [rng.geometric(1 - 0.99, 10**5).max() - 1 for _ in range(300)]
@@ -117,7 +117,7 @@ def test_expected_longest_agrees_with_simulated_maxima():
 
 
 def test_projection_to_a_target_and_by_the_budget_end():
-    fit = fit_tail(10, geometric(10**7, 200.0))
+    fit = fit_tail(10, geometric(10**7, 200.0), measure="cards")
     p = project(fit, deals=10**7, best=3000, budget_deals=10**8, rate=1e5, workers=4,
                 target=6000)
     assert p.deals_to_target == pytest.approx(1 / fit.survival(6000))
@@ -140,7 +140,7 @@ def test_a_rejected_fit_predicts_nothing():
     counts = geometric(10**6, 205.0)
     for b in range(150, 171):
         counts[b] += 95
-    p = project(fit_tail(10, counts), 10**6, 2000, 10**7, 1e5, 1, 6000)
+    p = project(fit_tail(10, counts, measure="cards"), 10**6, 2000, 10**7, 1e5, 1, 6000)
     assert p.expected_longest is None and p.deals_to_target is None
     assert p.summary_lines() == [f"No projection: {p.reason}."]
     assert p.to_json()["accepted"] is False

@@ -59,7 +59,7 @@ def test_the_histogram_in_the_log_counts_every_deal_played(random_log):
 def test_the_tail_fit_agrees_with_a_direct_calculation_on_the_same_deals(random_log):
     log = RecordLog(random_log)
     width, counts = log.histogram([log.runs()[0]["id"]], "cards")
-    fit = fit_tail(width, counts)
+    fit = fit_tail(width, counts, measure="cards")
     assert fit.accepted, fit.reason
     lengths = play_batch(random_rows(STANDARD.deck, 100_000, 4, 0)).cards
     assert np.bincount(lengths // width).sum() == sum(counts.values())

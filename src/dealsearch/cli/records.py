@@ -14,7 +14,7 @@ import sys
 from typing import Any
 
 from ..errors import BadOption
-from ..game import Game, GameError, get_game
+from ..game import Game, GameError, LegacyLogs, cycle_key_title, get_game
 from ..log import RecordLog, iter_lines
 from ..projection import runs_projection
 from ..search import STRATEGIES, SearchSpec
@@ -22,7 +22,6 @@ from ..text import count, table
 from .commands import Command
 from .options import (
     DEFAULT_DB,
-    DEFAULT_GAME,
     EXIT_MISMATCH,
     EXIT_OK,
     add_game_choice,
@@ -93,7 +92,7 @@ def _records(log: RecordLog, args: argparse.Namespace, game: Game) -> int:
     elif args.all:
         for options_key, group in _by_setting(rows, game):
             if options_key is not None:
-                print(f"{game.name}: {options_key}")
+                print(_heading(game, options_key))
             print(_finds_table(group, game))
         print(f"{count(len(rows))} finds in {args.db}")
     else:
@@ -125,10 +124,10 @@ def _print_projections(log: RecordLog, args: argparse.Namespace, game: Game) -> 
 
 
 def _write_csv(rows: list[dict[str, Any]], game: Game) -> None:
-    # The default game keeps the v1 columns; other games name their options in full, so that
-    # every row can be replayed (dealsearch verify --game NAME with those options).
+    # A game with logs from before plug-ins keeps the v1 columns; other games name their
+    # options in full, so that every row can be replayed (verify --game NAME with them).
     measures = game.measures
-    v1 = game.name == DEFAULT_GAME
+    v1 = isinstance(game, LegacyLogs)
     head, tail = (["rules"], ["winner"]) if v1 else (["options_key"], ["details"])
     fields = ["deal", *head, "outcome", *tail, *measures,
               *(f"entry_{m}" for m in measures), *(f"period_{m}" for m in measures),
@@ -154,8 +153,7 @@ def _finds_table(rows: list[dict[str, Any]], game: Game) -> str:
 
 def _cycles_table(cycles: list[dict[str, Any]], game: Game, with_rules: bool) -> str:
     """Cycles as a table: id, (rules,) period, shortest entry, deals reaching it, key."""
-    what = ("smallest state (player to move first)" if game.name == DEFAULT_GAME
-            else "cycle key")
+    what = cycle_key_title(game)
     cells = [[c["id"], *([c["rules"]] if with_rules else []),
               "/".join(count(c[f"period_{m}"]) for m in game.measures),
               "/".join(count(c[f"entry_{m}"]) for m in game.measures),
@@ -178,7 +176,7 @@ def _print_screenful(log: RecordLog, args: argparse.Namespace, game: Game,
     for key in keys:
         group = dict(finds).get(key, [])
         if key is not None:
-            print(f"{game.name}: {key}")
+            print(_heading(game, key))
         ended = [row for row in group if row["outcome"] != "cycle"]
         reached = [row for row in group if row["outcome"] == "cycle"]
         if ended:
@@ -211,7 +209,7 @@ def _print_cycles(log: RecordLog, args: argparse.Namespace, game: Game) -> int:
     else:
         for options_key, group in _by_setting(cycles, game):
             if options_key is not None:
-                print(f"{game.name}: {options_key}")
+                print(_heading(game, options_key))
             shown = group if args.all else group[:args.limit]
             print(_cycles_table(shown, game, options_key is None))
             if len(group) > len(shown):
@@ -249,12 +247,17 @@ def how_to_continue(run: dict[str, Any], db: str) -> str:
     return "not resumable"
 
 
+def _heading(game: Game, options_key: str) -> str:
+    """The heading of one setting's table: the game and its options (none: the game alone)."""
+    return f"{game.name}: {options_key}" if options_key else game.name
+
+
 def _by_setting(rows: list[dict[str, Any]], game: Game
                 ) -> list[tuple[str | None, list[dict[str, Any]]]]:
     """Rows grouped by the options they were found under, in order of first appearance, so
-    that finds of different settings are never ranked together. BMN keeps its one table
-    (its rows say their rules; the v1 layout is kept): key None."""
-    if game.name == DEFAULT_GAME:
+    that finds of different settings are never ranked together. A game with logs from before
+    plug-ins keeps its one table (its rows say their setting; the v1 layout): key None."""
+    if isinstance(game, LegacyLogs):
         return [(None, rows)]
     groups: dict[str, list[dict[str, Any]]] = {}
     for row in rows:

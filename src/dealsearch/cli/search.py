@@ -21,7 +21,7 @@ from tqdm import tqdm
 from .. import interrupt
 from ..campaigns import campaign_names, config_path
 from ..errors import BadInput, BadLog, BadOption, RunFailed
-from ..game import Game, game_names, get_game
+from ..game import FastSearch, Game, PlaysBackwards, game_names, get_game
 from ..log import Find
 from ..ownership import is_gone, owner_of, refusal
 from ..projection import run_projection
@@ -99,10 +99,11 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
                              "from one of the climber's best deals, a few mutations away "
                              "(pool), or from a child of two of them (crossover) "
                              "(default: random)")
-    if game.name == DEFAULT_GAME:
+    if isinstance(game, FastSearch):  # its own climber takes K mutations per mutant
         search.add_argument("--kick", type=positive_int, metavar="K",
                             help=f"climb: K random mutations per mutant, 1 to {MAX_KICK} "
                                  "(default: 1)")
+    if isinstance(game, PlaysBackwards):
         search.add_argument("--reverse-every", type=positive_int, metavar="K",
                             help="climb (2 players): every K new bests of a climber, grow its "
                                  "deal backwards and continue from the longest result "
@@ -280,7 +281,8 @@ def _search(args: argparse.Namespace) -> int:
         screen.resume_from(runner.state.best)
         if not args.json:
             action = "resuming" if run_id else "starting"
-            setting = f"{spec.plugin.title}, {spec.plugin.describe_options(spec.options)}"
+            setting = ", ".join(filter(None, (spec.plugin.title,
+                                              spec.plugin.describe_options(spec.options))))
             print(f"{action} run {runner.run_id}: {spec.strategy} search, {setting}, "
                   f"{backend.describe()}, seed {spec.seed}; {_budget_words(spec)}; "
                   f"log {args.db}", flush=True)

@@ -23,7 +23,7 @@ from ..ownership import describe as describe_owner
 from ..ownership import is_gone, owner_of
 from ..text import count, duration, measures, outcomes, rate
 from .commands import Command
-from .options import DEFAULT_DB, DEFAULT_GAME, EXIT_OK, examples, open_log
+from .options import DEFAULT_DB, EXIT_OK, examples, open_log
 
 
 def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
@@ -129,9 +129,10 @@ def _text(f: dict[str, Any]) -> str:
         game: Game | None = get_game(f["game"])
     except GameError:  # a run of a game this installation does not have
         game = None
-    setting = f["options_key"] if f["game"] != DEFAULT_GAME else f["options_key"] or "default"
-    lines = [f"run {f['run_id']} {f['status']}: {f['strategy']} search of {f['game']} "
-             f"({setting}), {count(f['workers'])} workers"]
+    # A game without options has no setting to show; a run of the game's defaults says so.
+    setting = f["options_key"] or ("default" if game is None or game.option_specs else "")
+    lines = [f"run {f['run_id']} {f['status']}: {f['strategy']} search of {f['game']}"
+             f"{f' ({setting})' if setting else ''}, {count(f['workers'])} workers"]
     if f["status"] == "stale":
         lines.append(f"  its owner, {describe_owner(f['owner'])}, is gone: "
                      f"dealsearch search --resume {f['run_id']} continues it")

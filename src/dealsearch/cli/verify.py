@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -12,7 +11,7 @@ from typing import Any, TextIO
 
 from .. import __name__ as package_name
 from ..errors import BadInput, BadOption, NoSuchFile, NotAFile, NotATextFile
-from ..game import Game, GameError, PublishedDeals, get_game
+from ..game import Game, GameError, PublishedDeals, get_game, looks_like_deal
 from .commands import Command
 from .options import (
     DEFAULT_GAME,
@@ -48,19 +47,6 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
     add_game_choice(verify)
     add_game_options(verify, game, exclude=game.deal_options)
     return verify
-
-
-# An argument that does not parse as a deal is taken for a misspelt file name when it holds
-# something no deal notation uses: '.', '_', '~', a backslash or a letter that is not a card or
-# suit letter; an argument starting with '-' (a compact deal), holding a space (hands written
-# card by card) or a character of a position ('{', '=', ';': Durak and Spite and Malice) is
-# always reported as a deal or position.
-_PATH_LIKE = re.compile(r"[._~\\]|[BEFGILMNOPRUVWXYZ]", re.IGNORECASE)
-
-
-def _looks_like_path(text: str) -> bool:
-    return not text.startswith("-") and not any(c.isspace() or c in "{=;" for c in text) and bool(
-        _PATH_LIKE.search(text))
 
 
 def _read_deal_file(source: str) -> list[str]:
@@ -120,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             canonical, result = game.verify(text, options)
         except GameError as error:
-            if not where and _looks_like_path(text):
+            if not where and not looks_like_deal(game, text):  # a misspelt file name
                 raise NoSuchFile(f"no such file: {text}") from None
             print(f"{package_name}: error: {where}{error}", file=sys.stderr)
             status = EXIT_BAD_INPUT

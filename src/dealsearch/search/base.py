@@ -40,8 +40,8 @@ def bin_widths(game: Game) -> dict[str, int]:
 
 
 def counted_measure(game: Game) -> str:
-    """The measure a run totals (the runs table's ``cards``): cards if the game counts them."""
-    return "cards" if "cards" in game.measures else game.measures[0]
+    """The measure a run totals (the runs table's ``cards``): the game's throughput measure."""
+    return game.throughput_measure or game.measures[0]
 
 
 @dataclass

@@ -24,7 +24,16 @@ import numpy as np
 
 from ..game import PlaysBackwards, specialised_climber
 from ._generic import Climber
-from .base import Report, Task, compact, crossover, random_row, results_of, score
+from .base import (
+    Report,
+    Task,
+    compact,
+    counted_measure,
+    crossover,
+    random_row,
+    results_of,
+    score,
+)
 from .spec import SearchSpec
 
 SLICE_GAMES = 50_000      # games per task: a fraction of a second
@@ -129,7 +138,7 @@ def climb_slice(spec: SearchSpec, task: Task) -> Report:
     hists, widths = report.hist_args(game)
     climber = climber_for(spec, task.key)
     counts = np.zeros(len(game.outcomes), dtype=np.int64)
-    count_index = game.measures.index("cards" if "cards" in game.measures else game.measures[0])
+    count_index = game.measures.index(counted_measure(game))
     cycle = game.outcomes.index("cycle") if "cycle" in game.outcomes else -1
 
     def restart(first: bool) -> None:

@@ -1,9 +1,11 @@
 """Exhaustive search: every distinct deal of a small deck, sharded by rank.
 
-The deals are the distinct orderings of the deck (a multiset), in lexicographic order of the
-card classes, dealt as play_batch deals a row: hand 1 gets the first ceil(n/2) cards with two
-players. Shard ``k`` covers ranks ``[k*size, (k+1)*size)``; unranking its first deal makes every
-shard independent of the others.
+The deals are the distinct deals of the game's layout (:mod:`.distinct`): fixed segments keep
+their cards, an unordered segment is played once per content; without either, they are the
+distinct orderings of the deck (a multiset) in lexicographic order of the card codes. Shard
+``k`` covers ranks ``[k*size, (k+1)*size)``; unranking its first deal makes every shard
+independent of the others. :func:`count_deals`, :func:`unrank` and :func:`rank` number the
+orderings of a plain multiset.
 
 >>> count_deals((2, 1))
 3
@@ -13,13 +15,15 @@ shard independent of the others.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from math import factorial, prod
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
-from .._permutations import permutation_block
 from .base import NumberedSearch, Report, Task, add_batch, compact
+from .distinct import DistinctDeals
 from .spec import SearchSpec
 
 MAX_SHARD = 50_000
@@ -70,8 +74,7 @@ class ExhaustiveSearch(NumberedSearch):
 
     def __init__(self, spec: SearchSpec, checkpoint: dict[str, Any]) -> None:
         self.spec = spec
-        self.counts = deck_counts(spec)
-        self.total_deals = count_deals(self.counts)
+        self.total_deals = DistinctDeals(spec.layout).total
         # Enough shards to keep every worker busy, none so big that a find waits long.
         shards = max(spec.worker_count * 8, -(-self.total_deals // MAX_SHARD))
         self.shard_size = max(1, -(-self.total_deals // shards))
@@ -87,9 +90,14 @@ class ExhaustiveSearch(NumberedSearch):
         return Task(shard, {"start": start, "deals": size})
 
 
-def deck_counts(spec: SearchSpec) -> tuple[int, ...]:
-    """How many cards of each code the searched deck holds (codes 0 to the largest)."""
-    return tuple(int(n) for n in np.bincount(spec.layout.deck))
+def shard_blocks(spec: SearchSpec, task: Task) -> Iterator[npt.NDArray[np.uint8]]:
+    """The deals of one shard, in blocks of at most :data:`BATCH` rows."""
+    deals = DistinctDeals(spec.layout)
+    start, stop = task.payload["start"], task.payload["start"] + task.payload["deals"]
+    while start < stop:
+        block = deals.block(start, min(BATCH, stop - start))
+        start += len(block)
+        yield block
 
 
 def play_shard(spec: SearchSpec, task: Task) -> Report:
@@ -99,17 +107,10 @@ def play_shard(spec: SearchSpec, task: Task) -> Report:
     finished = [game.outcomes.index(o) for o in game.finished()]
     cycle = game.outcomes.index("cycle") if "cycle" in game.outcomes else -1
     objective = game.measures.index(spec.objective or game.measures[0])
-    first = np.array(unrank(task.payload["start"], deck_counts(spec)), dtype=np.uint8)
-    remaining = task.payload["deals"]
     longest = None
-    while remaining:
-        take = min(BATCH, remaining)
-        rows = permutation_block(first, take + 1)  # one more: the next block's first deal
-        block = rows[:take]
-        first = rows[-1]
+    for block in shard_blocks(spec, task):
         batch = game.play_batch(block, options)
         add_batch(report, game, batch)
-        remaining -= len(block)
         for i in np.flatnonzero(batch.outcome == cycle):
             report.finds.append((compact(block[i], spec),
                                  game.result(batch, int(i), block[i], options)))

@@ -26,13 +26,13 @@ from typing import Any, Protocol
 import numpy as np
 from tqdm import tqdm
 
-from ..game import CycleCatalogue, GameResult
+from ..game import CycleCatalogue, GameResult, rules_column
 from ..interrupt import deferred
 from ..log import Find, ManagedRun, RecordLog
 from ..ownership import RENEW_SECONDS, Owner, claim, let_go
 from ..projection import live_projection
 from .backends import Backend, LocalBackend
-from .base import Report, Task, bin_widths, score
+from .base import Report, Task, bin_widths, counted_measure, score
 from .climb import ClimbSearch, climb_slice
 from .exhaustive import ExhaustiveSearch, play_shard
 from .random_search import RandomSearch, play_chunk
@@ -233,12 +233,12 @@ class Runner:
         self.strategy: Strategy = STRATEGIES[spec.strategy][0](spec, checkpoint.get("strategy", {}))
         if run_id is None:  # logged once the strategy is ready: no run left 'running' unused
             self.run_id = ManagedRun.start(log, spec.strategy, spec.to_json(),
-                                           str(spec.game_options.get("rules", "")), spec.seed,
-                                           spec.worker_count, spec.game,
+                                           rules_column(self.game, spec.game_options) or "",
+                                           spec.seed, spec.worker_count, spec.game,
                                            spec.options.to_json(), spec.options.key(),
                                            owner=self.owner).run_id
         self.managed = ManagedRun(log, self.run_id,
-                                  str(self.full_options.get("rules", self.game.name)),
+                                  rules_column(self.game, self.full_options) or self.game.name,
                                   self.owner.token)
         self.clock = clock
         self.last_sample = -SAMPLE_SECONDS   # search seconds at the last throughput sample
@@ -536,7 +536,8 @@ class Runner:
         elapsed = max(self.clock() - started, 1e-9)
         best = self.state.best
         postfix = {
-            "cards/s": f"{self.state.cards / (self.state.seconds + elapsed):.3g}",
+            f"{counted_measure(self.game)}/s":
+                f"{self.state.cards / (self.state.seconds + elapsed):.3g}",
             "best": best[self.spec.objective or ""] if best else "-",
             "cycles": self.state.outcomes["cycle"],
         }

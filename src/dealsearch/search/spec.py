@@ -7,10 +7,8 @@ from __future__ import annotations
 
 import os
 import re
-from collections import Counter
 from dataclasses import asdict, dataclass, field, fields
 from functools import cached_property
-from math import factorial, prod
 from typing import Any
 
 from ..game import (
@@ -22,15 +20,13 @@ from ..game import (
     backwards_refusal,
     get_game,
 )
+from .distinct import DistinctDeals, at_least
 
 STRATEGIES = ("random", "climb", "exhaustive")
 MAX_EXHAUSTIVE = 10**13  # deals: about a month on 100 cores at BMN's speed
 ESCAPES = ("none", "anneal")
 RESTARTS = ("random", "pool", "crossover")  # climb: where a stalled climber starts again
 MAX_KICK = 16                  # climb: most mutations per mutant
-# Fields every logged spec carried before games were plug-ins, whatever its game; a game that
-# has such options takes them (above), for the others they are dropped.
-LOGGED_BESIDE = ("rules", "players", "deck", "max_cards", "max_tricks")
 # The PRNG is seeded with a uint64 (dealsearch._random) and the log stores the seed as a SQLite
 # INTEGER (signed 64 bits): the seeds both accept.
 MAX_SEED = 2**63 - 1
@@ -154,12 +150,13 @@ class SearchSpec:
         if refusal:
             raise ValueError(f"--reverse-every: {refusal}")
         if self.strategy == "exhaustive":
-            counts = Counter(self.layout.deck.tolist()).values()
-            deals = factorial(sum(counts)) // prod(factorial(c) for c in counts)
+            deals = at_least(self.layout)
+            if deals <= MAX_EXHAUSTIVE:
+                deals = DistinctDeals(self.layout).total
             if deals > MAX_EXHAUSTIVE:
                 raise ValueError(f"an exhaustive search of {deals:.3g} deals would never end: "
-                                 f"search a smaller deck (--deck; at most "
-                                 f"{MAX_EXHAUSTIVE:.0e} deals)")
+                                 f"search a smaller deck (at most {MAX_EXHAUSTIVE:.0e} "
+                                 "deals)")
         if self.start is not None:
             self._check_start()
 
@@ -234,8 +231,10 @@ class SearchSpec:
                 value = data.pop(spec.name)
                 if value is not None:  # logged specs wrote None for "the game's default"
                     options.setdefault(spec.name, value)
-        for name in LOGGED_BESIDE:  # written for every game then: not this game's options
-            data.pop(name, None)
+        # Specs logged before games were plug-ins carry the default game's options whatever
+        # their game: a game that has such options took them (above); the others drop them.
+        for spec in get_game(DEFAULT_GAME).option_specs:
+            data.pop(spec.name, None)
         unknown = sorted(set(data) - known)
         if unknown:
             raise ValueError(f"unknown search option {unknown[0]!r}")

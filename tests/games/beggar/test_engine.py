@@ -218,6 +218,7 @@ FULL_DECK_SETS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "rules", "players", "n", "seed"), FULL_DECK_SETS,
                          ids=[s[0] for s in FULL_DECK_SETS])
 def test_compiled_agrees_with_reference_full_decks(
@@ -475,7 +476,8 @@ def test_limited_game_ends_at_the_first_trick_past_the_limit(
 def test_limited_game_never_reports_a_win_by_exhaustion(
     game: tuple[Rules, Deal], limit: tuple[int | None, int | None]
 ) -> None:
-    """RULES.md §1: once the limit is reached, the game ends when the pile in play is taken;
+    """docs/games/beggar.md, [Play]: once the limit is reached, the game ends when the pile in play
+    is taken;
     "report it as limited, never as a win by exhaustion".
 
     The limit is reached once ``max_cards`` cards have been turned, or once ``max_tricks``

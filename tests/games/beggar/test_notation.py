@@ -1,4 +1,5 @@
-"""Deal notation (RULES.md §4): every accepted notation, printing, and every input error."""
+"""Deal notation (docs/games/beggar.md, [The cards]): every accepted notation, printing, and every
+input error."""
 
 from __future__ import annotations
 

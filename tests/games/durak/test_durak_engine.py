@@ -58,7 +58,7 @@ DEALS = 440
 
 
 def compiled_results(rows: np.ndarray, options: DurakOptions) -> list[dict[str, Any]]:
-    """The §9 result of every row from one call of the compiled batch entry point."""
+    """The [Counting] result of every row from one call of the compiled batch entry point."""
     outcome, loser, pair, counts, cycle, out = _engine.play_rows(rows,
                                                                  **options.engine_rules())
     results = []

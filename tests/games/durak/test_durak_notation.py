@@ -1,4 +1,4 @@
-"""Durak notation (§2): deals, rows, positions, and one test per error message."""
+"""Durak notation ([Deals]): deals, rows, positions, and one test per error message."""
 
 from __future__ import annotations
 

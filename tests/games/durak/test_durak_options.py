@@ -1,4 +1,5 @@
-"""Durak options (§7, §8 names): defaults, canonical key, and one test per error message."""
+"""Durak options ([Options], [Policies] names): defaults, canonical key, and one test per error
+message."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Durak rules (RULES-DURAK.md) on both engines: the worked examples, the rule decisions of
+"""Durak rules (docs/games/durak.md) on both engines: the worked examples, the rule decisions of
 games/durak/README.md, and the contract's properties (hypothesis)."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ EXAMPLE_C = "hands=9C AS/KS/JD QS; trump=H; attacker=1"
 
 
 def both(text: str, **values: Any) -> dict[str, Any]:
-    """The §9 JSON of a deal or position from both engines, checked equal."""
+    """The [Counting] JSON of a deal or position from both engines, checked equal."""
     options = DurakOptions(**values)
     compiled = DURAK.verify(text, options)[1].to_json()
     assert DURAK.play_reference_text(text, options).to_json() == compiled
@@ -40,7 +40,7 @@ def result(outcome: str, loser: int | None = None, out: tuple[int, ...] = (),
                 strict=True))}
 
 
-# §10 The worked examples, exactly.
+# [Worked examples] The worked examples, exactly.
 
 def test_example_a_short_game() -> None:
     assert both(EXAMPLE_A, players=3) == result("win", 2, (3, 1), 4, 13, 2, 0)
@@ -262,6 +262,7 @@ def test_cycles_found_on_deals_repeat_after_their_period(values: dict[str, Any])
         check_cycle(position, options, played)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(data=st.data())
 def test_two_player_podkidnoy_never_reports_a_cycle(data: st.DataObject) -> None:

@@ -1,4 +1,4 @@
-"""Small constructed Spite and Malice positions for the tests (RULES-SPITE.md §3)."""
+"""Small constructed Spite and Malice positions for the tests (docs/games/spite.md, [Cards])."""
 
 from __future__ import annotations
 

@@ -30,7 +30,7 @@ POSITION_C = ('{"payoff": ["K7", "Q"], "hand": ["35Q", "62"], "side": [["9","J",
 DEAL_D = ("Q6TK52JJQKTK27365928753AK969A7QAT7Q45J8J48342836T94A/"
           "62Q279A48T34J3J326K*A5KK8*49*657TQ853T7986AQK*954TJAJ27Q")
 
-# The contract's §9 results, as written there.
+# The contract's [Worked examples] results, as written there.
 EXAMPLES = [
     ("A", POSITION_A, {}, {"outcome": "win", "winner": 1, "first": 2, "turns": 6, "cards": 22,
                            "discards": 5, "piles": 1, "payoff": [0, 3], "cycle": None}),
@@ -74,7 +74,7 @@ def columns(outcome: reference.Outcome) -> list[int]:
             *(outcome.entry or (0, 0)), *(outcome.period or (0, 0))]
 
 
-# ---------------------------------------------------------------- the worked examples (§9)
+# ------------------------------------------------------------ the worked examples
 
 @pytest.mark.parametrize(("name", "text", "values", "expected"), EXAMPLES,
                          ids=[e[0] for e in EXAMPLES])
@@ -103,6 +103,7 @@ def test_example_d_first_player_is_the_higher_payoff_top() -> None:
 
 # ---------------------------------------------------------------- compiled = reference
 
+@pytest.mark.slow
 @pytest.mark.parametrize("options", SETTINGS, ids=[o.key() for o in SETTINGS])
 def test_random_deals_agree_with_the_reference(options: SpiteOptions) -> None:
     rows = random_deals(640, seed=2024 + SETTINGS.index(options))   # 16 x 640 = 10,240 deals

@@ -1,4 +1,5 @@
-"""Spite and Malice as a plug-in: the Game interface (RULES-SPITE.md through dealsearch.game)."""
+"""Spite and Malice as a plug-in: the Game interface (docs/games/spite.md through
+dealsearch.game)."""
 
 from __future__ import annotations
 

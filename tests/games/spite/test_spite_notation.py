@@ -1,4 +1,5 @@
-"""Spite and Malice notation (RULES-SPITE.md §1-3): deals, positions, and every input error."""
+"""Spite and Malice notation (docs/games/spite.md, [Cards; The deal]): deals, positions, and every
+input error."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Spite and Malice options (RULES-SPITE.md §8): defaults, normalising, key, every error."""
+"""Spite and Malice options (docs/games/spite.md, [Options]): defaults, normalising, key, every
+error."""
 
 from __future__ import annotations
 

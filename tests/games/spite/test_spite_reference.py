@@ -29,7 +29,7 @@ POSITION_B = ('{"payoff": ["85", "47"], "hand": ["A7342", ""], "side": [["","","
               '["","","",""]], "centre": ["","","",""], "stock": "QK5TJ689", "turn": 1}')
 
 
-# ---------------------------------------------------------------- the trace (§9 notation)
+# ------------------------------------------------------- the trace (the worked examples' notation)
 
 def test_trace_of_example_a_is_the_contracts() -> None:
     assert reference.trace_lines(parse_position(POSITION_A), SpiteOptions()) == [

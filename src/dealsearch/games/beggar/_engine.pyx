@@ -1,5 +1,6 @@
 # cython: language_level=3
-"""The compiled Beggar-My-Neighbour loop and its exact cycle detector (RULES.md §1-2).
+"""The compiled Beggar-My-Neighbour loop and its exact cycle detector (docs/games/beggar.md,
+[Play]).
 
 A game is played a run of cards at a time, not card by card. Numerals are interchangeable, so a
 hand is its length plus where its court cards are (see ``Hand`` in the .pxd). In open play the
@@ -649,7 +650,8 @@ cdef int play_pass(const Table* t, const Hand* start, Detector* det,
 
     # Over: one player left (they take what is on the pile) or one holds every card. If the
     # agreed limit was reached first (before that last pile), it is a limited game, never a win
-    # by exhaustion (RULES.md §1); the winner is the one with every card either way.
+    # by exhaustion (docs/games/beggar.md, [Play]); the winner is the one with every card either
+    # way.
     res.outcome = OUTCOME_LIMIT if cards >= t.max_cards or tricks >= t.max_tricks else OUTCOME_WIN
     if pile.length:
         take_pile(&hand[winner], &pile)

@@ -2,7 +2,8 @@
 # cython: boundscheck=False, wraparound=False, cdivision=True
 # (Only nogil C functions live here, no Python entry point: every argument is checked by the
 # _engine entry points that call in.)
-"""The compiled Beggar-My-Neighbour loop for deals of more than 64 cards (RULES.md §1-2).
+"""The compiled Beggar-My-Neighbour loop for deals of more than 64 cards (docs/games/beggar.md,
+[Play]).
 
 The bit-plane engine (``_engine.pyx``) holds a hand in 64-bit words, so a deal there has at
 most 64 cards. Here a hand is a ring buffer of card classes and the game is played card by
@@ -288,7 +289,8 @@ cdef int ring_pass(const Table* t, const uint8_t* row, const int* sizes, Ring* r
             return NEEDS_REPLAY
 
     # Over: one player left (they take what is on the pile) or one holds every card; a limit
-    # reached first makes it a limited game, never a win by exhaustion (RULES.md §1).
+    # reached first makes it a limited game, never a win by exhaustion (docs/games/beggar.md,
+    # [Play]).
     res.outcome = OUTCOME_LIMIT if cards >= t.max_cards or tricks >= t.max_tricks else OUTCOME_WIN
     if pile_len:
         take_pile(&h, winner, pile_len)

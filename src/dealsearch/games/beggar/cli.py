@@ -315,13 +315,15 @@ def _along(args: argparse.Namespace, deal: Any, rules: Any) -> int:
                               details=dict(found.details), options_key=bmn.key(),
                               game_options=bmn.to_json()))
         progress = {"seconds": time.time() - started, "deals": len(longer),
-                    "cards": sum(f.cards for f in finds), "outcomes": {"win": len(finds)},
+                    "cards": sum(f.measures["cards"] for f in finds),
+                    "outcomes": {"win": len(finds)},
                     "checkpoint": {}}
         run.save(finds, progress)
     run_id = run.run_id
     for find in finds:
         print(json.dumps(find.to_json()) if args.json
-              else f"{find.cards} cards, {find.tricks} tricks: {find.deal}")
+              else f"{find.measures['cards']} cards, {find.measures['tricks']} tricks: "
+                   f"{find.deal}")
     if not args.json:
         print(f"{len(finds)} longer deals, logged as run {run_id} in {args.db}")
     return EXIT_OK

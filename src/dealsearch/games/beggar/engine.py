@@ -74,7 +74,7 @@ def play_batch(
         rules: payments per class.
         players: number of hands (2 to 4).
         hand_sizes: cards per hand; by default the row is dealt as evenly as possible,
-            hand 1 first (RULES.md §2).
+            hand 1 first (docs/games/beggar.md, [Play]).
         max_cards, max_tricks: the agreed limit, if any.
 
     >>> rows = np.zeros((3, 52), dtype=np.uint8)

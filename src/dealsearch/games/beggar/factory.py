@@ -15,7 +15,7 @@ the target it also tries every move that brings the deck one card closer
 exactly the target deck are yielded by :func:`grow`; :func:`starting_deals` finds the starting
 deals (26/26 for two players) that enter one, among its own states and walking backwards.
 
-The rules are those of RULES.md throughout: every candidate is played by the compiled engine
+The rules are the rules page's throughout: every candidate is played by the compiled engine
 (:func:`~dealsearch.games.beggar.engine.play_batch`) and every cycle is read off by the reference
 engine.
 

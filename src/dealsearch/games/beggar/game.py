@@ -31,6 +31,7 @@ from ...game import (
     Published,
     PublishedCheck,
     Row,
+    card_text,
 )
 from ...text import measures
 from . import catalogue, log_migrate, reverse
@@ -112,7 +113,8 @@ def _options(options: Any) -> BeggarOptions:
 
 
 class Beggar(Game):
-    """Beggar-My-Neighbour (RULES.md): measures cards and tricks; outcomes win, cycle, limit."""
+    """Beggar-My-Neighbour (docs/games/beggar.md): measures cards and tricks; outcomes win, cycle,
+    limit."""
 
     name = "beggar"
     title = "Beggar-My-Neighbour"
@@ -123,6 +125,8 @@ class Beggar(Game):
     histogram_bins: ClassVar[dict[str, tuple[int, int]]] = {"cards": (10, 2048),
                                                             "tricks": (1, 4096)}
     mutation_weights = (1, 1, 1, 1)
+    throughput_measure = "cards"
+    cycle_key_title = "smallest state (player to move first)"  # what its cycle keys are
 
     def options(self, **values: Any) -> BeggarOptions:
         """Checked BMN options (see :func:`~dealsearch.games.beggar.options.make_options`)."""
@@ -130,6 +134,15 @@ class Beggar(Game):
         if unknown:
             raise GameError(f"beggar has no option {unknown[0]!r}")
         return make_options(**values)
+
+    def looks_like_deal(self, text: str) -> bool:
+        """Whether a text that does not parse was meant as a deal, not a file name."""
+        return card_text(text)
+
+    def rules_column(self, values: Any) -> str | None:
+        """The rules preset: the v1 log's ``rules`` column."""
+        rules = values.get("rules")
+        return None if rules is None else str(rules)
 
     def describe_options(self, options: Any) -> str:
         """E.g. ``standard rules, 2 players`` (the deck, hand sizes and a limit only when

@@ -1,4 +1,5 @@
-"""Read and write deals in every notation of RULES.md §4; every input error is born here.
+"""Read and write deals in every notation of docs/games/beggar.md, [The cards]; every input error
+is born here.
 
 Accepted, per hand (top card first), hands separated by ``/``, a newline or whitespace:
 

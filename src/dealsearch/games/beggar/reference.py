@@ -36,7 +36,8 @@ def play_reference(
     max_tricks: int | None = None,
     on_trick: Callable[[Trick], None] | None = None,
 ) -> Result:
-    """Play ``deal`` card by card under ``rules`` (RULES.md §1-2); see :class:`Result`."""
+    """Play ``deal`` card by card under ``rules`` (docs/games/beggar.md, [Play]); see
+    :class:`Result`."""
     hands = [deque(hand) for hand in deal.hands]
     seats = len(hands)
     total = sum(map(len, hands))

@@ -21,7 +21,7 @@ class Cycle:
 
 @dataclass(frozen=True)
 class Result:
-    """The outcome of one game, counted as RULES.md says.
+    """The outcome of one game, counted as docs/games/beggar.md says.
 
     Attributes:
         outcome: ``win`` (one player left or holding every card), ``cycle`` (a state repeated;

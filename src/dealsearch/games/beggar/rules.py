@@ -74,7 +74,8 @@ class Rules:
 
     @staticmethod
     def deal_sizes(n_cards: int, players: int) -> tuple[int, ...]:
-        """Hand sizes when ``n_cards`` are dealt one at a time from hand 1 (RULES.md §2)."""
+        """Hand sizes when ``n_cards`` are dealt one at a time from hand 1 (docs/games/beggar.md,
+        [Play])."""
         base, extra = divmod(n_cards, players)
         return tuple(base + (seat < extra) for seat in range(players))
 

@@ -1,4 +1,5 @@
-/* The yardstick: a plain per-card Beggar-My-Neighbour loop in C, for two players (RULES.md §1).
+/* The yardstick: a plain per-card Beggar-My-Neighbour loop in C, for two players
+   (docs/games/beggar.md, [Play]).
  *
  * Why it exists: "fast" means nothing without something to be fast against. This is the code
  * public C/C++/Rust simulators are made of: each hand a ring buffer of cards, one card turned

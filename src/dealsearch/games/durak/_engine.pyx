@@ -1,9 +1,9 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-"""The compiled Durak engine: the contract (RULES-DURAK.md) on 64-bit card masks.
+"""The compiled Durak engine: the contract (docs/games/durak.md) on 64-bit card masks.
 
 Hands, the table and the cards of a rank are masks (bit = card code, see cards.py); the loop
-holds no Python object and runs without the GIL. Policies (§8) are in one place below.
-Cycle detection is exact (§9): every boundary state goes into a StateStore; the store is
+holds no Python object and runs without the GIL. Policies ([Policies]) are in one place below.
+Cycle detection is exact ([Counting]): every boundary state goes into a StateStore; the store is
 cleared whenever the talon shrinks, since states with different talons can never be equal.
 """
 
@@ -46,14 +46,14 @@ cdef inline uint64_t lowest_first(uint64_t cards, int k) noexcept nogil:
 
 
 cdef inline uint64_t whole_ranks(uint64_t cards) noexcept nogil:
-    # Every card of every rank present in cards: what a throw-in may match (§3.4).
+    # Every card of every rank present in cards: what a throw-in may match ([A bout, step 4]).
     cdef uint64_t x = cards | (cards >> 1)
     x |= x >> 2
     return (x & RANK_BITS) * 0xF
 
 
 cdef inline uint64_t lowest_card(uint64_t hand, uint64_t trumps) noexcept nogil:
-    # §1 value: every non-trump is below every trump; inside each, code order is value order.
+    # [Cards] value: every non-trump is below every trump; inside each, code order is value order.
     cdef uint64_t plain = hand & ~trumps
     if plain:
         return plain & (~plain + 1)
@@ -61,7 +61,7 @@ cdef inline uint64_t lowest_card(uint64_t hand, uint64_t trumps) noexcept nogil:
 
 
 # ----------------------------------------------------------------------------------------
-# §8 Policies, in the contract's words. Hands are masks; "lowest" is by value (§1).
+# Policies, in the contract's words. Hands are masks; "lowest" is by value ([Cards]).
 # ----------------------------------------------------------------------------------------
 
 cdef inline uint64_t policy_lead(int policy, uint64_t hand, uint64_t trumps,
@@ -149,7 +149,7 @@ cdef inline int policy_transfer(const Rules* rules, uint64_t hand, uint64_t atta
 
 
 # ----------------------------------------------------------------------------------------
-# Seats (§3, §5)
+# Seats ([A bout], [Pair against pair])
 # ----------------------------------------------------------------------------------------
 
 cdef inline int next_player(const Rules* rules, const Table* table, int seat) noexcept nogil:
@@ -179,7 +179,7 @@ cdef inline int defender_of(const Rules* rules, const Table* table, int seat) no
 
 
 cdef inline void went_out(Table* table, int seat) noexcept nogil:
-    # §3: out the moment he holds no cards while the talon is empty.
+    # [A bout]: out the moment he holds no cards while the talon is empty.
     if table.hand[seat] == 0 and table.talon_top == table.talon_end and not table.is_out[seat]:
         table.is_out[seat] = True
         table.out[table.n_out] = seat
@@ -195,13 +195,13 @@ cdef inline void draw(Table* table, int seat) noexcept nogil:
 
 
 # ----------------------------------------------------------------------------------------
-# The bout (§3, §4)
+# The bout ([A bout], [Perevodnoy])
 # ----------------------------------------------------------------------------------------
 
 cdef uint64_t throw_pass(const Rules* rules, Table* table, int main, int defender,
                          uint64_t table_ranks, int room) noexcept nogil:
-    # §3.4: the main attacker, then the others clockwise; each asked once. Returns the cards
-    # added (the caller puts them on the table).
+    # [A bout, step 4]: the main attacker, then the others clockwise; each asked once. Returns the
+    # cards added (the caller puts them on the table).
     cdef uint64_t added = 0, thrown
     cdef int step, seat
     for step in range(rules.players):
@@ -226,8 +226,8 @@ cdef uint64_t throw_pass(const Rules* rules, Table* table, int main, int defende
 
 
 cdef void play_bout(const Rules* rules, Table* table) noexcept nogil:
-    # One bout, §3 step by step. Longer than our usual 80 lines on purpose: split up, its dozen
-    # locals (table, unbeaten, ranks, limit, roles) would travel through a struct, and the
+    # One bout, [A bout] step by step. Longer than our usual 80 lines on purpose: split up, its
+    # dozen locals (table, unbeaten, ranks, limit, roles) would travel through a struct, and the
     # bout would no longer read in the contract's order.
     cdef int big_l = rules.first_limit if table.first else 6
     cdef int leader = table.attacker
@@ -245,7 +245,7 @@ cdef void play_bout(const Rules* rules, Table* table) noexcept nogil:
     table_ranks = whole_ranks(on_table)
     went_out(table, leader)
 
-    # §4: transfers, while nothing on the table is beaten.
+    # [Perevodnoy]: transfers, while nothing on the table is beaten.
     if rules.transfers and (not table.first or rules.first_transfer):
         while True:
             target = defender_of(rules, table, defender)
@@ -270,7 +270,7 @@ cdef void play_bout(const Rules* rules, Table* table) noexcept nogil:
             defender = target
             limit = room
 
-    # §3.3-3.4: answer, throw-in pass, answer ... until a beat or a take.
+    # [A bout; Perevodnoy]: answer, throw-in pass, answer ... until a beat or a take.
     while True:
         if not policy_answer(table.hand[defender], unbeaten, table.trumps, &beaters):
             took = True
@@ -287,7 +287,7 @@ cdef void play_bout(const Rules* rules, Table* table) noexcept nogil:
         n_attack += count(added)
         unbeaten = added
 
-    # §3.5: after a take, passes go on until one adds nothing; then he takes the table.
+    # [A bout, step 5]: after a take, passes go on until one adds nothing; then he takes the table.
     if took:
         while rules.throw_after_take:
             added = throw_pass(rules, table, main, defender, table_ranks, limit - n_attack)
@@ -298,7 +298,7 @@ cdef void play_bout(const Rules* rules, Table* table) noexcept nogil:
         table.hand[defender] |= on_table
         table.takes += 1
 
-    # §3.6: refill from the leader clockwise, the final defender last; then the outs.
+    # [A bout, step 6]: refill from the leader clockwise, the final defender last; then the outs.
     for step in range(rules.players):
         seat = leader + step
         if seat >= rules.players:
@@ -317,7 +317,8 @@ cdef void play_bout(const Rules* rules, Table* table) noexcept nogil:
 
     table.bouts += 1
     table.first = False
-    # §3.7: after a beat the final defender (or the next after him if out); after a take the
+    # [A bout, step 7]: after a beat the final defender (or the next after him if out); after a
+    # take the
     # next player after him.
     if not took and not table.is_out[defender]:
         table.attacker = defender
@@ -326,7 +327,7 @@ cdef void play_bout(const Rules* rules, Table* table) noexcept nogil:
 
 
 # ----------------------------------------------------------------------------------------
-# The game (§2, §6, §9)
+# The game ([Deals], [The end], [Counting])
 # ----------------------------------------------------------------------------------------
 
 cdef void deal_row(const Rules* rules, const uint8_t* row, Table* table) noexcept nogil:
@@ -340,14 +341,14 @@ cdef void deal_row(const Rules* rules, const uint8_t* row, Table* table) noexcep
             table.hand[seat] |= <uint64_t>1 << card
             if (card & 3) == trump and card < lowest:
                 lowest = card
-                table.attacker = seat       # §2: the holder of the lowest trump leads
+                table.attacker = seat       # [Deals]: the holder of the lowest trump leads
     table.talon_end = rules.deck - HAND_SIZE * rules.players
     memcpy(table.talon, row + HAND_SIZE * rules.players, table.talon_end)
     table.first = True
 
 
 cdef void start_outs(const Rules* rules, Table* table) noexcept nogil:
-    # §6: seats out at the start, in seat order.
+    # [The end]: seats out at the start, in seat order.
     cdef int seat
     for seat in range(rules.players):
         went_out(table, seat)
@@ -359,7 +360,7 @@ cdef int state_width(const Rules* rules) noexcept nogil:
 
 cdef inline void write_state(const Rules* rules, const Table* table,
                              uint8_t* state) noexcept nogil:
-    # §9: each hand as a set, the talon (its position: the cards follow), the leader, the
+    # [Counting]: each hand as a set, the talon (its position: the cards follow), the leader, the
     # first-bout flag.
     memcpy(state, table.hand, 8 * rules.players)
     state[8 * rules.players] = <uint8_t>table.talon_top
@@ -405,7 +406,7 @@ cdef void finish(const Rules* rules, const Table* table, int outcome,
         if rules.pairs:
             result.losing_pair = last & 1
     elif outcome == OUTCOME_LIMIT:
-        # §9: the most cards loses (pairs: the pair with more cards); equal is no loser.
+        # [Counting]: the most cards loses (pairs: the pair with more cards); equal is no loser.
         for seat in range(rules.players):
             size = count(table.hand[seat])
             if seat & 1:

@@ -1,4 +1,4 @@
-"""Durak cards (the contract's §1) as codes: ``code = (rank - 2) * 4 + suit``.
+"""Durak cards ([Cards]) as codes: ``code = (rank - 2) * 4 + suit``.
 
 Ranks are 2..14 (ace 14), suits 0..3 for C D H S. Codes are the same for both decks (the
 36-card deck is codes 16..51), and among non-trumps code order *is* value order (rank, then
@@ -44,12 +44,12 @@ def deck(size: int) -> list[int]:
 
 
 def value(card_code: int, trump: int) -> tuple[bool, int, int]:
-    """What "lowest" compares (§1): (is trump, rank, suit)."""
+    """What "lowest" compares ([Cards]): (is trump, rank, suit)."""
     return (suit(card_code) == trump, rank(card_code), suit(card_code))
 
 
 def beats(upper: int, lower: int, trump: int) -> bool:
-    """Whether card ``upper`` beats card ``lower`` (§1)."""
+    """Whether card ``upper`` beats card ``lower`` ([Cards])."""
     if suit(upper) == suit(lower):
         return rank(upper) > rank(lower)
     return suit(upper) == trump

@@ -1,8 +1,10 @@
-"""Durak (seed 002) as a dealsearch game: the contract is RULES-DURAK.md (the docs' Durak page).
+"""Durak (seed 002) as a dealsearch game: the contract is its rules page, docs/games/durak.md
+(bracketed names are its sections).
 
-Modules: ``options`` (§7, §8 names), ``cards`` (§1), ``notation`` (§2 deals, positions and
-the row), ``reference`` (the pure-Python twin), ``_engine`` (the compiled engine, its
-policies and the Kernel). Rule decisions where the contract is silent: README.md here.
+Modules: ``options`` ([Options], [Policies] names), ``cards`` ([Cards]), ``notation``
+([Deals]: deals, positions and the row), ``reference`` (the pure-Python twin), ``_engine``
+(the compiled engine, its policies and the Kernel). Rule decisions where the contract is
+silent: README.md here.
 
 >>> from dealsearch.game import get_game
 >>> durak = get_game("durak")
@@ -28,6 +30,7 @@ from dealsearch.game import (
     Layout,
     OptionSpec,
     Row,
+    card_text,
 )
 from dealsearch.games.durak import _engine, notation, reference
 from dealsearch.games.durak.cards import SUITS
@@ -50,6 +53,7 @@ class DurakGame(Game):
     name = "durak"
     title = "Durak"
     measures = ("bouts", "cards")
+    throughput_measure = "cards"
     outcomes = OUTCOMES
     option_specs = (
         OptionSpec("players", "seats, 2 to 6", 2, int, metavar="N"),
@@ -89,6 +93,10 @@ class DurakGame(Game):
         if given.pop("no_throw_after_take", False):
             given["throw_after_take"] = False
         return DurakOptions(**given)
+
+    def looks_like_deal(self, text: str) -> bool:
+        """Whether a text that does not parse was meant as a deal, not a file name."""
+        return card_text(text)
 
     def describe_options(self, options: DurakOptions) -> str:  # type: ignore[override]
         """E.g. ``3 players, podkidnoy, 36 cards, aggressive play`` (the house rules and a
@@ -263,14 +271,15 @@ def _compiled_result(played: dict[str, Any]) -> GameResult:
 
 
 class DurakResult(GameResult):
-    """A Durak result; ``to_json`` gives the §9 keys in the contract's order."""
+    """A Durak result; ``to_json`` gives the [Counting] keys in the contract's order."""
 
     json_keys = ("outcome", "loser", "losing_pair", "out", "bouts", "cards", "takes",
                  "transfers", "cycle")
 
 
 def _game_result(played: dict[str, Any]) -> DurakResult:
-    """A §9 result dict as a result whose to_json() has exactly the §9 keys, in order."""
+    """A [Counting] result dict as a result whose to_json() has exactly the [Counting] keys, in
+    order."""
     cycle = played["cycle"] or {}
     return DurakResult(
         outcome=played["outcome"],

@@ -1,4 +1,4 @@
-"""Durak text (the contract's §2): deals, positions, and the row search deals and mutates.
+"""Durak text ([Deals]): deals, positions, and the row search deals and mutates.
 
 A **deal** is the deck top card first; cards 1..6n go round-robin to the seats, card 6n+1 is
 the trump card, put under the talon. The **row** is the same deal cut so that every hand is
@@ -151,7 +151,7 @@ def format_deal(row: Row, options: DurakOptions) -> str:
 
 
 def row_position(row: Row, options: DurakOptions) -> Position:
-    """The starting position of a dealt row: first attacker = lowest trump's holder (§2)."""
+    """The starting position of a dealt row: first attacker = lowest trump's holder ([Deals])."""
     codes = [int(c) for c in row]
     n = options.players
     trump = cards.suit(codes[-1])
@@ -168,7 +168,7 @@ FIELDS = ("hands", "trump", "talon", "attacker", "first")
 
 
 def parse_position(text: str, options: DurakOptions) -> Position:
-    """A position ``hands=...; trump=...; talon=...; attacker=...; first=...`` (§2).
+    """A position ``hands=...; trump=...; talon=...; attacker=...; first=...`` ([Deals]).
 
     >>> p = parse_position("hands=9C AS/KS/JD QS; trump=H; attacker=1",
     ...                    DurakOptions(players=3))

@@ -1,4 +1,4 @@
-"""Durak options (the contract's §7) and policies (§8) as one frozen, validated value.
+"""Durak options ([Options]) and policies ([Policies]) as one frozen, validated value.
 
 >>> DurakOptions(players=3, policy="aggressive").key()
 'players=3;variant=podkidnoy;deck=36;policy=aggressive;first_limit=6;first_transfer=no;show_trump=no;throw_after_take=yes;max_bouts=none'
@@ -11,14 +11,14 @@ from typing import Any
 
 from dealsearch.game import GameError
 
-#: The presets of §7: variant name -> (transfers, pairs).
+#: The presets of [Options]: variant name -> (transfers, pairs).
 PRESETS: dict[str, tuple[bool, bool]] = {
     "podkidnoy": (False, False),
     "perevodnoy": (True, False),
     "pairs": (False, True),
     "pairs-perevodnoy": (True, True),
 }
-#: Policy names of §8; the index is the compiled engine's policy code.
+#: Policy names of [Policies]; the index is the compiled engine's policy code.
 POLICIES: tuple[str, ...] = ("cheapest", "aggressive")
 DECKS: tuple[int, ...] = (36, 52)
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
@@ -26,7 +26,7 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 6
 
 @dataclass(frozen=True)
 class DurakOptions:
-    """Every option of the contract's §7 table plus the seats' policies and the agreed limit.
+    """Every option of [Options] table plus the seats' policies and the agreed limit.
 
     ``policy`` is one name for every seat or a comma-separated list (or sequence) with one
     name per seat; it is stored as :attr:`policies`, one name per seat.
@@ -85,12 +85,12 @@ class DurakOptions:
 
     @property
     def transfers(self) -> bool:
-        """Perevodnoy: transfers (§4) allowed."""
+        """Perevodnoy: transfers ([Perevodnoy]) allowed."""
         return PRESETS[self.variant][0]
 
     @property
     def pairs(self) -> bool:
-        """Pair vs pair (§5)."""
+        """Pair vs pair ([Pair against pair])."""
         return PRESETS[self.variant][1]
 
     def key(self) -> str:

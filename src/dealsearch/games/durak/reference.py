@@ -1,7 +1,7 @@
-"""The pure-Python Durak engine, written straight from the contract (RULES-DURAK.md).
+"""The pure-Python Durak engine, written straight from the contract (docs/games/durak.md).
 
 Slow and obviously right: the tests hold the compiled engine to it card for card. Sections
-in the comments are the contract's. ``play`` returns the §9 result; with ``trace`` a list
+in the comments are the contract's. ``play`` returns the [Counting] result; with ``trace`` a list
 receives the game bout by bout as a person would follow it at the table, and ``states`` the
 state at every bout boundary (for the properties and the cycle catalogue).
 
@@ -29,10 +29,10 @@ def names(codes: Any) -> str:
     return " ".join(name(c) for c in codes)
 
 
-# §8 Policies. Each is a function of its own hand, the table, the trump and the limit.
+# Policies. Each is a function of its own hand, the table, the trump and the limit.
 
 def lead(policy: str, hand: set[int], trump: int, limit: int) -> list[int]:
-    """The lead (§8): cheapest the lowest card; aggressive the lowest non-trump's rank."""
+    """The lead ([Policies]): cheapest the lowest card; aggressive the lowest non-trump's rank."""
     by_value = sorted(hand, key=lambda c: value(c, trump))
     if policy == "cheapest":
         return by_value[:1]
@@ -43,7 +43,8 @@ def lead(policy: str, hand: set[int], trump: int, limit: int) -> list[int]:
 
 
 def throw_in(policy: str, hand: set[int], table: list[int], trump: int, room: int) -> list[int]:
-    """Throw-ins (§8): cards whose rank is on the table, within ``room`` more attack cards."""
+    """Throw-ins ([Policies]): cards whose rank is on the table, within ``room`` more attack
+    cards."""
     ranks = {rank(c) for c in table}
     fits = sorted((c for c in hand if rank(c) in ranks), key=lambda c: value(c, trump))
     if policy == "cheapest":
@@ -52,7 +53,7 @@ def throw_in(policy: str, hand: set[int], table: list[int], trump: int, room: in
 
 
 def answer(hand: set[int], unbeaten: list[int], trump: int) -> list[tuple[int, int]] | None:
-    """The answer (§8, both policies): highest unbeaten card first, each beaten by the
+    """The answer ([Policies], both policies): highest unbeaten card first, each beaten by the
     lowest unused card that beats it; ``None`` means take."""
     unused = sorted(hand, key=lambda c: value(c, trump))
     pairs = []
@@ -79,8 +80,8 @@ class Game:
         self.first = position.first
         self.trace = trace
         held = {c for hand in self.hands for c in hand} | set(self.talon)
-        self.discard = set(deck(options.deck)) - held     # §2: every other card
-        # §6: seats out at the start first, in seat order.
+        self.discard = set(deck(options.deck)) - held     # [Deals]: every other card
+        # [The end]: seats out at the start first, in seat order.
         self.out = [seat for seat in range(self.n) if not self.hands[seat] and not self.talon]
         self.counts = {"bouts": 0, "cards": 0, "takes": 0, "transfers": 0}
 
@@ -88,7 +89,7 @@ class Game:
         if self.trace is not None:
             self.trace.append(text)
 
-    # Seats and roles (§3, §5).
+    # Seats and roles ([A bout], [Pair against pair]).
 
     def next_player(self, seat: int) -> int | None:
         """The next player clockwise who is not out (None if nobody else is in)."""
@@ -108,7 +109,7 @@ class Game:
         return None
 
     def went_out(self, seat: int) -> None:
-        """§3: out the moment he holds no cards while the talon is empty."""
+        """[A bout]: out the moment he holds no cards while the talon is empty."""
         if not self.hands[seat] and not self.talon and seat not in self.out:
             self.out.append(seat)
             self.say(f"  {seat + 1} is out")
@@ -118,7 +119,7 @@ class Game:
             self.hands[seat].remove(c)
         self.counts["cards"] += len(played)
 
-    # The bout (§3, §4).
+    # The bout ([A bout], [Perevodnoy]).
 
     def bout(self) -> None:
         big_l = self.options.first_limit if self.first else 6
@@ -182,7 +183,7 @@ class Game:
 
     def transfers(self, defender: int, main: int, table: list[int], unbeaten: list[int],
                   big_l: int, limit: int, n_attack: int) -> tuple[int, int, int, int]:
-        """§4 and §8's transfer rule: transfer whenever some transfer is legal."""
+        """[Perevodnoy] and [Policies]'s transfer rule: transfer whenever some transfer is legal."""
         shown = False
         while True:
             target = self.target(defender)
@@ -219,7 +220,7 @@ class Game:
 
     def throw_pass(self, main: int, defender: int, table: list[int], limit: int,
                    n_attack: int) -> list[int]:
-        """§3.4: main attacker, then the others clockwise; one ask each."""
+        """[A bout, step 4]: main attacker, then the others clockwise; one ask each."""
         added: list[int] = []
         for step in range(self.n):
             seat = (main + step) % self.n
@@ -239,7 +240,7 @@ class Game:
         return added
 
     def refill(self, leader: int, defender: int) -> None:
-        """§3.6: from the leader clockwise, the final defender last; then outs."""
+        """[A bout, step 6]: from the leader clockwise, the final defender last; then outs."""
         order = [(leader + step) % self.n for step in range(self.n)]
         order = [seat for seat in order if seat != defender] + [defender]
         order = [seat for seat in order if seat not in self.out]
@@ -252,7 +253,7 @@ class Game:
         for seat in order:
             self.went_out(seat)
 
-    # The game (§6, §9).
+    # The game ([The end], [Counting]).
 
     def over(self) -> bool:
         alive = [seat for seat in range(self.n) if seat not in self.out]
@@ -261,7 +262,8 @@ class Game:
         return len(alive) <= 1
 
     def state(self) -> State:
-        """§9: each hand as a set, the talon in order, the next leader, the first-bout flag."""
+        """[Counting]: each hand as a set, the talon in order, the next leader, the first-bout
+        flag."""
         return (tuple(frozenset(hand) for hand in self.hands), tuple(self.talon),
                 self.attacker, self.first)
 
@@ -279,7 +281,7 @@ class Game:
         return self.result("win", loser, pair)
 
     def limit_result(self) -> dict[str, Any]:
-        """§9: most cards loses (pairs: the pair with more cards); equal is no loser."""
+        """[Counting]: most cards loses (pairs: the pair with more cards); equal is no loser."""
         sizes = [len(hand) for hand in self.hands]
         if self.options.pairs:
             odd, even = sizes[0] + sizes[2], sizes[1] + sizes[3]
@@ -321,9 +323,9 @@ class Game:
 def play(position: Position, options: DurakOptions, trace: list[str] | None = None,
          states: list[State] | None = None,
          places: list[tuple[Any, ...]] | None = None) -> dict[str, Any]:
-    """Play a position to its end; the §9 result as a dict.
+    """Play a position to its end; the [Counting] result as a dict.
 
-    ``states`` receives the §9 state at every boundary checked for repetition; ``places``
+    ``states`` receives the [Counting] state at every boundary checked for repetition; ``places``
     (hands, talon, discard) at every boundary, for the card-conservation property.
     """
     return Game(position, options, trace).play(states, places)

@@ -1,5 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-"""The compiled Spite and Malice engine (RULES-SPITE.md): no Python object and no GIL in a game.
+"""The compiled Spite and Malice engine (docs/games/spite.md): no Python object and no GIL in a
+game.
 
 A table is plain C arrays: pay-off piles read from an index, a hand as counts per card code
 plus a bit mask (``hand_mask``), side piles as arrays with their four top cards kept beside
@@ -9,7 +10,7 @@ else needs keeping), and the stock as a 256-card ring that finished piles are ap
 "Which rank fits" is one mask of the ranks the slots need (bit value+1 of every slot), so a
 policy's choice is a few ANDs and a count-trailing-zeros.
 
-Cycle detection (§6, ``recycle=bottom`` only: under ``none`` every game ends) runs in two
+Cycle detection ([The end], ``recycle=bottom`` only: under ``none`` every game ends) runs in two
 phases so that it costs almost nothing on games that end:
 
 1. Brent's method with one saved state (from turn 32 on); a 64-bit quick key of the state
@@ -78,7 +79,7 @@ cdef enum:
     BRENT_START = 32
 
 
-# ---------------------------------------------------------------- piles (§4)
+# ---------------------------------------------------------------- piles ([Piles])
 
 # The four slot values and the four side-pile tops are each kept as the bytes of one word:
 # updated with word-sized writes, so the word-sized reads that follow (the searches below)
@@ -158,7 +159,8 @@ cdef inline int pop_side(Seat* me, int pile) noexcept nogil:
 
 
 cdef inline void draw(Table* t, Seat* me) noexcept nogil:
-    # §5.1: from the top of the stock until the hand holds 5 cards or the stock is empty.
+    # [A turn, step 1]: from the top of the stock until the hand holds 5 cards or the stock is
+    # empty.
     while me.hand_n < HAND_SIZE and t.stock_n:
         add_to_hand(me, t.stock[t.stock_at])
         t.stock_at = (t.stock_at + 1) & (PILE_CAP - 1)
@@ -166,7 +168,7 @@ cdef inline void draw(Table* t, Seat* me) noexcept nogil:
 
 
 cdef inline void to_centre(Table* t, const Rules* rules, int code, int slot) noexcept nogil:
-    # One card onto a slot; a pile of 13 is finished at once (§4, §5 2a).
+    # One card onto a slot; a pile of 13 is finished at once ([Piles], [A turn] 2a).
     cdef int i, tail, value = byte_of(t.values, slot)
     cdef uint32_t jokers
     if code == JOKER:
@@ -186,7 +188,7 @@ cdef inline void to_centre(Table* t, const Rules* rules, int code, int slot) noe
 
 cdef inline bint may_discard(const Table* t, const Rules* rules, int code,
                              int top) noexcept nogil:
-    # §4 side piles: may a card go on a side pile with this top (0: empty)?
+    # [Piles] side piles: may a card go on a side pile with this top (0: empty)?
     if rules.free_sides or top == 0 or code == JOKER or top == JOKER or top == code:
         return True
     if top == code + 1:
@@ -194,7 +196,7 @@ cdef inline bint may_discard(const Table* t, const Rules* rules, int code,
     return False
 
 
-# ---------------------------------------------------------------- the policies (§7)
+# ---------------------------------------------------------------- the policies ([Policies])
 #
 # Everything a player chooses is decided here, in the contract's words. A policy sees its own
 # hand and side piles, both pay-off tops and the centre. A rank "fits" when a slot has value
@@ -377,7 +379,7 @@ cdef inline int cautious_discard(const Table* t, const Rules* rules, const Seat*
     return 0
 
 
-# ---------------------------------------------------------------- a turn (§5)
+# ---------------------------------------------------------------- a turn ([A turn])
 
 cdef int play_turn(Table* t, const Rules* rules) noexcept nogil:
     # TURN_WON, TURN_IDLE (no card moved) or TURN_MOVED.
@@ -424,7 +426,7 @@ cdef int play_turn(Table* t, const Rules* rules) noexcept nogil:
     return TURN_MOVED if plays else TURN_IDLE
 
 
-# ---------------------------------------------------------------- turn-boundary states (§6)
+# ---------------------------------------------------------------- turn-boundary states ([The end])
 
 cdef inline uint64_t quick_key(const Table* t, bint idle) noexcept nogil:
     # A few counts of the state in one word: equal states have equal keys (any function of
@@ -441,7 +443,7 @@ cdef inline uint64_t quick_key(const Table* t, bint idle) noexcept nogil:
 
 
 cdef void write_state(const Table* t, bint idle, uint8_t* out, int width) noexcept nogil:
-    # The §6 state as bytes: the seat to move, the idle flag, the pay-off lengths (a pay-off
+    # The [The end] state as bytes: the seat to move, the idle flag, the pay-off lengths (a pay-off
     # pile only loses its top, so within a game its length is the pile), the hands as counts,
     # the side-pile lengths, the slot values and joker masks, the stock length; then the
     # side-pile cards and the stock cards in order, zero-padded to ``width``.
@@ -490,11 +492,11 @@ cdef inline bint brent_repeats_lazily(Context* ctx, const Table* t, bint idle) n
     return False
 
 
-# ---------------------------------------------------------------- a game (§2, §6)
+# ---------------------------------------------------------------- a game ([The deal], [The end])
 
 cdef void deal_table(const uint8_t* row, Table* t) noexcept nogil:
-    # §2: deck 1 cut in half into the pay-off piles; the seat with the higher pay-off top moves
-    # first (seat 1 on equal ranks); deck 2 dealt one card at a time, first player first; the
+    # [The deal]: deck 1 cut in half into the pay-off piles; the seat with the higher pay-off top
+    # moves first (seat 1 on equal ranks); deck 2 dealt one card at a time, first player first; the
     # rest is the stock.
     cdef int seat, i, first = 1 if row[26] > row[0] else 0
     cdef Seat* me
@@ -550,7 +552,7 @@ cdef void finish(const Table* t, int outcome, Result* result) noexcept nogil:
 
 cdef int play_pass(Context* ctx, int detect, Result* result) noexcept nogil:
     # Play from the start. At each turn boundary check in order: stalemate, repetition, limit
-    # (§6). Returns PASS_DONE with ``result`` filled, PASS_REPLAY when a Brent pass cannot
+    # ([The end]). Returns PASS_DONE with ``result`` filled, PASS_REPLAY when a Brent pass cannot
     # settle the game exactly, or PASS_NO_MEMORY.
     cdef Table* t = &ctx.table
     cdef bint idle = False, last_idle = False
@@ -809,7 +811,7 @@ def checked_rows(rows):
     if cards.shape[0] and (cards.min() < 1 or cards.max() > JOKER
                            or (cards[:, :52] == JOKER).any()):
         raise ValueError("a row holds card codes 1-14, and no joker (14) in deck 1")
-    # §2: "deck1: 52 cards, four of each rank, no joker. deck2: 56 cards, four of each rank
+    # [The deal]: "deck1: 52 cards, four of each rank, no joker. deck2: 56 cards, four of each rank
     # and four jokers. Anything else is an input error."
     ranks = np.repeat(np.arange(1, JOKER, dtype=np.uint8), 4)
     if cards.shape[0] and not (

@@ -1,7 +1,7 @@
-"""Spite and Malice (Злоба) as a dealsearch game: RULES-SPITE.md under named policies.
+"""Spite and Malice (Злоба) as a dealsearch game: docs/games/spite.md under named policies.
 
 A deal is ``deck1/deck2`` (a row of 108 card codes, two fixed segments); ``verify`` also takes
-a one-line JSON position (§3). The compiled engine (``_engine.pyx``) plays; the pure-Python
+a one-line JSON position ([Cards]). The compiled engine (``_engine.pyx``) plays; the pure-Python
 ``reference`` is its twin in the tests and writes the trace.
 
 >>> from dealsearch.game import get_game
@@ -32,6 +32,7 @@ from dealsearch.game import (
     Layout,
     OptionSpec,
     Row,
+    card_text,
 )
 
 from ...speed import speed_row
@@ -120,11 +121,12 @@ def _as_options(options: GameOptions) -> SpiteOptions:
 
 
 class SpiteGame(Game):
-    """Spite and Malice for two, each seat under a named policy (RULES-SPITE.md)."""
+    """Spite and Malice for two, each seat under a named policy (docs/games/spite.md)."""
 
     name = "spite"
     title = "Spite and Malice"
     measures = ("turns", "cards")
+    throughput_measure = "cards"
     outcomes = OUTCOMES
     unfinished = ("cycle", "limit", "stalemate")  # a stalemate is no record either
     option_specs = (
@@ -150,6 +152,10 @@ class SpiteGame(Game):
         if "policy" in given:
             given["policies"] = given.pop("policy")
         return SpiteOptions(**given)
+
+    def looks_like_deal(self, text: str) -> bool:
+        """Whether a text that does not parse was meant as a deal, not a file name."""
+        return card_text(text)
 
     def describe_options(self, options: GameOptions) -> str:
         """E.g. ``greedy vs greedy, finished piles recycled, seed's side piles``.
@@ -219,7 +225,7 @@ class SpiteGame(Game):
         return _engine_for(_as_options(options)).kernel()
 
     def cycle_key(self, row: Row, options: GameOptions) -> str:
-        """The least (as text) §3 position among the cycle's turn-boundary states after a
+        """The least (as text) [Cards] position among the cycle's turn-boundary states after a
         busy turn; under equal policies the seat-swapped states count too, so a cycle and
         its mirror image share one key. Playing the key reproduces the cycle from entry 0."""
         spite = _as_options(options)

@@ -1,8 +1,9 @@
-"""Spite and Malice deals and positions as text (RULES-SPITE.md §1-3); input errors start here.
+"""Spite and Malice deals and positions as text (docs/games/spite.md, [Cards; The deal]); input
+errors start here.
 
 A card is a code: ranks A=1 … K=13, the joker 14. A deal is a *row* of 108 codes: deck 1 (52
 cards, the two pay-off piles) then deck 2 (56 cards: the hands and the stock), each top card
-first. A position (§3) is a mid-game state in one line of JSON, for constructed tests.
+first. A position ([Cards]) is a mid-game state in one line of JSON, for constructed tests.
 
 >>> row = parse_deal("A23456789TJQK" * 4 + "/" + "A23456789TJQK*" * 4)
 >>> format_deal(row)[:14], len(row)
@@ -88,7 +89,8 @@ def _count_error(where: str, cards: list[int], jokers: int) -> str | None:
 
 
 def parse_deal(text: str) -> Row:
-    """A deal ``deck1/deck2`` (§2) as a row of 108 card codes; :class:`GameError` if invalid."""
+    """A deal ``deck1/deck2`` ([The deal]) as a row of 108 card codes; :class:`GameError` if
+    invalid."""
     text = text.strip()
     if text.startswith("{"):
         raise GameError("a position is not a deal: give deck1/deck2")
@@ -114,7 +116,7 @@ Pile = tuple[int, ...]
 
 @dataclass(frozen=True)
 class Position:
-    """A state at the start of a turn (§3). Pairs are (seat 1, seat 2).
+    """A state at the start of a turn ([Cards]). Pairs are (seat 1, seat 2).
 
     ``payoff`` and ``stock`` are top card first; ``side`` and ``centre`` bottom card first;
     ``hand`` is sorted (its order never matters); ``turn`` is the seat to move (1 or 2).
@@ -133,7 +135,7 @@ class Position:
         return sum(map(len, piles)) + len(self.stock)
 
     def to_json(self) -> dict[str, Any]:
-        """The §3 JSON object (canonical card text, hands sorted)."""
+        """The [Cards] JSON object (canonical card text, hands sorted)."""
         return {"payoff": [card_text(p) for p in self.payoff],
                 "hand": [card_text(h) for h in self.hand],
                 "side": [[card_text(p) for p in seat] for seat in self.side],
@@ -181,7 +183,7 @@ def _field(data: dict[str, Any], key: str, shape: tuple[int, ...], wanted: str) 
 
 
 def parse_position(text: str) -> Position:
-    """A one-line JSON position (§3); :class:`GameError` naming what is wrong."""
+    """A one-line JSON position ([Cards]); :class:`GameError` naming what is wrong."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:

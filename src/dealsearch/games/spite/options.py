@@ -1,4 +1,5 @@
-"""The options of Spite and Malice (RULES-SPITE.md §8): frozen, validated once, one key.
+"""The options of Spite and Malice (docs/games/spite.md, [Options]): frozen, validated once, one
+key.
 
 >>> SpiteOptions(policies="greedy,cautious", max_turns=200).key()
 'recycle=bottom;side_piles=seed;policies=greedy,cautious;max_turns=200'

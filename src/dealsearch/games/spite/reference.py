@@ -1,7 +1,8 @@
-"""Spite and Malice in plain Python, straight from RULES-SPITE.md: the twin the tests trust.
+"""Spite and Malice in plain Python, straight from docs/games/spite.md: the twin the tests trust.
 
-Slow (a few hundred games a second) and meant to be read beside the contract: the set-up (§2),
-the piles (§4), the turn (§5), the end and the repetition (§6) and the two policies (§7). The
+Slow (a few hundred games a second) and meant to be read beside the contract (bracketed names
+are sections of the rules page): the set-up ([The deal]), the piles ([Piles]), the turn
+([A turn]), the end and the repetition ([The end]) and the two policies ([Policies]). The
 compiled engine must agree with it on every count of every game.
 
 >>> from dealsearch.games.spite.notation import parse_position
@@ -34,7 +35,8 @@ Play = tuple[str, int, int]          # (source "p"/"h"/"s", side pile or hand ca
 
 
 def deal_position(row: Row) -> Position:
-    """The position a deal builds (§2): pay-off piles from deck 1, hands and stock from deck 2.
+    """The position a deal builds ([The deal]): pay-off piles from deck 1, hands and stock from
+    deck 2.
 
     >>> from dealsearch.games.spite.notation import card_text, parse_deal
     >>> p = deal_position(parse_deal("A23456789TJQK" * 4 + "/" + "A23456789TJQK*" * 4))
@@ -55,7 +57,7 @@ def deal_position(row: Row) -> Position:
 
 @dataclass
 class Outcome:
-    """A game's end in the contract's terms (§6); ``entry``/``period`` are (turns, cards)."""
+    """A game's end in the contract's terms ([The end]); ``entry``/``period`` are (turns, cards)."""
 
     outcome: str
     winner: int | None
@@ -85,14 +87,14 @@ class Spite:
         self.turns = self.cards = self.discards = self.piles = 0
         self.log: list[str] = []           # the trace of the turn being played
 
-    # -- the piles (§4) ------------------------------------------------------------------
+    # -- the piles ([Piles]) ------------------------------------------------------------------
 
     def slot_for(self, rank: int) -> int | None:
         """The lowest-numbered slot a natural of ``rank`` fits (value rank - 1), if any."""
         return next((s for s, pile in enumerate(self.centre) if len(pile) == rank - 1), None)
 
     def may_discard(self, card: int, pile: list[int]) -> bool:
-        """Whether ``card`` may go on the side pile ``pile`` (§4, side piles)."""
+        """Whether ``card`` may go on the side pile ``pile`` ([Piles], side piles)."""
         if self.options.side_piles == "free" or not pile or card == JOKER or pile[-1] == JOKER:
             return True
         top = pile[-1]
@@ -105,7 +107,7 @@ class Spite:
         tops = [self.payoff[seat][0]] + [p[-1] for p in self.side[seat] if p]
         return not all(self.centre) and 1 in tops + self.hand[seat]
 
-    # -- the turn (§5) -------------------------------------------------------------------
+    # -- the turn ([A turn]) -------------------------------------------------------------------
 
     def draw(self, seat: int) -> None:
         drawn = self.stock[:HAND_SIZE - len(self.hand[seat])]
@@ -115,7 +117,7 @@ class Spite:
             self.log.append(f"draws {card_text(drawn)}:")
 
     def play_card(self, seat: int, play: Play) -> bool:
-        """Make one centre play with §5 2a-c; true when it wins the game."""
+        """Make one centre play with [A turn] 2a-c; true when it wins the game."""
         source, which, slot = play
         if source == "p":
             card = self.payoff[seat].pop(0)
@@ -168,10 +170,10 @@ class Spite:
             self.log.append("idle")
         return not moved, False
 
-    # -- the end, the counts and the repetition (§6) ---------------------------------------
+    # -- the end, the counts and the repetition ([The end]) ---------------------------------------
 
     def state(self, idle: bool) -> tuple[object, ...]:
-        """The turn-boundary state of §6 (the hand as a multiset: sorted)."""
+        """The turn-boundary state of [The end] (the hand as a multiset: sorted)."""
         return (self.to_move, idle, tuple(map(tuple, self.payoff)),
                 tuple(tuple(sorted(hand)) for hand in self.hand),
                 tuple(tuple(map(tuple, seat)) for seat in self.side),
@@ -185,7 +187,7 @@ class Spite:
                        self.piles, left)
 
     def position(self) -> Position:
-        """The game now as a §3 position (meaningful at a turn boundary)."""
+        """The game now as a [Cards] position (meaningful at a turn boundary)."""
         def piles(seat: list[list[int]]) -> tuple[tuple[int, ...], ...]:
             return tuple(map(tuple, seat))
 
@@ -227,7 +229,7 @@ class Spite:
                 return self.outcome("limit")
 
 
-# -- the policies (§7), in the contract's words ---------------------------------------------
+# -- the policies ([Policies]), in the contract's words ------------------------------------
 
 # Discard classes, best first: (top of the same rank, top one higher, empty, joker, other).
 SAME, HIGHER, EMPTY, JOKER_TOP, OTHER = range(5)

@@ -1,11 +1,12 @@
-"""A tiny game written outside the package, to show a game needs no framework change.
+"""A tiny game written as a plug-in, to show a game needs no framework change.
 
 War, cut down: each hand turns its top card; the higher card takes both to the bottom of its
 hand (its own card first); equal cards go back under their own hands. The hand left with no
 card loses. Cards are ranks 0 .. ranks-1, four of each, dealt half and half.
 
 It is pure Python: its Kernel is a :class:`~dealsearch._kernel.PythonKernel`, so every
-search runs it, slowly. Registered by :func:`register_war`, never by the package.
+search runs it, slowly. Registered by :func:`register_war`, never by the package. It imports
+only :mod:`dealsearch.plugin`, as a game written outside the package would.
 """
 
 from __future__ import annotations
@@ -18,14 +19,14 @@ from typing import Any, ClassVar
 import numpy as np
 import numpy.typing as npt
 
-from dealsearch._kernel import PythonKernel
-from dealsearch.game import (
+from dealsearch.plugin import (
     BatchResults,
     Game,
     GameError,
     GameResult,
     Layout,
     OptionSpec,
+    PythonKernel,
     Row,
     register,
 )

@@ -1,0 +1,148 @@
+"""The distinct deals of a layout, numbered: what an exhaustive search plays.
+
+A deal is distinct when no other deal of the layout plays the same game: cards of a fixed
+segment stay in it (the deal is the free cards' arrangement times each fixed segment's own),
+and an unordered segment counts once per content (its cards sorted, as
+:meth:`~dealsearch.game.Game.canonical` writes it). The deals are numbered ``0 .. total-1``:
+the free positions vary slowest, then each fixed segment in order; inside each part, in
+lexicographic order of the card codes. Without fixed or unordered segments this is simply
+the lexicographic order of the distinct orderings of the deck.
+
+>>> from dealsearch.game import Layout
+>>> import numpy as np
+>>> deals = DistinctDeals(Layout(np.array([0, 0, 1, 1], dtype=np.uint8), (2, 2), (True, False)))
+>>> deals.total, [deals.row(i).tolist() for i in range(deals.total)]
+(4, [[0, 0, 1, 1], [0, 1, 0, 1], [0, 1, 1, 0], [1, 1, 0, 0]])
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from math import factorial, prod
+
+import numpy as np
+import numpy.typing as npt
+
+from ..game import Layout
+
+# A part of the row that is dealt on its own: (size, unordered) of each of its segments.
+Part = tuple[tuple[int, bool], ...]
+
+
+def _multinomial(counts: tuple[int, ...]) -> int:
+    return factorial(sum(counts)) // prod(factorial(c) for c in counts)
+
+
+@lru_cache(maxsize=1 << 16)
+def _completions(part: Part, position: int, counts: tuple[int, ...], low: int) -> int:
+    """Ways to fill the part from ``position`` on with the cards ``counts`` (per code), every
+    unordered segment non-decreasing; ``low`` is the smallest code the next card may be."""
+    edge = 0
+    index = 0
+    while index < len(part) and position >= edge + part[index][0]:
+        edge += part[index][0]
+        index += 1
+    if index == len(part):
+        return 1
+    if not any(flag for _, flag in part[index:]):
+        return _multinomial(counts)
+    total = 0
+    for code in range(low, len(counts)):
+        if counts[code]:
+            left = (*counts[:code], counts[code] - 1, *counts[code + 1:])
+            total += _completions(part, position + 1, left, _low(part, position + 1, code))
+    return total
+
+
+def _low(part: Part, position: int, code: int) -> int:
+    """The smallest code allowed at ``position`` after ``code``: ``code`` inside the same
+    unordered segment, any code at the start of a segment or in an ordered one."""
+    start = 0
+    for size, unordered in part:
+        if position < start + size:
+            return code if unordered and position > start else 0
+        start += size
+    return 0
+
+
+def at_least(layout: Layout) -> int:
+    """A lower bound of the layout's distinct deals, cheap whatever the deck: every ordering
+    of the parts, each unordered segment's orderings counted once. Exact without unordered
+    segments; check it before counting a large layout exactly (:class:`DistinctDeals`)."""
+    bounds = list(zip(layout.bounds(), layout.fixed, strict=True))
+    free = [layout.deck[a:b] for (a, b), fixed in bounds if not fixed]
+    parts = ([np.concatenate(free)] if free else []) + [layout.deck[a:b] for (a, b), fixed
+                                                         in bounds if fixed]
+    orderings = prod(_multinomial(tuple(np.unique(part, return_counts=True)[1].tolist()))
+                     for part in parts)
+    inside = prod(factorial(size) for size, unordered in zip(layout.segments,
+                                                             layout.unordered, strict=True)
+                  if unordered)
+    return -(-orderings // inside)
+
+
+class DistinctDeals:
+    """The distinct deals of a layout, by number (see the module). Counting them takes time
+    that grows with the deals of a layout with unordered segments: see :func:`at_least`."""
+
+    def __init__(self, layout: Layout) -> None:
+        self.width = layout.n_cards
+        bounds = list(zip(layout.bounds(), layout.segments, layout.unordered, layout.fixed,
+                          strict=True))
+        free = [(a, b, size, unordered) for (a, b), size, unordered, fixed in bounds
+                if not fixed]
+        groups = [free] if free else []
+        groups += [[(a, b, size, unordered)] for (a, b), size, unordered, fixed in bounds
+                   if fixed]
+        codes = int(layout.deck.max()) + 1 if len(layout.deck) else 0
+        # Each part: its positions in the row, its segments and its cards (count per code).
+        self.parts: list[tuple[npt.NDArray[np.intp], Part, tuple[int, ...]]] = []
+        for group in groups:
+            positions = np.concatenate([np.arange(a, b) for a, b, _, _ in group])
+            counts = np.bincount(layout.deck[positions], minlength=codes)
+            self.parts.append((positions, tuple((s, u) for _, _, s, u in group),
+                               tuple(int(c) for c in counts)))
+        self.sizes = [_completions(part, 0, counts, 0) for _, part, counts in self.parts]
+        self.total = prod(self.sizes)
+        # No fixed, no unordered segment: the deals are the deck's orderings, stepped fast.
+        self.plain = len(self.parts) == 1 and not any(u for _, u in self.parts[0][1])
+
+    def row(self, number: int) -> npt.NDArray[np.uint8]:
+        """Deal ``number`` (0-based) as a row."""
+        if not 0 <= number < self.total:
+            raise ValueError(f"deal {number} of {self.total}")
+        row = np.empty(self.width, dtype=np.uint8)
+        for (positions, part, counts), size in zip(self.parts[::-1], self.sizes[::-1],
+                                                   strict=True):
+            number, index = divmod(number, size)
+            row[positions] = _unrank(part, counts, index)
+        return row
+
+    def block(self, start: int, count: int) -> npt.NDArray[np.uint8]:
+        """Deals ``start .. start+count-1`` (fewer past the last), one row each."""
+        count = max(0, min(count, self.total - start))
+        if self.plain and count:
+            from .._permutations import permutation_block
+
+            return permutation_block(self.row(start), count)
+        return np.array([self.row(start + i) for i in range(count)],
+                        dtype=np.uint8).reshape(count, self.width)
+
+
+def _unrank(part: Part, counts: tuple[int, ...], index: int) -> list[int]:
+    """The ``index``-th way (lexicographic) to fill the part with the cards ``counts``."""
+    cards: list[int] = []
+    low = 0
+    for position in range(sum(size for size, _ in part)):
+        for code in range(low, len(counts)):
+            if not counts[code]:
+                continue
+            left = (*counts[:code], counts[code] - 1, *counts[code + 1:])
+            next_low = _low(part, position + 1, code)
+            below = _completions(part, position + 1, left, next_low)
+            if index < below:
+                cards.append(code)
+                counts, low = left, next_low
+                break
+            index -= below
+    return cards

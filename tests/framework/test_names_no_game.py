@@ -1,0 +1,51 @@
+"""The framework names no game's option or measure: it asks the game. Only the log's legacy
+columns (``rules``, ``cards``), kept until the log stores measures by name, may still appear,
+and only in the modules that read and write them."""
+
+from __future__ import annotations
+
+import io
+import tokenize
+from pathlib import Path
+
+import dealsearch
+
+PACKAGE = Path(dealsearch.__file__).parent
+# Option and measure names of the default game.
+NAMES = {"rules", "players", "deck", "hand_sizes", "max_cards", "max_tricks", "cards",
+         "tricks", "cards/s"}
+# The log's legacy columns, where they are read and written (the values come from the game).
+LOG_COLUMNS = {"log.py": {"rules", "cards"}, "search/runner.py": {"cards"},
+               "cli/records.py": {"rules"}}
+
+
+def framework_modules() -> list[Path]:
+    return [path for path in sorted(PACKAGE.rglob("*.py"))
+            if path.relative_to(PACKAGE).parts[0] not in ("games", "examples")]
+
+
+def string_literals(path: Path) -> set[str]:
+    tokens = tokenize.generate_tokens(io.StringIO(path.read_text(encoding="utf-8")).readline)
+    found = set()
+    for token in tokens:
+        if token.type == tokenize.STRING and not token.string.startswith(('"""', "'''")):
+            text = token.string.lstrip("rbuf").strip("\"'")
+            found.add(text)
+    return found
+
+
+def test_framework_modules_name_no_option_or_measure_of_a_game():
+    named = {}
+    for path in framework_modules():
+        where = path.relative_to(PACKAGE).as_posix()
+        found = (string_literals(path) & NAMES) - LOG_COLUMNS.get(where, set())
+        if found:
+            named[where] = sorted(found)
+    assert named == {}
+
+
+def test_the_framework_names_no_game_but_to_pick_the_default():
+    for path in framework_modules():
+        text = path.read_text(encoding="utf-8")
+        assert "beggar" not in text.replace('DEFAULT_GAME = "beggar"', "") or \
+            path.name == "__init__.py", path

@@ -1,0 +1,101 @@
+"""What a plug-in author relies on: the framework loads no game of its own accord, a game
+without options keeps the contract and reads cleanly everywhere, and the game's own words
+reach the user."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import pytest
+
+from dealsearch.cli import main
+from dealsearch.examples.war import War, register_war
+from dealsearch.plugin import GameError, OptionSpec, register
+from dealsearch.testing import CHECKS, Subject
+
+
+@pytest.mark.parametrize("module", ["log", "game", "search", "report", "cli", "plugin",
+                                    "testing"])
+def test_importing_the_framework_loads_no_game(module):
+    code = (f"import dealsearch.{module}, sys; "
+            "print([m for m in sys.modules if '.games.' in m])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout  # a fresh interpreter: nothing imported yet
+    assert out.strip() == "[]"
+
+
+def test_the_default_game_is_loaded_when_its_play_is_asked_for(record):
+    import dealsearch
+
+    assert dealsearch.play(record).cards == 8344
+
+
+@dataclass(frozen=True)
+class Nothing:
+    """The options of a game that has none: War with three ranks."""
+
+    ranks: ClassVar[int] = 2
+    max_rounds: ClassVar[int] = 200
+
+    def key(self) -> str:
+        return ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {}
+
+
+class PlainWar(War):
+    """War without options."""
+
+    name: ClassVar[str] = "plainwar"
+    title: ClassVar[str] = "Plain War"
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+
+    def options(self, **values: Any) -> Nothing:
+        if values:
+            raise GameError(f"plainwar has no option {sorted(values)[0]!r}")
+        return Nothing()
+
+    def describe_options(self, options: Any) -> str:
+        return super(War, self).describe_options(options)  # the framework's own
+
+
+PLAIN = register(PlainWar())
+register_war()
+
+
+@pytest.mark.parametrize("check", CHECKS, ids=lambda check: check.__name__)
+def test_a_game_without_options_keeps_the_contract(check):
+    check(Subject(PLAIN, ({},), rows=60))
+
+
+def test_a_game_without_options_reads_cleanly(capsys, tmp_path):
+    db = str(tmp_path / "log.sqlite")
+    assert main(["search", "random", "--game", "plainwar", "--deals", "500", "--workers", "1",
+                 "--seed", "1", "--db", db, "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "random search, Plain War, " in out and ", ," not in out
+    assert main(["status", "--all", "--db", db]) == 0
+    out = capsys.readouterr().out
+    assert "search of plainwar, 1 workers" in out and "()" not in out
+    assert main(["records", "--game", "plainwar", "--all", "--db", db]) == 0
+    out = capsys.readouterr().out
+    assert "plainwar:" not in out
+
+
+def test_the_games_own_parse_error_reaches_the_user(capsys):
+    assert main(["verify", "--game", "war", "0231310X/22311203"]) == 2
+    err = capsys.readouterr().err
+    assert "a war deal is two hands of digits" in err and "no such file" not in err
+    assert main(["verify", "--game", "war", "deals.txt"]) == 2
+    assert "no such file: deals.txt" in capsys.readouterr().err
+
+
+def test_exhaustive_names_no_option_the_game_lacks(capsys):
+    assert main(["search", "exhaustive", "--game", "war", "--ranks", "10", "--workers",
+                 "1"]) == 2
+    err = capsys.readouterr().err
+    assert "would never end" in err and "--deck" not in err

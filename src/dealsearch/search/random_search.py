@@ -18,6 +18,7 @@ from .spec import SearchSpec
 
 CHUNK_DEALS = 100_000  # deals of stream (seed, k); a task plays a run of such chunks
 MAX_FINDS = 256        # finds kept per call of the sampler
+GPU_MAX_UNITS = 20_000  # chunks a GPU task may take: about a second at 10^9 deals/s
 
 
 class RandomSearch(NumberedSearch):
@@ -36,6 +37,12 @@ class RandomSearch(NumberedSearch):
         return self.spec.deals
 
     task_deals = CHUNK_DEALS   # deals of one unit of work (a task is a run of units)
+
+    @property
+    def max_units(self) -> int | None:
+        """The most units a task may take, if not the runner's usual (a GPU needs long
+        tasks to keep busy)."""
+        return GPU_MAX_UNITS if self.spec.device == "gpu" else None
 
     def next_task(self, units: int = 1) -> Task | None:
         """The next run of at most ``units`` chunks, or None once the budget is handed out.
@@ -75,7 +82,17 @@ def sampler(spec: SearchSpec, stream: int, best: int = 0) -> Any:
 
 def play_chunk(spec: SearchSpec, task: Task) -> Report:
     """Play a run of chunks of random deals; in each chunk keep each deal longer than all
-    before it in the chunk, and every cycle (so a run of chunks finds what its chunks do)."""
+    before it in the chunk, and every cycle (so a run of chunks finds what its chunks do).
+    On the spec's device: the same report from any (:mod:`dealsearch.search.device`)."""
+    if spec.device != "cpu":
+        from .device import play_on_device  # only a device run needs it
+
+        return play_on_device(spec, task, CHUNK_DEALS)
+    return play_chunk_cpu(spec, task)
+
+
+def play_chunk_cpu(spec: SearchSpec, task: Task) -> Report:
+    """:func:`play_chunk` on the CPU."""
     game = spec.plugin
     report = Report.for_game(task.key, game)
     hists, widths = report.hist_args(game)

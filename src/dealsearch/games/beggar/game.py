@@ -340,6 +340,18 @@ class Beggar(Game):
 
         return FastSampler(_options(options), seed, stream, objective, best)
 
+    def device_refusal(self, options: Any, device: str) -> str | None:
+        """Why the GPU engine (or its CPU emulation) cannot play these options."""
+        from .gpu import refusal
+
+        return refusal(_options(options))
+
+    def device_sampler(self, options: Any, seed: int, objective: str, device: str) -> Any:
+        """The random player on ``device`` (``gpu``: CuPy, imported only now; ``emulate``)."""
+        from .gpu import GpuSampler, open_device
+
+        return GpuSampler(_options(options), seed, objective, open_device(device))
+
     def climber(self, options: Any, seed: int, stream: int, objective: str) -> Any:
         """The specialised climber (``_climb.Climber``)."""
         from .search import FastClimber

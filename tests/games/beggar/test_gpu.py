@@ -1,0 +1,205 @@
+"""The GPU engine without a GPU: its kernel's C (``_gpu_step.h``, ``_deals.h``), compiled for
+the CPU as ``_gpu_emulate``, plays every deal as the exact engine does; the host side
+(``games/beggar/gpu.py``, ``search/device.py``) turns what the device reports into the very
+report the CPU search gives for the same seed; and the CUDA source builds where nvcc is.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from dealsearch.cli import main
+from dealsearch.games.beggar import STANDARD, _engine, _gpu_emulate, gpu
+from dealsearch.games.beggar.options import make_options
+from dealsearch.search.base import Task
+from dealsearch.search.random_search import play_chunk
+from dealsearch.search.spec import SearchSpec
+
+WIN = 0
+
+
+def emulate(options, seed, n, first_stream=0, objective="cards", chunk_deals=100_000):
+    """Every deal's score on the emulated kernel, and its totals and histograms."""
+    table = gpu.KernelTable.build(options, seed, objective)
+    card_hist = np.zeros(2048, dtype=np.int64)
+    trick_hist = np.zeros(4096, dtype=np.int64)
+    totals = np.zeros(4, dtype=np.int64)
+    scores = _gpu_emulate.play(table.pay_word, table.size0, table.total, table.cap_cards,
+                               table.cap_tricks, table.by_tricks, table.courts, table.seed_key,
+                               first_stream, chunk_deals, n, 10, card_hist, trick_hist, totals)
+    return table, scores, totals, card_hist, trick_hist
+
+
+def rows_of(table, first_stream, n, chunk_deals=100_000):
+    w = np.arange(n, dtype=np.uint64)
+    return _gpu_emulate.deal_rows(table.courts, table.total, table.seed_key,
+                                  first_stream + w // np.uint64(chunk_deals),
+                                  w % np.uint64(chunk_deals))
+
+
+def check_against_engine(options, seed, n, objective="cards"):
+    """Deal by deal: a game the kernel settles is the engine's (win, same length); a game it
+    hands back is one the engine finds cycling, limited, or past the caps."""
+    table, scores, totals, card_hist, trick_hist = emulate(options, seed, n, 3, objective)
+    rows = rows_of(table, 3, n)
+    outcome, _, cards, tricks, _, _ = _engine.play_rows(
+        rows, options.sizes, options.game_rules.payments, options.max_cards, options.max_tricks)
+    handed = scores == _gpu_emulate.HANDBACK
+    settled = ~handed
+    assert (outcome[settled] == WIN).all()
+    measure = tricks if objective == "tricks" else cards
+    assert (scores[settled] == measure[settled]).all()
+    assert ((outcome[handed] != WIN) | (cards[handed] >= table.cap_cards)
+            | (tricks[handed] >= table.cap_tricks)).all()
+    assert totals.tolist() == [settled.sum(), handed.sum(), cards[settled].sum(),
+                               tricks[settled].sum()]
+    assert (card_hist == np.bincount(np.minimum(cards[settled] // 10, 2047),
+                                     minlength=2048)).all()
+    assert (trick_hist == np.bincount(np.minimum(tricks[settled], 4095), minlength=4096)).all()
+    return outcome, handed
+
+
+def test_the_cpu_players_deal_the_kernels_deals() -> None:
+    table = gpu.KernelTable.build(make_options(), 11, "cards")
+    for stream in (0, 5):
+        rows = _engine.random_rows(STANDARD.deck, 1000, 11, stream)
+        assert (rows == rows_of(table, stream, 1000, chunk_deals=1000)).all()
+
+
+def test_deal_d_of_a_stream_does_not_depend_on_the_deals_before_it() -> None:
+    table = gpu.KernelTable.build(make_options(), 4, "cards")
+    rows = _engine.random_rows(STANDARD.deck, 500, 4, 2)
+    picked = np.array([499, 0, 250], dtype=np.uint64)
+    again = _gpu_emulate.deal_rows(table.courts, 52, table.seed_key,
+                                   np.full(3, 2, dtype=np.uint64), picked)
+    assert (again == rows[picked.astype(np.int64)]).all()
+
+
+def test_the_kernel_plays_standard_deals_as_the_engine() -> None:
+    _, handed = check_against_engine(make_options(), 1, 200_000)
+    assert not handed.any()     # no known 2-player 52-card game is past the cap
+
+
+@pytest.mark.slow
+def test_the_kernel_plays_a_million_standard_deals_as_the_engine() -> None:
+    check_against_engine(make_options(), 2, 1_000_000)
+
+
+def test_the_kernel_hands_back_every_cycle_of_a_small_deck() -> None:
+    options = make_options(deck="------JJQQK")
+    outcome, handed = check_against_engine(options, 5, 100_000)
+    assert (outcome == 1).sum() > 100       # cycles happen, and all are handed back
+    assert handed[outcome == 1].all()
+
+
+@pytest.mark.parametrize("values", [{"max_cards": 400}, {"max_tricks": 40},
+                                    {"hand_sizes": "30/22"}], ids=str)
+def test_the_kernel_respects_limits_and_uneven_hands(values) -> None:
+    outcome, handed = check_against_engine(make_options(**values), 6, 50_000)
+    if values.keys() & {"max_cards", "max_tricks"}:
+        assert (outcome == 2).sum() > 100   # the limit bites, and every limited game is back
+        assert handed[outcome == 2].all()
+
+
+def test_the_kernel_scores_by_tricks() -> None:
+    check_against_engine(make_options(), 8, 50_000, objective="tricks")
+
+
+def test_chunk_records_are_the_running_best_of_each_chunk() -> None:
+    _, scores, *_ = emulate(make_options(deck="-" * 20 + "JJQQKKAA"), 3, 25_000, chunk_deals=7_000)
+    counts, found = _gpu_emulate.records(scores, 7_000, 64)
+    for c in range(4):
+        best, want = 0, []
+        for i, s in enumerate(scores[c * 7_000:(c + 1) * 7_000].tolist()):
+            if s != _gpu_emulate.HANDBACK and s > best:
+                best = s
+                want.append(i)
+        assert counts[c] == len(want)
+        assert found[c, :counts[c]].tolist() == want[:64]
+
+
+def spec(device, **values):
+    return SearchSpec.from_json({"strategy": "random", "seed": 9, "device": device, **values})
+
+
+def same_report(device_values, task):
+    cpu = play_chunk(spec("cpu", **device_values), task)
+    emulated = play_chunk(spec("emulate", **device_values), task)
+    assert (cpu.deals, cpu.cards, cpu.outcomes) == (emulated.deals, emulated.cards,
+                                                     emulated.outcomes)
+    for measure, hist in cpu.histograms.items():
+        assert (hist == emulated.histograms[measure]).all()
+    assert [(deal, r.to_json()) for deal, r in cpu.finds] == [
+        (deal, r.to_json()) for deal, r in emulated.finds]
+    return cpu
+
+
+def test_the_emulated_device_reports_what_the_cpu_search_does() -> None:
+    report = same_report({}, Task(4, {"deals": 250_000}))   # two chunks and a half
+    assert len(report.finds) > 10
+
+
+def test_chunks_with_cycles_and_limits_give_the_cpu_report() -> None:
+    report = same_report({"deck": "------JJQQK"}, Task(0, {"deals": 120_000}))
+    assert any(r.outcome == "cycle" for _, r in report.finds)
+    report = same_report({"max_cards": 900}, Task(2, {"deals": 100_000}))
+    assert report.outcomes[2] > 0
+
+
+def test_a_device_refuses_what_its_kernel_cannot_play() -> None:
+    for values, words in (({"players": 3}, "two players"),
+                          ({"deck": "-" * 60 + "JJQQKKAA"}, "52")):
+        with pytest.raises(ValueError, match=words):
+            spec("gpu", **values)
+    with pytest.raises(ValueError, match="random searches"):
+        SearchSpec.from_json({"strategy": "climb", "device": "gpu"})
+    with pytest.raises(ValueError, match="durak has no engine for --device gpu"):
+        SearchSpec.from_json({"strategy": "random", "device": "gpu", "game": "durak"})
+    with pytest.raises(ValueError, match="unknown device"):
+        spec("tpu")
+
+
+def test_without_cupy_device_gpu_is_one_line_and_exit_2(capsys, monkeypatch, tmp_path) -> None:
+    monkeypatch.setitem(sys.modules, "cupy", None)     # import cupy raises ImportError
+    code = main(["search", "random", "--device", "gpu", "--deals", "1000", "--db",
+                 str(tmp_path / "log.sqlite")])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2
+    assert err == ["dealsearch: error: --device gpu needs CuPy: pip install 'dealsearch[gpu]'"]
+    assert not (tmp_path / "log.sqlite").exists()
+
+
+def test_search_on_the_emulated_device_logs_the_cpu_runs_finds(capsys, tmp_path) -> None:
+    lines = {}
+    for device in ("cpu", "emulate"):
+        code = main(["search", "random", "--device", device, "--deals", "200000", "--seed", "3",
+                     "--workers", "1", "--json", "--db", str(tmp_path / f"{device}.sqlite")])
+        assert code == 0
+        out = capsys.readouterr().out.strip().splitlines()
+        lines[device] = [line for line in out[:-1]], out[-1]
+    assert lines["cpu"][0] == lines["emulate"][0] and lines["cpu"][0]
+    cpu, emulated = json.loads(lines["cpu"][1]), json.loads(lines["emulate"][1])
+    for key in ("deals", "outcomes", "best"):
+        assert cpu[key] == emulated[key]
+
+
+def test_the_kernel_source_pastes_its_headers() -> None:
+    source = gpu.kernel_source()
+    assert '#include "' not in source
+    assert "ds_game_step" in source and "ds_deal_planes" in source
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="no nvcc (CUDA toolkit) here")
+def test_the_cuda_kernel_compiles_for_hopper(tmp_path) -> None:
+    cu = tmp_path / "kernel.cu"
+    cu.write_text(gpu.kernel_source())
+    done = subprocess.run(["nvcc", "-arch=sm_90", "-cubin", "-o", str(tmp_path / "k.cubin"),
+                           str(cu)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "warning" not in done.stderr.lower(), done.stderr

@@ -1,0 +1,144 @@
+"""Check the GPU engine on a machine with a GPU: exact against the CPU engine, and how fast.
+
+    python benchmarks/gpu_check.py [--emulate] [--deals N] [--seconds S] [--seed S]
+
+1. builds the kernel (NVRTC, through CuPy) on the current GPU;
+2. plays ``--deals`` random 2-player standard deals (default 10^7) as a random search of
+   ``--seed`` on the GPU, and the same deals on the CPU engine (every core), and compares the
+   two reports: outcome counts, card total, both length histograms and every find;
+3. times at least ``--seconds`` (default 10) of steady play: the kernel's own rate and the
+   search's (the whole report of each task, finds dealt and played again on the CPU).
+
+``--emulate`` runs the same kernel source compiled for the CPU (``_gpu_emulate``) instead, on
+10^6 deals by default, with no GPU. The last line is always
+``gpu check: N deals, D differences, R deals/s (DEVICE)``; the exit status is 0 when D is 0,
+1 when there are differences, 2 when there is no GPU (or CuPy) to check.
+
+On the GPU machine (no package registry; Python with CuPy, Cython, numpy, setuptools, tqdm):
+
+    python3 -m pip install --no-build-isolation --no-deps -e . && python3 benchmarks/gpu_check.py
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+from dealsearch.search.base import Report, Task
+from dealsearch.search.device import DeviceUnavailable, device_sampler, play_on_device
+from dealsearch.search.random_search import CHUNK_DEALS, play_chunk_cpu
+from dealsearch.search.spec import SearchSpec
+
+
+def say(text: str) -> None:
+    print(text, flush=True)
+
+
+def cpu_chunk(args: tuple[dict, int, int]) -> Report:
+    """One chunk on the CPU engine (in a worker process)."""
+    spec_json, chunk, deals = args
+    return play_chunk_cpu(SearchSpec.from_json(spec_json), Task(chunk, {"deals": deals}))
+
+
+def cpu_report(spec: SearchSpec, deals: int) -> Report:
+    """The CPU engine's report of deals 0..deals-1 (chunk by chunk, on every core)."""
+    spec_json = {**spec.to_json(), "device": "cpu"}
+    work = [(spec_json, k, min(CHUNK_DEALS, deals - k * CHUNK_DEALS))
+            for k in range(-(-deals // CHUNK_DEALS))]
+    total = Report.for_game(0, spec.plugin)
+    # spawn: a forked child of a process that has started CUDA cannot be trusted
+    with ProcessPoolExecutor(os.cpu_count() or 1,
+                             mp_context=multiprocessing.get_context("spawn")) as pool:
+        for report in pool.map(cpu_chunk, work, chunksize=4):
+            merge(total, report)
+    return total
+
+
+def merge(total: Report, report: Report) -> None:
+    total.deals += report.deals
+    total.cards += report.cards
+    total.outcomes = [a + b for a, b in zip(total.outcomes, report.outcomes, strict=True)]
+    for measure, hist in report.histograms.items():
+        total.histograms[measure] += hist
+    total.finds.extend(report.finds)
+
+
+def differences(cpu: Report, device: Report) -> dict[str, int]:
+    """Items that differ: counts (deals, card total, each outcome), histogram bins, finds."""
+    counts = int(cpu.deals != device.deals) + int(cpu.cards != device.cards) + sum(
+        int(a != b) for a, b in zip(cpu.outcomes, device.outcomes, strict=True))
+    bins = sum(int((cpu.histograms[m] != device.histograms[m]).sum()) for m in cpu.histograms)
+    mine = [(deal, result.to_json()) for deal, result in cpu.finds]
+    theirs = [(deal, result.to_json()) for deal, result in device.finds]
+    finds = sum(a != b for a, b in zip(mine, theirs, strict=False)) + abs(len(mine)
+                                                                     - len(theirs))
+    return {"counts": counts, "histogram bins": bins, "finds": finds}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--emulate", action="store_true",
+                        help="the kernel's C compiled for the CPU, no GPU")
+    parser.add_argument("--deals", type=int, help="deals compared (default: 10^7, "
+                                                  "10^6 with --emulate)")
+    parser.add_argument("--seconds", type=float, help="steady play timed (default: 10, "
+                                                      "3 with --emulate)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    device = "emulate" if args.emulate else "gpu"
+    deals = args.deals or (10**6 if args.emulate else 10**7)
+    seconds = args.seconds or (3.0 if args.emulate else 10.0)
+    spec = SearchSpec.from_json({"strategy": "random", "seed": args.seed, "device": device})
+
+    began = time.perf_counter()
+    try:
+        sampler = device_sampler(spec)
+    except DeviceUnavailable as error:
+        say(f"no device to check: {error}")
+        say(f"gpu check: 0 deals, 0 differences, 0 deals/s (none: {error})")
+        return 2
+    name = sampler.name
+    say(f"device: {name}; kernel built in {time.perf_counter() - began:.1f} s")
+
+    say(f"exactness: {deals:,} deals of seed {args.seed} on {name} and on the CPU engine ...")
+    t = time.perf_counter()
+    on_device = play_on_device(spec, Task(0, {"deals": deals}), CHUNK_DEALS)
+    device_s = time.perf_counter() - t
+    t = time.perf_counter()
+    on_cpu = cpu_report(spec, deals)
+    cpu_s = time.perf_counter() - t
+    diff = differences(on_cpu, on_device)
+    total = sum(diff.values())
+    say(f"  device {device_s:.1f} s, CPU ({os.cpu_count()} cores) {cpu_s:.1f} s; "
+        f"{len(on_cpu.finds)} finds, {on_cpu.outcomes} outcomes; differences: "
+        + ", ".join(f"{k} {v}" for k, v in diff.items()))
+
+    say(f"speed: at least {seconds:g} s of steady play ...")
+    task_deals = 10 * CHUNK_DEALS
+    rates = []
+    chunk = -(-deals // CHUNK_DEALS)      # past the deals compared: new deals
+    played, elapsed = 0, 0.0
+    while elapsed < seconds:
+        t = time.perf_counter()
+        play_on_device(spec, Task(chunk, {"deals": task_deals}), CHUNK_DEALS)
+        spent = time.perf_counter() - t
+        rates.append(task_deals / spent)
+        played += task_deals
+        elapsed += spent
+        chunk += task_deals // CHUNK_DEALS
+        # tasks of about a second each, as the search runner sizes them
+        task_deals = max(CHUNK_DEALS, min(20_000 * CHUNK_DEALS,
+                                          int(rates[-1]) // CHUNK_DEALS * CHUNK_DEALS))
+    rate = played / elapsed
+    say(f"  {played:,} deals in {elapsed:.1f} s: {rate:,.0f} deals/s "
+        f"(tasks of up to {task_deals:,} deals; best task {max(rates):,.0f} deals/s)")
+    say(f"gpu check: {deals} deals, {total} differences, {rate:.0f} deals/s ({name})")
+    return 1 if total else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

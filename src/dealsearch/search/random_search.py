@@ -1,7 +1,13 @@
 """Random search: uniformly random deals, dealt and played in compiled code.
 
 Chunk ``k`` of a run plays the deals of PRNG stream ``(seed, k)``, so a run is reproducible for
-a seed whatever the number of workers, and a resumed run replays only unreported chunks.
+a seed whatever the number of workers, and a resumed run replays only unreported chunks. A game
+whose dealer is counter-based (BMN: deal ``j`` of chunk ``k`` is a function of the seed, ``k``
+and ``j``) plays the same deals on any device (``--device``, :mod:`dealsearch.search.device`).
+
+A game names its dealer (``random_dealer``) when it changes which deals a seed gives; the
+checkpoint records it, and a run dealt by another dealer is not continued (its chunks left
+would be other deals than the run began with: the run would no longer be its seed's).
 """
 
 from __future__ import annotations
@@ -11,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from .._kernel import Kernel
+from ..errors import BadOption
 from ..game import specialised_sampler
 from ._generic import Sampler
 from .base import NumberedSearch, Report, Task, compact, results_of
@@ -30,6 +37,17 @@ class RandomSearch(NumberedSearch):
         self.spec = spec
         super().__init__(None if spec.deals is None else -(-spec.deals // CHUNK_DEALS),
                          checkpoint)
+        self.dealer = str(getattr(spec.plugin, "random_dealer", ""))
+        began = self.chunks.prefix or self.chunks.extra
+        if began and checkpoint.get("dealer", "") != self.dealer:
+            raise BadOption(f"this run was dealt by an earlier {spec.plugin.name} dealer, which "
+                            f"this version no longer has (its seed now gives other deals): "
+                            f"start a new run")
+
+    def checkpoint(self) -> dict[str, Any]:
+        """The chunks done, and the dealer that dealt them."""
+        return {**super().checkpoint(), "dealer": self.dealer} if self.dealer else \
+            super().checkpoint()
 
     @property
     def total_deals(self) -> int | None:

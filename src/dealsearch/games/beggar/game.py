@@ -123,6 +123,9 @@ class Beggar(Game):
     histogram_bins: ClassVar[dict[str, tuple[int, int]]] = {"cards": (10, 2048),
                                                             "tricks": (1, 4096)}
     mutation_weights = (1, 1, 1, 1)
+    # Random search deals from _deals.h's counter-based generator (decks of up to 64 cards),
+    # shared with the GPU kernel; runs dealt before it (xoshiro streams) are not continued.
+    random_dealer = "counter-1"
 
     def options(self, **values: Any) -> BeggarOptions:
         """Checked BMN options (see :func:`~dealsearch.games.beggar.options.make_options`)."""

@@ -145,8 +145,9 @@ class CupyDevice:
             raise DeviceUnavailable(f"--device gpu: the kernel did not build: {first[0]}"
                                     ) from None
         try:    # enough blocks to fill every multiprocessor once: the kernel is persistent
+            function = getattr(self.play_fn, "kernel", self.play_fn)   # RawKernel's Function
             per_sm = cupy.cuda.driver.occupancyMaxActiveBlocksPerMultiprocessor(
-                self.play_fn.ptr, BLOCK, 0)
+                function.ptr, BLOCK, 0)
         except Exception:   # an older CuPy: what the kernel's 56 registers allow
             per_sm = 4
         self.grid = self.sms * max(1, int(per_sm))

@@ -10,6 +10,7 @@ import json
 import shutil
 import subprocess
 import sys
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -203,3 +204,145 @@ def test_the_cuda_kernel_compiles_for_hopper(tmp_path) -> None:
                            str(cu)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert "warning" not in done.stderr.lower(), done.stderr
+
+
+# ---------------------------------------------------------------- CupyDevice's host side
+# CuPy cannot run here, so a stand-in module plays its part: arrays are numpy arrays with
+# CuPy's .get(), and the two kernels are the emulation, called with exactly the arguments the
+# host passes, each checked against the C type of that parameter in _gpu_kernel.cu. What this
+# tests is CupyDevice's own logic (slices, offsets, hand-back lists, the arguments' order and
+# types); the kernels' logic is the emulation's, tested above.
+
+C_TYPES = {"unsigned long long": np.uint64, "int": np.int32, "unsigned int": np.uint32,
+           "unsigned char": np.uint8}
+
+
+def kernel_parameters(name):
+    """(C type, is pointer) of each parameter of kernel ``name`` in _gpu_kernel.cu."""
+    import re
+
+    source = re.sub(r"/\*.*?\*/", "", gpu.KERNEL.read_text(), flags=re.DOTALL)
+    body = re.search(rf"__global__ void {name}\((.*?)\)\s*{{", source, re.DOTALL)[1]
+    parameters = []
+    for text in body.split(","):
+        words = text.replace("const", "").replace("*", " * ").split()
+        pointer = "*" in words
+        parameters.append((" ".join(w for w in words[:-1] if w != "*"), pointer))
+    return parameters
+
+
+class DeviceArray(np.ndarray):
+    def get(self):
+        return np.array(self)
+
+
+def device(array):
+    return np.asarray(array).view(DeviceArray)
+
+
+def checked(name, args):
+    parameters = kernel_parameters(name)
+    assert len(args) == len(parameters), name
+    for i, (arg, (ctype, pointer)) in enumerate(zip(args, parameters, strict=True)):
+        if pointer:
+            assert isinstance(arg, np.ndarray) and arg.dtype == C_TYPES[ctype], (name, i)
+            assert arg.flags.c_contiguous, (name, i)
+        else:
+            assert type(arg) is C_TYPES[ctype], (name, i, type(arg))
+    return args
+
+
+def fake_play(grid, block, args):
+    (pay_word, size0, total, cap_cards, cap_tricks, by_tricks, courts, n_courts, seed_key,
+     first_stream, chunk_deals, n, work, scores, handbacks, handback_count, room, w_base,
+     totals, card_hist, card_bins, card_bin, trick_hist, trick_bins) = checked("bmn_random",
+                                                                              args)
+    assert len(card_hist) == card_bins and len(trick_hist) == trick_bins
+    sums = np.zeros(4, dtype=np.int64)
+    cards, tricks = np.zeros(int(card_bins), np.int64), np.zeros(int(trick_bins), np.int64)
+    played = _gpu_emulate.play(int(pay_word), int(size0), int(total), int(cap_cards),
+                               int(cap_tricks), bool(by_tricks), np.array(courts[:n_courts]),
+                               int(seed_key), int(first_stream), int(chunk_deals), int(n),
+                               int(card_bin), cards, tricks, sums)
+    scores[:n] = played
+    back = np.flatnonzero(played == _gpu_emulate.HANDBACK)[::-1]   # the GPU's order: any
+    kept = min(len(back), int(room))
+    handbacks[:kept] = back[:kept].astype(np.uint64) + w_base
+    handback_count[0] += np.uint64(len(back))
+    totals += sums.astype(np.uint64)
+    card_hist += cards.astype(np.uint64)
+    trick_hist += tricks.astype(np.uint64)
+    work[0] += n
+
+
+def fake_records(grid, block, args):
+    scores, n, chunk_deals, found, counts, room = checked("bmn_records", args)
+    got_counts, got_found = _gpu_emulate.records(np.array(scores[:n]), int(chunk_deals),
+                                                 int(room))
+    assert found.shape == got_found.shape and counts.shape == got_counts.shape
+    counts[:], found[:] = got_counts, got_found
+
+
+class FakeStream:
+    def __init__(self, non_blocking=False):
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def synchronize(self):
+        pass
+
+
+class FakeModule:
+    def __init__(self, code, options=()):
+        assert '#include "' not in code     # the headers are pasted in
+        self.kernels = {"bmn_random": fake_play, "bmn_records": fake_records}
+
+    def get_function(self, name):
+        return self.kernels[name]
+
+
+def no_occupancy(*args):
+    raise AttributeError("an older CuPy")
+
+
+FAKE_CUPY = SimpleNamespace(
+    uint8=np.uint8, uint32=np.uint32, uint64=np.uint64, int32=np.int32,
+    asarray=lambda a: device(np.array(a)),
+    empty=lambda shape, dtype: device(np.empty(shape, dtype)),
+    zeros=lambda shape, dtype: device(np.zeros(shape, dtype)),
+    RawModule=FakeModule,
+    cuda=SimpleNamespace(
+        runtime=SimpleNamespace(getDeviceCount=lambda: 1, CUDARuntimeError=RuntimeError,
+                                getDeviceProperties=lambda i: {"name": b"Fake GPU",
+                                                               "multiProcessorCount": 2}),
+        Device=lambda: SimpleNamespace(id=0),
+        driver=SimpleNamespace(occupancyMaxActiveBlocksPerMultiprocessor=no_occupancy),
+        Stream=FakeStream))
+
+
+@pytest.mark.parametrize("deck", ["------JJQQK", "exact"])
+def test_the_cupy_host_slices_a_run_and_gets_the_emulations_results(monkeypatch, deck):
+    monkeypatch.setitem(sys.modules, "cupy", FAKE_CUPY)
+    monkeypatch.setattr(gpu, "SLICE_CHUNKS", 2)     # 5.5 chunks: three slices, one short
+    on_gpu = gpu.CupyDevice()
+    assert on_gpu.name == "Fake GPU" and on_gpu.grid == 2 * 4
+    table = gpu.KernelTable.build(make_options(deck=deck), 12, "cards")
+    hists = {}
+    runs = {}
+    for name, where in (("gpu", on_gpu), ("cpu", gpu.EmulatedDevice())):
+        hists[name] = np.zeros(2048, np.int64), np.zeros(4096, np.int64)
+        runs[name] = where.run(table, 7, 5_500, 1_000, 10, *hists[name])
+    assert (runs["gpu"].totals == runs["cpu"].totals).all()
+    assert (runs["gpu"].handbacks == runs["cpu"].handbacks).all()
+    assert (runs["gpu"].record_counts == runs["cpu"].record_counts).all()
+    assert (runs["gpu"].records == runs["cpu"].records).all()
+    for a, b in zip(hists["gpu"], hists["cpu"], strict=True):
+        assert (a == b).all()
+    if deck != "exact":
+        assert len(runs["cpu"].handbacks) > 5     # cycles, in more than one slice
+        assert runs["cpu"].handbacks.max() > 4_000

@@ -85,8 +85,9 @@ extern "C" __global__ void bmn_random(
             won++;
             sum_cards += cards;
             sum_tricks += tricks;
-            atomicAdd(&s_card[min(cards / card_bin, card_bins - 1)], 1u);
-            atomicAdd(&s_trick[min(tricks, trick_bins - 1)], 1u);
+            const int cb = cards / card_bin;    /* the last bin takes every longer game */
+            atomicAdd(&s_card[cb < card_bins ? cb : card_bins - 1], 1u);
+            atomicAdd(&s_trick[tricks < trick_bins ? tricks : trick_bins - 1], 1u);
         } else {
             scores[w] = DS_HANDBACK;
             handed++;
@@ -131,7 +132,7 @@ extern "C" __global__ void bmn_records(
     for (unsigned long long c = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
          c < chunks; c += (unsigned long long)gridDim.x * blockDim.x) {
         const unsigned long long start = c * chunk_deals;
-        const unsigned long long len = min(chunk_deals, n - start);
+        const unsigned long long len = n - start < chunk_deals ? n - start : chunk_deals;
         counts[c] = ds_chunk_records(scores + start, (int64_t)len, found + c * room, room);
     }
 }

@@ -29,7 +29,12 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 from dealsearch.search.base import Report, Task
-from dealsearch.search.device import DeviceUnavailable, device_sampler, play_on_device
+from dealsearch.search.device import (
+    DeviceUnavailable,
+    device_sampler,
+    play_on_device,
+    task_finds,
+)
 from dealsearch.search.random_search import CHUNK_DEALS, play_chunk_cpu
 from dealsearch.search.spec import SearchSpec
 
@@ -67,12 +72,13 @@ def merge(total: Report, report: Report) -> None:
     total.finds.extend(report.finds)
 
 
-def differences(cpu: Report, device: Report) -> dict[str, int]:
-    """Items that differ: counts (deals, card total, each outcome), histogram bins, finds."""
+def differences(spec: SearchSpec, cpu: Report, device: Report) -> dict[str, int]:
+    """Items that differ: counts (deals, card total, each outcome), histogram bins, finds (the
+    CPU's chunk records that a device task reports: task_finds)."""
     counts = int(cpu.deals != device.deals) + int(cpu.cards != device.cards) + sum(
         int(a != b) for a, b in zip(cpu.outcomes, device.outcomes, strict=True))
     bins = sum(int((cpu.histograms[m] != device.histograms[m]).sum()) for m in cpu.histograms)
-    mine = [(deal, result.to_json()) for deal, result in cpu.finds]
+    mine = [(deal, result.to_json()) for deal, result in task_finds(spec, cpu.finds)]
     theirs = [(deal, result.to_json()) for deal, result in device.finds]
     finds = sum(a != b for a, b in zip(mine, theirs, strict=False)) + abs(len(mine)
                                                                      - len(theirs))
@@ -111,16 +117,22 @@ def main() -> int:
     t = time.perf_counter()
     on_cpu = cpu_report(spec, deals)
     cpu_s = time.perf_counter() - t
-    diff = differences(on_cpu, on_device)
+    diff = differences(spec, on_cpu, on_device)
     total = sum(diff.values())
     say(f"  device {device_s:.1f} s, CPU ({os.cpu_count()} cores) {cpu_s:.1f} s; "
-        f"{len(on_cpu.finds)} finds, {on_cpu.outcomes} outcomes; differences: "
+        f"{len(on_device.finds)} finds, {on_cpu.outcomes} outcomes; differences: "
         + ", ".join(f"{k} {v}" for k, v in diff.items()))
 
     say(f"speed: at least {seconds:g} s of steady play ...")
-    task_deals = 10 * CHUNK_DEALS
-    rates = []
     chunk = -(-deals // CHUNK_DEALS)      # past the deals compared: new deals
+    # one task to size the others: about a second each, as the search runner sizes them
+    # (and all the same size, so that each finds the next already launched on the GPU)
+    t = time.perf_counter()
+    play_on_device(spec, Task(chunk, {"deals": 10 * CHUNK_DEALS}), CHUNK_DEALS)
+    first_rate = 10 * CHUNK_DEALS / (time.perf_counter() - t)
+    chunk += 10
+    task_deals = max(1, min(20_000, int(first_rate) // CHUNK_DEALS)) * CHUNK_DEALS
+    rates = []
     played, elapsed = 0, 0.0
     while elapsed < seconds:
         t = time.perf_counter()
@@ -130,12 +142,9 @@ def main() -> int:
         played += task_deals
         elapsed += spent
         chunk += task_deals // CHUNK_DEALS
-        # tasks of about a second each, as the search runner sizes them
-        task_deals = max(CHUNK_DEALS, min(20_000 * CHUNK_DEALS,
-                                          int(rates[-1]) // CHUNK_DEALS * CHUNK_DEALS))
     rate = played / elapsed
-    say(f"  {played:,} deals in {elapsed:.1f} s: {rate:,.0f} deals/s "
-        f"(tasks of up to {task_deals:,} deals; best task {max(rates):,.0f} deals/s)")
+    say(f"  {played:,} deals in {elapsed:.1f} s, tasks of {task_deals:,} deals: "
+        f"{rate:,.0f} deals/s (tasks from {min(rates):,.0f} to {max(rates):,.0f} deals/s)")
     say(f"gpu check: {deals} deals, {total} differences, {rate:.0f} deals/s ({name})")
     return 1 if total else 0
 

@@ -10,7 +10,9 @@ back (past a cap, or maybe a cycle). :func:`play_on_device` turns that into the 
 game's exact engine, every chunk with a hand-back (or with more records than the device keeps)
 is played again on the CPU for its finds, and the finds' deals are dealt again on the CPU from
 their numbers. Deal ``j`` of chunk ``k`` is the same deal on either device, so a seed gives the
-same report on either.
+same counts and histograms on either, and the same finds in the log: a device reports only the
+chunk records that could still be logged (:func:`task_finds`), since a GPU finds a hundred
+thousand chunk records a second.
 
 ``--device emulate`` runs the device's code compiled for the CPU: slow, for tests and for
 checking a kernel on a machine without the device.
@@ -25,8 +27,8 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from ..game import Game, GameOptions
-from .base import Report, Task, add_batch, compact, results_of
+from ..game import Game, GameOptions, GameResult
+from .base import Report, Task, add_batch, compact, results_of, score
 
 if TYPE_CHECKING:   # spec.py checks a spec's device with device_refusal
     from .spec import SearchSpec
@@ -46,7 +48,7 @@ class DevicePlay:
 
     counts: list[int]                   # games settled on the device, per outcome code
     totals: list[int]                   # their measures' totals, in the game's order
-    finds: list[tuple[int, int]]        # (chunk, deal in chunk): records, chunks not in replay
+    finds: list[tuple[int, int, int]]   # (chunk, deal in chunk, score): records, not replayed
     handbacks: list[tuple[int, int]]    # (chunk, deal in chunk): for the exact engine
     replay: list[int] = field(default_factory=list)  # chunks whose finds the CPU must find
 
@@ -114,7 +116,8 @@ def check_device(spec: SearchSpec) -> str:
 
 def play_on_device(spec: SearchSpec, task: Task, chunk_deals: int) -> Report:
     """A run of chunks of random deals on the spec's device: the report
-    :func:`~dealsearch.search.random_search.play_chunk` gives for the same task."""
+    :func:`~dealsearch.search.random_search.play_chunk` gives for the same task, its finds
+    as :func:`task_finds` keeps them."""
     from .random_search import play_chunk_cpu  # the CPU path, for the chunks replayed
 
     game = spec.plugin
@@ -126,19 +129,55 @@ def play_on_device(spec: SearchSpec, task: Task, chunk_deals: int) -> Report:
     report.count(game, played.counts, played.totals)
     if played.handbacks:    # games the device did not settle: the exact engine's counts
         add_batch(report, game, game.play_batch(_rows(spec, played.handbacks), spec.options))
-    by_chunk: dict[int, list[int]] = {}
-    for chunk, deal in played.finds:
-        by_chunk.setdefault(chunk, []).append(deal)
     replay = set(played.replay) | {chunk for chunk, _ in played.handbacks}
-    for chunk in sorted(replay | set(by_chunk)):
-        if chunk in replay:     # its finds as the CPU finds them
-            size = min(chunk_deals, task.key * chunk_deals + deals - chunk * chunk_deals)
-            report.finds.extend(play_chunk_cpu(spec, Task(chunk, {"deals": size})).finds)
-            continue
-        rows = _rows(spec, [(chunk, deal) for deal in sorted(by_chunk[chunk])])
-        for row, found in zip(rows, results_of(spec, rows), strict=True):
-            report.finds.append((compact(row, spec), found))
+    finished = game.finished()
+    # (chunk, deal in it or its text, score or None for a cycle, result if known), in order
+    found: list[tuple[int, Any, int | None, GameResult | None]] = sorted(
+        (chunk, deal, find_score, None) for chunk, deal, find_score in played.finds
+        if chunk not in replay)
+    for chunk in sorted(replay):    # its finds as the CPU finds them
+        size = min(chunk_deals, task.key * chunk_deals + deals - chunk * chunk_deals)
+        found += [(chunk, text, score(result, spec) if result.outcome in finished else None,
+                   result) for text, result in
+                  play_chunk_cpu(spec, Task(chunk, {"deals": size})).finds]
+    found.sort(key=lambda find: find[0])    # stable: each chunk's finds keep their order
+    kept = [find for find, keep in zip(found, _task_records([f[2] for f in found]),
+                                       strict=True) if keep]
+    # the device's finds dealt and played again on the CPU, all in one batch
+    mine = [(chunk, deal) for chunk, deal, _, result in kept if result is None]
+    rows = _rows(spec, mine)
+    results = iter(zip(rows, results_of(spec, rows), strict=True))
+    for _, deal, _, result in kept:
+        if result is None:
+            row, result = next(results)
+            deal = compact(row, spec)
+        report.finds.append((deal, result))
     return report
+
+
+def _task_records(scores: list[int | None]) -> list[bool]:
+    """Which of a task's finds (chunk by chunk, each chunk's records in order; None for a
+    cycle) to report: every cycle, and every record not below an earlier one of the task.
+    A record below an earlier, longer find of the same task could never become the run's
+    best (the runner absorbs a report's finds in order, and a tie may, so ties stay), so the
+    log gets exactly the finds of the CPU search, which reports every chunk's records:
+    about 12 per chunk, a hundred thousand per second on a GPU, each costing the CPU a game
+    and a line of text."""
+    best, keep = -1, []
+    for find_score in scores:
+        keep.append(find_score is None or find_score >= best)
+        if find_score is not None:
+            best = max(best, find_score)
+    return keep
+
+
+def task_finds(spec: SearchSpec, finds: list[tuple[str, GameResult]]
+               ) -> list[tuple[str, GameResult]]:
+    """A CPU report's finds as a device reports them (see :func:`_task_records`)."""
+    finished = spec.plugin.finished()
+    keep = _task_records([score(result, spec) if result.outcome in finished else None
+                          for _, result in finds])
+    return [find for find, kept in zip(finds, keep, strict=True) if kept]
 
 
 def _rows(spec: SearchSpec, where: list[tuple[int, int]]) -> npt.NDArray[np.uint8]:

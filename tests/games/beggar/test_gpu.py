@@ -19,6 +19,7 @@ from dealsearch.cli import main
 from dealsearch.games.beggar import STANDARD, _engine, _gpu_emulate, gpu
 from dealsearch.games.beggar.options import make_options
 from dealsearch.search.base import Task
+from dealsearch.search.device import task_finds
 from dealsearch.search.random_search import play_chunk
 from dealsearch.search.spec import SearchSpec
 
@@ -114,7 +115,7 @@ def test_the_kernel_scores_by_tricks() -> None:
 
 def test_chunk_records_are_the_running_best_of_each_chunk() -> None:
     _, scores, *_ = emulate(make_options(deck="-" * 20 + "JJQQKKAA"), 3, 25_000, chunk_deals=7_000)
-    counts, found = _gpu_emulate.records(scores, 7_000, 64)
+    counts, found, found_scores = _gpu_emulate.records(scores, 7_000, 64)
     for c in range(4):
         best, want = 0, []
         for i, s in enumerate(scores[c * 7_000:(c + 1) * 7_000].tolist()):
@@ -123,6 +124,7 @@ def test_chunk_records_are_the_running_best_of_each_chunk() -> None:
                 want.append(i)
         assert counts[c] == len(want)
         assert found[c, :counts[c]].tolist() == want[:64]
+        assert (found_scores[c, :counts[c]] == scores[c * 7_000 + found[c, :counts[c]]]).all()
 
 
 def spec(device, **values):
@@ -136,20 +138,22 @@ def same_report(device_values, task):
                                                      emulated.outcomes)
     for measure, hist in cpu.histograms.items():
         assert (hist == emulated.histograms[measure]).all()
-    assert [(deal, r.to_json()) for deal, r in cpu.finds] == [
+    assert [(deal, r.to_json()) for deal, r in task_finds(spec("cpu", **device_values),
+                                                          cpu.finds)] == [
         (deal, r.to_json()) for deal, r in emulated.finds]
-    return cpu
+    return cpu, emulated
 
 
 def test_the_emulated_device_reports_what_the_cpu_search_does() -> None:
-    report = same_report({}, Task(4, {"deals": 250_000}))   # two chunks and a half
-    assert len(report.finds) > 10
+    cpu, emulated = same_report({}, Task(4, {"deals": 250_000}))   # two chunks and a half
+    # each chunk's records are found; those below a longer find of the task are not reported
+    assert len(cpu.finds) > len(emulated.finds) > 3
 
 
 def test_chunks_with_cycles_and_limits_give_the_cpu_report() -> None:
-    report = same_report({"deck": "------JJQQK"}, Task(0, {"deals": 120_000}))
+    _, report = same_report({"deck": "------JJQQK"}, Task(0, {"deals": 120_000}))
     assert any(r.outcome == "cycle" for _, r in report.finds)
-    report = same_report({"max_cards": 900}, Task(2, {"deals": 100_000}))
+    _, report = same_report({"max_cards": 900}, Task(2, {"deals": 100_000}))
     assert report.outcomes[2] > 0
 
 
@@ -276,11 +280,10 @@ def fake_play(grid, block, args):
 
 
 def fake_records(grid, block, args):
-    scores, n, chunk_deals, found, counts, room = checked("bmn_records", args)
-    got_counts, got_found = _gpu_emulate.records(np.array(scores[:n]), int(chunk_deals),
-                                                 int(room))
-    assert found.shape == got_found.shape and counts.shape == got_counts.shape
-    counts[:], found[:] = got_counts, got_found
+    scores, n, chunk_deals, found, found_scores, counts, room = checked("bmn_records", args)
+    got = _gpu_emulate.records(np.array(scores[:n]), int(chunk_deals), int(room))
+    assert (counts.shape, found.shape, found_scores.shape) == tuple(a.shape for a in got)
+    counts[:], found[:], found_scores[:] = got
 
 
 class FakeStream:
@@ -292,6 +295,14 @@ class FakeStream:
 
     def __exit__(self, *exc):
         return False
+
+    def synchronize(self):
+        pass
+
+
+class FakeEvent:
+    def record(self, stream):
+        pass
 
     def synchronize(self):
         pass
@@ -322,7 +333,7 @@ FAKE_CUPY = SimpleNamespace(
                                                                "multiProcessorCount": 2}),
         Device=lambda: SimpleNamespace(id=0),
         driver=SimpleNamespace(occupancyMaxActiveBlocksPerMultiprocessor=no_occupancy),
-        Stream=FakeStream))
+        Stream=FakeStream, Event=FakeEvent))
 
 
 @pytest.mark.parametrize("deck", ["------JJQQK", "exact"])
@@ -332,17 +343,34 @@ def test_the_cupy_host_slices_a_run_and_gets_the_emulations_results(monkeypatch,
     on_gpu = gpu.CupyDevice()
     assert on_gpu.name == "Fake GPU" and on_gpu.grid == 2 * 4
     table = gpu.KernelTable.build(make_options(deck=deck), 12, "cards")
-    hists = {}
-    runs = {}
-    for name, where in (("gpu", on_gpu), ("cpu", gpu.EmulatedDevice())):
-        hists[name] = np.zeros(2048, np.int64), np.zeros(4096, np.int64)
-        runs[name] = where.run(table, 7, 5_500, 1_000, 10, *hists[name])
-    assert (runs["gpu"].totals == runs["cpu"].totals).all()
-    assert (runs["gpu"].handbacks == runs["cpu"].handbacks).all()
-    assert (runs["gpu"].record_counts == runs["cpu"].record_counts).all()
-    assert (runs["gpu"].records == runs["cpu"].records).all()
-    for a, b in zip(hists["gpu"], hists["cpu"], strict=True):
-        assert (a == b).all()
+    work = gpu.Work(7, 5_500, 1_000, 10, 2048, 4096)
+    runs = {name: where.collect(where.launch(table, work))
+            for name, where in (("gpu", on_gpu), ("cpu", gpu.EmulatedDevice()))}
+    for field in ("totals", "card_hist", "trick_hist", "handbacks", "record_counts",
+                  "records", "record_scores"):
+        assert (getattr(runs["gpu"], field) == getattr(runs["cpu"], field)).all(), field
     if deck != "exact":
         assert len(runs["cpu"].handbacks) > 5     # cycles, in more than one slice
         assert runs["cpu"].handbacks.max() > 4_000
+
+
+def test_the_gpu_plays_the_next_chunks_while_the_host_reports(monkeypatch):
+    """Each call launches the chunks after its own; a call for them takes that work, a call
+    for other chunks launches its own: either way the results are the emulation's."""
+    monkeypatch.setitem(sys.modules, "cupy", FAKE_CUPY)
+    on_gpu = gpu.CupyDevice()
+    launched = []
+    real_launch = on_gpu.launch
+    monkeypatch.setattr(on_gpu, "launch", lambda t, work: launched.append(work.first_stream)
+                        or real_launch(t, work))
+    options = make_options()
+    sampler = gpu.GpuSampler(options, 5, "cards", on_gpu)
+    twin = gpu.GpuSampler(options, 5, "cards", gpu.EmulatedDevice())
+    for first in (3, 5, 7, 2):      # 3 and 5 follow on; 7 is not 5's next (2 chunks)...
+        deals = 2_000 if first != 5 else 1_500
+        hists = [np.zeros(2048, np.int64), np.zeros(4096, np.int64)]
+        twin_hists = [np.zeros(2048, np.int64), np.zeros(4096, np.int64)]
+        assert sampler.play(first, deals, 1_000, hists, [10, 1]) == twin.play(
+            first, deals, 1_000, twin_hists, [10, 1])
+        assert all((a == b).all() for a, b in zip(hists, twin_hists, strict=True))
+    assert launched == [3, 5, 5, 7, 7, 9, 2, 4]    # 5 was ahead (taken); 7 was not (wrong size)

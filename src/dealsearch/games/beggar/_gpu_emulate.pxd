@@ -26,4 +26,4 @@ cdef extern from "_gpu_step.h" nogil:
     int ds_game_step(ds_game* g, const ds_table* t) noexcept
     void ds_game_result(const ds_game* g, int* winner, int* cards, int* tricks) noexcept
     int ds_chunk_records(const uint32_t* scores, int64_t n, uint32_t* found,
-                         int room) noexcept
+                         uint32_t* found_score, int room) noexcept

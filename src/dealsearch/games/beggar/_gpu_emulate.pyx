@@ -111,8 +111,9 @@ def play(pay_word, size0, total, cap_cards, cap_tricks, by_tricks, courts, seed_
 @cython.wraparound(False)
 def records(scores, chunk_deals, room):
     """Each chunk's record-setting deals (``ds_chunk_records``), as the kernel
-    ``bmn_records``: (counts, found), counts[c] the records of chunk c (more than ``room``:
-    found holds the first ``room``), found[c, :counts[c]] their positions in the chunk."""
+    ``bmn_records``: (counts, found, found_scores), counts[c] the records of chunk c (more
+    than ``room``: found holds the first ``room``), found[c, :counts[c]] their positions in
+    the chunk and found_scores[c, :counts[c]] their scores."""
     if not isinstance(scores, np.ndarray) or scores.dtype != np.uint32 or scores.ndim != 1:
         raise ValueError("scores must be a 1-D uint32 numpy array")
     cdef const uint32_t[::1] sv = np.ascontiguousarray(scores)
@@ -122,13 +123,15 @@ def records(scores, chunk_deals, room):
     cdef int64_t chunks = (n + per_chunk - 1) // per_chunk, c   # (C division)
     counts = np.zeros(chunks, dtype=np.int32)
     found = np.zeros((chunks, slots), dtype=np.uint32)
+    found_scores = np.zeros((chunks, slots), dtype=np.uint32)
     cdef int[::1] cv = counts
     cdef uint32_t[:, ::1] fv = found
+    cdef uint32_t[:, ::1] fs = found_scores
     with nogil:
         for c in range(chunks):
             cv[c] = ds_chunk_records(&sv[c * per_chunk], min(per_chunk, n - c * per_chunk),
-                                     &fv[c, 0], slots)
-    return counts, found
+                                     &fv[c, 0], &fs[c, 0], slots)
+    return counts, found, found_scores
 
 
 @cython.boundscheck(False)

@@ -123,16 +123,18 @@ extern "C" __global__ void bmn_random(
 }
 
 /* One thread per chunk: its record-setting deals (ds_chunk_records), as positions in the
- * chunk, at most ``room`` of them in found[chunk * room ...]; counts[chunk]: how many. */
+ * chunk and scores, at most ``room`` of them in found[chunk * room ...] and
+ * found_scores[chunk * room ...]; counts[chunk]: how many. */
 extern "C" __global__ void bmn_records(
     const unsigned int *scores, unsigned long long n, unsigned long long chunk_deals,
-    unsigned int *found, int *counts, int room)
+    unsigned int *found, unsigned int *found_scores, int *counts, int room)
 {
     const unsigned long long chunks = (n + chunk_deals - 1) / chunk_deals;
     for (unsigned long long c = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
          c < chunks; c += (unsigned long long)gridDim.x * blockDim.x) {
         const unsigned long long start = c * chunk_deals;
         const unsigned long long len = n - start < chunk_deals ? n - start : chunk_deals;
-        counts[c] = ds_chunk_records(scores + start, (int64_t)len, found + c * room, room);
+        counts[c] = ds_chunk_records(scores + start, (int64_t)len, found + c * room,
+                                     found_scores + c * room, room);
     }
 }

@@ -161,10 +161,12 @@ DS_FN void ds_game_result(const ds_game *g, int *winner, int *cards, int *tricks
 
 /* Chunk records: in scores[0..n) (one chunk's deals, in order), the positions of the games
  * longer than every one before them in the chunk (each chunk of a random search starts from
- * best 0), written to ``found`` (at most ``room``); returns how many there are, which may be
- * more than ``room`` (the host then replays the chunk on the CPU). Handed-back deals are
- * skipped: the host replays every chunk that has one. */
-DS_FN int ds_chunk_records(const uint32_t *scores, int64_t n, uint32_t *found, int room)
+ * best 0), written to ``found`` and their scores to ``found_score`` (at most ``room``);
+ * returns how many there are, which may be more than ``room`` (the host then replays the
+ * chunk on the CPU). Handed-back deals are skipped: the host replays every chunk that has
+ * one. */
+DS_FN int ds_chunk_records(const uint32_t *scores, int64_t n, uint32_t *found,
+                           uint32_t *found_score, int room)
 {
     uint32_t best = 0;
     int count = 0;
@@ -172,8 +174,10 @@ DS_FN int ds_chunk_records(const uint32_t *scores, int64_t n, uint32_t *found, i
         const uint32_t s = scores[i];
         if (s != DS_HANDBACK && s > best) {
             best = s;
-            if (count < room)
+            if (count < room) {
                 found[count] = (uint32_t)i;
+                found_score[count] = s;
+            }
             count++;
         }
     }

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -75,31 +75,57 @@ class KernelTable:
             seed_key=_gpu_emulate.seed_key(seed))
 
 
+@dataclass(frozen=True)
+class Work:
+    """A run of deals for a device: deals 0..n-1 of the chunks of ``chunk_deals`` deals from
+    ``first_stream`` on, with histograms of ``card_bins`` bins of ``card_bin`` cards and of
+    ``trick_bins`` bins of one trick."""
+
+    first_stream: int
+    n: int
+    chunk_deals: int
+    card_bin: int
+    card_bins: int
+    trick_bins: int
+
+
 @dataclass
 class DeviceRun:
-    """A device's results for a run of deals 0..n-1 (chunks of ``chunk_deals``)."""
+    """A device's results for a :class:`Work`."""
 
     totals: I64                         # won below the caps, handed back, cards, tricks
+    card_hist: I64                      # the games won below the caps
+    trick_hist: I64
     handbacks: I64                      # the deals handed back, ascending
     record_counts: npt.NDArray[np.int32]    # per chunk (more than RECORD_ROOM: not all kept)
-    records: npt.NDArray[np.uint32]     # per chunk, its records' positions in it
+    records: npt.NDArray[np.uint32]     # per chunk, its records' positions in it ...
+    record_scores: npt.NDArray[np.uint32]   # ... and their scores
 
 
 class EmulatedDevice:
-    """The kernel's C compiled for the CPU (``_gpu_emulate``): exactly the GPU's results."""
+    """The kernel's C compiled for the CPU (``_gpu_emulate``): exactly the GPU's results.
+    :meth:`launch` does the work; :meth:`collect` hands it over."""
 
     name = "CPU emulation of the GPU kernel"
+    asynchronous = False    # nothing to gain from launching work ahead
 
-    def run(self, t: KernelTable, first_stream: int, n: int, chunk_deals: int, card_bin: int,
-            card_hist: I64, trick_hist: I64) -> DeviceRun:
-        """Play deals 0..n-1 of the chunks from ``first_stream``; add to the histograms."""
+    def launch(self, t: KernelTable, work: Work) -> DeviceRun:
+        """Play the work."""
         totals = np.zeros(4, dtype=np.int64)
+        card_hist = np.zeros(work.card_bins, dtype=np.int64)
+        trick_hist = np.zeros(work.trick_bins, dtype=np.int64)
         scores = _gpu_emulate.play(t.pay_word, t.size0, t.total, t.cap_cards, t.cap_tricks,
-                                   t.by_tricks, t.courts, t.seed_key, first_stream,
-                                   chunk_deals, n, card_bin, card_hist, trick_hist, totals)
-        counts, found = _gpu_emulate.records(scores, chunk_deals, RECORD_ROOM)
+                                   t.by_tricks, t.courts, t.seed_key, work.first_stream,
+                                   work.chunk_deals, work.n, work.card_bin, card_hist,
+                                   trick_hist, totals)
+        counts, found, found_scores = _gpu_emulate.records(scores, work.chunk_deals,
+                                                           RECORD_ROOM)
         handbacks = np.flatnonzero(scores == _gpu_emulate.HANDBACK).astype(np.int64)
-        return DeviceRun(totals, handbacks, counts, found)
+        return DeviceRun(totals, card_hist, trick_hist, handbacks, counts, found, found_scores)
+
+    def collect(self, launched: DeviceRun) -> DeviceRun:
+        """The results of :meth:`launch`."""
+        return launched
 
 
 def kernel_source() -> str:
@@ -152,26 +178,38 @@ class CupyDevice:
             per_sm = 4
         self.grid = self.sms * max(1, int(per_sm))
         self.stream = cupy.cuda.Stream(non_blocking=True)
+        self.scores: Any = None
 
-    def run(self, t: KernelTable, first_stream: int, n: int, chunk_deals: int, card_bin: int,
-            card_hist: I64, trick_hist: I64) -> DeviceRun:
-        """As :meth:`EmulatedDevice.run`. Every slice of SLICE_CHUNKS chunks is queued at
-        once (the GPU plays them back to back); the host waits once, for small arrays."""
+    asynchronous = True     # launch returns at once; the GPU plays while the host works
+
+    def launch(self, t: KernelTable, work: Work) -> Launched:
+        """Queue the work's kernels on the GPU and return at once: a slice of SLICE_CHUNKS
+        chunks per launch of ``bmn_random`` (its scores take 4 bytes a deal), each followed
+        by ``bmn_records``; the GPU plays them back to back. Only small arrays are kept."""
         cp, u64, i32 = self.cp, np.uint64, np.int32
-        chunks = -(-n // chunk_deals)
-        slice_deals = SLICE_CHUNKS * chunk_deals
+        n, per_chunk = work.n, work.chunk_deals
+        chunks = -(-n // per_chunk)
+        slice_deals = SLICE_CHUNKS * per_chunk
         slices = -(-n // slice_deals)
         room = max(1 << 16, min(n, slice_deals) // 64)
         with self.stream:
+            if self.scores is None or len(self.scores) < min(n, slice_deals):
+                # one buffer for every launch: the stream runs each slice's records kernel
+                # before the next slice's (or the next work's) play kernel overwrites it
+                self.scores = cp.empty(min(n, slice_deals), dtype=cp.uint32)
+            scores = self.scores
             courts = cp.asarray(np.append(t.courts, np.uint8(0)))
-            scores = cp.empty(min(n, slice_deals), dtype=cp.uint32)
-            work = cp.zeros(slices, dtype=cp.uint64)
-            totals = cp.zeros(4, dtype=cp.uint64)
-            hists = [cp.zeros(len(h), dtype=cp.uint64) for h in (card_hist, trick_hist)]
-            handbacks = cp.zeros((slices, room), dtype=cp.uint64)
-            handback_counts = cp.zeros(slices, dtype=cp.uint64)
-            counts = cp.zeros(chunks, dtype=cp.int32)
-            found = cp.zeros((chunks, RECORD_ROOM), dtype=cp.uint32)
+            out = Launched(
+                work=cp.zeros(slices, dtype=cp.uint64),
+                totals=cp.zeros(4, dtype=cp.uint64),
+                card_hist=cp.zeros(work.card_bins, dtype=cp.uint64),
+                trick_hist=cp.zeros(work.trick_bins, dtype=cp.uint64),
+                handbacks=cp.zeros((slices, room), dtype=cp.uint64),
+                handback_counts=cp.zeros(slices, dtype=cp.uint64),
+                counts=cp.zeros(chunks, dtype=cp.int32),
+                found=cp.zeros((chunks, RECORD_ROOM), dtype=cp.uint32),
+                found_scores=cp.zeros((chunks, RECORD_ROOM), dtype=cp.uint32),
+                room=room, done=cp.cuda.Event())
             for s in range(slices):
                 start = s * slice_deals
                 size = min(slice_deals, n - start)
@@ -180,26 +218,50 @@ class CupyDevice:
                 self.play_fn((self.grid,), (BLOCK,), (
                     u64(t.pay_word), i32(t.size0), i32(t.total), i32(t.cap_cards),
                     i32(t.cap_tricks), i32(t.by_tricks), courts, i32(len(t.courts)),
-                    u64(t.seed_key), u64(first_stream + c0), u64(chunk_deals), u64(size),
-                    work[s:s + 1], scores, handbacks[s], handback_counts[s:s + 1], u64(room),
-                    u64(start), totals, hists[0], i32(len(card_hist)), i32(card_bin),
-                    hists[1], i32(len(trick_hist))))
+                    u64(t.seed_key), u64(work.first_stream + c0), u64(per_chunk), u64(size),
+                    out.work[s:s + 1], scores, out.handbacks[s], out.handback_counts[s:s + 1],
+                    u64(room), u64(start), out.totals, out.card_hist, i32(work.card_bins),
+                    i32(work.card_bin), out.trick_hist, i32(work.trick_bins)))
                 self.records_fn((max(1, -(-(c1 - c0) // 128)),), (128,), (
-                    scores, u64(size), u64(chunk_deals), found[c0:c1], counts[c0:c1],
-                    i32(RECORD_ROOM)))
-            self.stream.synchronize()
-        listed = handback_counts.get().astype(np.int64)
-        if (listed > room).any():
-            raise RuntimeError(f"more than {room} games of {slice_deals} handed back to the "
-                               "CPU: this deck's games cycle too often for --device gpu; "
+                    scores, u64(size), u64(per_chunk), out.found[c0:c1],
+                    out.found_scores[c0:c1], out.counts[c0:c1], i32(RECORD_ROOM)))
+            out.done.record(self.stream)
+        return out
+
+    def collect(self, launched: Launched) -> DeviceRun:
+        """Wait for the work's kernels (only its own: work launched after it plays on) and
+        copy its small results back."""
+        launched.done.synchronize()
+        listed = launched.handback_counts.get().astype(np.int64)
+        if (listed > launched.room).any():
+            raise RuntimeError(f"more than {launched.room} games of a slice handed back to "
+                               "the CPU: this deck's games cycle too often for --device gpu; "
                                "search it with --device cpu")
-        kept = handbacks.get()
-        card_hist += hists[0].get().astype(np.int64)
-        trick_hist += hists[1].get().astype(np.int64)
-        return DeviceRun(totals.get().astype(np.int64),
-                         np.sort(np.concatenate([kept[s, :listed[s]] for s in range(slices)])
-                                 .astype(np.int64)),
-                         counts.get(), found.get())
+        kept = launched.handbacks.get()
+        return DeviceRun(
+            launched.totals.get().astype(np.int64),
+            launched.card_hist.get().astype(np.int64),
+            launched.trick_hist.get().astype(np.int64),
+            np.sort(np.concatenate([kept[s, :listed[s]] for s in range(len(listed))])
+                    .astype(np.int64)),
+            launched.counts.get(), launched.found.get(), launched.found_scores.get())
+
+
+@dataclass
+class Launched:
+    """A work's device arrays, until :meth:`CupyDevice.collect` copies them back."""
+
+    work: Any
+    totals: Any
+    card_hist: Any
+    trick_hist: Any
+    handbacks: Any
+    handback_counts: Any
+    counts: Any
+    found: Any
+    found_scores: Any
+    room: int
+    done: Any       # a CUDA event, recorded after the work's last kernel
 
 
 def open_device(device: str) -> CupyDevice | EmulatedDevice:
@@ -208,13 +270,18 @@ def open_device(device: str) -> CupyDevice | EmulatedDevice:
 
 
 class GpuSampler:
-    """BMN's random search on a device, for one run (see :mod:`dealsearch.search.device`)."""
+    """BMN's random search on a device, for one run (see :mod:`dealsearch.search.device`).
+
+    On a GPU, each call also launches the run of chunks right after its own, the size of its
+    own (what the search runner hands out next), so the GPU plays on while the host turns this
+    call's results into a report; a call for other chunks drops that work unused."""
 
     def __init__(self, options: BeggarOptions, seed: int, objective: str,
                  device: CupyDevice | EmulatedDevice) -> None:
         self.table = KernelTable.build(options, seed, objective)
         self.device = device
         self.name = device.name
+        self.ahead: tuple[Work, Any] | None = None
 
     def play(self, first_chunk: int, deals: int, chunk_deals: int, hists: Sequence[I64],
              widths: Sequence[int]) -> DevicePlay:
@@ -222,15 +289,26 @@ class GpuSampler:
         if len(hists) != 2 or widths[1] != 1 or max(len(h) for h in hists) > MAX_BINS:
             raise ValueError(f"BMN histograms: cards and tricks (bins of 1), up to {MAX_BINS} "
                              "bins each")
-        run = self.device.run(self.table, first_chunk, deals, chunk_deals, int(widths[0]),
-                              hists[0], hists[1])
-        finds: list[tuple[int, int]] = []
+        work = Work(first_chunk, deals, chunk_deals, int(widths[0]), len(hists[0]),
+                    len(hists[1]))
+        ahead, self.ahead = self.ahead, None
+        launched = ahead[1] if ahead is not None and ahead[0] == work else \
+            self.device.launch(self.table, work)
+        if self.device.asynchronous:
+            after = replace(work, first_stream=first_chunk + -(-deals // chunk_deals))
+            self.ahead = (after, self.device.launch(self.table, after))
+        run = self.device.collect(launched)
+        hists[0] += run.card_hist
+        hists[1] += run.trick_hist
+        finds: list[tuple[int, int, int]] = []
         replay: list[int] = []
         for c, count in enumerate(run.record_counts.tolist()):
             if count > RECORD_ROOM:
                 replay.append(first_chunk + c)
             else:
-                finds.extend((first_chunk + c, int(j)) for j in run.records[c, :count])
+                finds.extend((first_chunk + c, int(j), int(score)) for j, score in
+                             zip(run.records[c, :count], run.record_scores[c, :count],
+                                 strict=True))
         won, _, cards, tricks = (int(x) for x in run.totals)
         return DevicePlay(
             counts=[won, 0, 0], totals=[cards, tricks], finds=finds,

@@ -21,20 +21,24 @@
 #ifndef DS_DEALS_H
 #define DS_DEALS_H
 
-#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
+/* Fixed-width types under names of our own: NVRTC compiles without the C library's headers
+ * (and so without <stdint.h>), and these names can clash with nothing it may define. */
 #ifdef __CUDACC_RTC__
-/* NVRTC compiles without the C library's headers */
-typedef unsigned long long uint64_t;
-typedef long long int64_t;
-typedef unsigned int uint32_t;
-typedef unsigned char uint8_t;
-typedef signed char int8_t;
+typedef unsigned long long ds_u64;
+typedef long long ds_i64;
+typedef unsigned int ds_u32;
+typedef unsigned char ds_u8;
 #else
 #include <stdint.h>
+typedef uint64_t ds_u64;
+typedef int64_t ds_i64;
+typedef uint32_t ds_u32;
+typedef uint8_t ds_u8;
 #endif
+
+#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
 #define DS_FN __device__ __forceinline__  /* not static: unused ones draw no warning */
 #else
-#include <stdint.h>
 #define DS_FN static inline
 #endif
 
@@ -43,7 +47,7 @@ typedef signed char int8_t;
 #define DS_DEAL_WORDS 64ULL     /* counters reserved per deal */
 
 /* splitmix64's finaliser */
-DS_FN uint64_t ds_mix(uint64_t z)
+DS_FN ds_u64 ds_mix(ds_u64 z)
 {
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
@@ -51,13 +55,13 @@ DS_FN uint64_t ds_mix(uint64_t z)
 }
 
 /* The run's key, from its seed. */
-DS_FN uint64_t ds_seed_key(uint64_t seed)
+DS_FN ds_u64 ds_seed_key(ds_u64 seed)
 {
     return ds_mix(seed + DS_GAMMA);
 }
 
 /* Stream s's key (a search's chunk k plays stream k). */
-DS_FN uint64_t ds_stream_key(uint64_t seed_key, uint64_t stream)
+DS_FN ds_u64 ds_stream_key(ds_u64 seed_key, ds_u64 stream)
 {
     return ds_mix(seed_key ^ (stream * DS_STREAM_MUL));
 }
@@ -69,18 +73,18 @@ DS_FN uint64_t ds_stream_key(uint64_t seed_key, uint64_t stream)
  * chunk of a random word and rejected if the position is taken or past the deck; numerals
  * fill the rest. Every ordered choice of distinct positions is equally likely, so every
  * arrangement of the deck is. The loop has no unpredictable branch. */
-DS_FN void ds_deal_planes(uint64_t key, uint64_t deal, const uint8_t *courts, int n_courts,
-                          int n_cards, uint64_t *planes)
+DS_FN void ds_deal_planes(ds_u64 key, ds_u64 deal, const ds_u8 *courts, int n_courts,
+                          int n_cards, ds_u64 *planes)
 {
     int width = 1, per_word, left = 0, placed = 0;
     while ((1 << width) < n_cards)
         width += 1;
     per_word = 64 / width;
-    const uint64_t chunk_mask = (1ULL << width) - 1;
+    const ds_u64 chunk_mask = (1ULL << width) - 1;
     /* positions past the deck count as taken */
-    uint64_t taken = n_cards < 64 ? ~((1ULL << n_cards) - 1) : 0;
-    uint64_t r = 0, counter = key + (deal * DS_DEAL_WORDS) * DS_GAMMA;
-    uint64_t p0 = 0, p1 = 0, p2 = 0;
+    ds_u64 taken = n_cards < 64 ? ~((1ULL << n_cards) - 1) : 0;
+    ds_u64 r = 0, counter = key + (deal * DS_DEAL_WORDS) * DS_GAMMA;
+    ds_u64 p0 = 0, p1 = 0, p2 = 0;
     while (placed < n_courts) {
         if (left == 0) {
             counter += DS_GAMMA;
@@ -90,8 +94,8 @@ DS_FN void ds_deal_planes(uint64_t key, uint64_t deal, const uint8_t *courts, in
         const int p = (int)(r & chunk_mask);
         r >>= width;
         left -= 1;
-        const uint64_t free_bit = ((~taken) >> p) & 1;
-        const uint64_t cls = courts[placed];
+        const ds_u64 free_bit = ((~taken) >> p) & 1;
+        const ds_u64 cls = courts[placed];
         taken |= free_bit << p;
         p0 |= ((cls & 1) & free_bit) << p;
         p1 |= (((cls >> 1) & 1) & free_bit) << p;
@@ -106,9 +110,9 @@ DS_FN void ds_deal_planes(uint64_t key, uint64_t deal, const uint8_t *courts, in
 /* Deal ``w`` of a run of whole chunks of ``chunk_deals`` deals from stream ``first_stream``
  * on: deal w % chunk_deals of stream first_stream + w / chunk_deals (how a GPU thread finds
  * its deal from the work counter). */
-DS_FN void ds_deal_of(uint64_t seed_key, uint64_t first_stream, uint64_t chunk_deals,
-                      uint64_t w, const uint8_t *courts, int n_courts, int n_cards,
-                      uint64_t *planes)
+DS_FN void ds_deal_of(ds_u64 seed_key, ds_u64 first_stream, ds_u64 chunk_deals,
+                      ds_u64 w, const ds_u8 *courts, int n_courts, int n_cards,
+                      ds_u64 *planes)
 {
     ds_deal_planes(ds_stream_key(seed_key, first_stream + w / chunk_deals), w % chunk_deals,
                    courts, n_courts, n_cards, planes);

@@ -54,7 +54,7 @@ extern "C" __global__ void bmn_random(
     unsigned long long w = 0;
     int need = 1;
     ds_game g;
-    uint64_t planes[3];
+    ds_u64 planes[3];
 
     for (;;) {
         if (need) {
@@ -134,7 +134,7 @@ extern "C" __global__ void bmn_records(
          c < chunks; c += (unsigned long long)gridDim.x * blockDim.x) {
         const unsigned long long start = c * chunk_deals;
         const unsigned long long len = n - start < chunk_deals ? n - start : chunk_deals;
-        counts[c] = ds_chunk_records(scores + start, (int64_t)len, found + c * room,
+        counts[c] = ds_chunk_records(scores + start, (ds_i64)len, found + c * room,
                                      found_scores + c * room, room);
     }
 }

@@ -34,14 +34,14 @@
 #define DS_HANDBACK 0xffffffffu /* a handed-back deal's score */
 
 #if defined(__CUDACC__) || defined(__CUDACC_RTC__)
-DS_FN int ds_ctz(uint64_t x) { return __ffsll((long long)x) - 1; }
+DS_FN int ds_ctz(ds_u64 x) { return __ffsll((long long)x) - 1; }
 #else
-DS_FN int ds_ctz(uint64_t x) { return __builtin_ctzll(x); }
+DS_FN int ds_ctz(ds_u64 x) { return __builtin_ctzll(x); }
 #endif
 
 /* What the game needs of the rules and the deal (the host fills it). */
 typedef struct {
-    uint64_t pay_word;      /* payment of class i in bits 8i..8i+7 */
+    ds_u64 pay_word;      /* payment of class i in bits 8i..8i+7 */
     int size0;              /* cards of hand 1 (hand 2 holds the rest) */
     int total;              /* cards in the deal */
     int cap_cards;          /* hand back at or past these */
@@ -51,17 +51,17 @@ typedef struct {
 
 /* One game's state: X is the leader in open play, or the player owed while paying. */
 typedef struct {
-    uint64_t x0, x1, x2, y0, y1, y2, p0, p1, p2;
+    ds_u64 x0, x1, x2, y0, y1, y2, p0, p1, p2;
     int xl, yl, pl;         /* lengths of X's hand, Y's hand, the pile */
     int owed;               /* 0: open play */
     int xs;                 /* X's seat: 0 for seat 0, -1 for seat 1 */
     int cards, tricks;      /* in the tricks taken so far (the pile's are pl) */
 } ds_game;
 
-DS_FN void ds_game_start(ds_game *g, const ds_table *t, const uint64_t *planes)
+DS_FN void ds_game_start(ds_game *g, const ds_table *t, const ds_u64 *planes)
 {
     const int size0 = t->size0;
-    const uint64_t mask0 = (1ULL << size0) - 1;
+    const ds_u64 mask0 = (1ULL << size0) - 1;
     g->x0 = planes[0] & mask0; g->x1 = planes[1] & mask0; g->x2 = planes[2] & mask0;
     g->y0 = planes[0] >> size0; g->y1 = planes[1] >> size0; g->y2 = planes[2] >> size0;
     g->xl = size0;
@@ -80,8 +80,8 @@ DS_FN void ds_game_start(ds_game *g, const ds_table *t, const uint64_t *planes)
 /* One step (see above); DS_OVER_* says whether the game goes on. */
 DS_FN int ds_game_step(ds_game *g, const ds_table *t)
 {
-    uint64_t x0 = g->x0, x1 = g->x1, x2 = g->x2, y0 = g->y0, y1 = g->y1, y2 = g->y2;
-    uint64_t p0 = g->p0, p1 = g->p1, p2 = g->p2, tu;
+    ds_u64 x0 = g->x0, x1 = g->x1, x2 = g->x2, y0 = g->y0, y1 = g->y1, y2 = g->y2;
+    ds_u64 p0 = g->p0, p1 = g->p1, p2 = g->p2, tu;
     int xl = g->xl, yl = g->yl, pl = g->pl, owed = g->owed, xs = g->xs, ti;
 
     /* ---- open play, applied where nobody owes (masks are 0 or -1) */
@@ -99,7 +99,7 @@ DS_FN int ds_game_step(ds_game *g, const ds_table *t)
     pl += dx + dy;
     /* make Y the turner: swap where the leader's court card came first */
     int sw = open & ~later;
-    uint64_t swu = (uint64_t)(int64_t)sw;
+    ds_u64 swu = (ds_u64)(ds_i64)sw;
     tu = (x0 ^ y0) & swu; x0 ^= tu; y0 ^= tu;
     tu = (x1 ^ y1) & swu; x1 ^= tu; y1 ^= tu;
     tu = (x2 ^ y2) & swu; x2 ^= tu; y2 ^= tu;
@@ -113,7 +113,7 @@ DS_FN int ds_game_step(ds_game *g, const ds_table *t)
     const int out = ~take & -(c == yl);         /* Y has no card to turn */
     const int court = ~(take | out);            /* Y turns a court card at c */
     const int dy2 = DS_SEL(take, due, c - court);   /* take: what was owed; court: c + 1 */
-    const uint64_t bit = ((uint64_t)(court & 1)) << c;
+    const ds_u64 bit = ((ds_u64)(court & 1)) << c;
     const int shift = (int)((((y0 >> c) & 1) << 3) | (((y1 >> c) & 1) << 4)
                             | (((y2 >> c) & 1) << 5));
     const int paid = (int)((t->pay_word >> shift) & 0xff);
@@ -123,7 +123,7 @@ DS_FN int ds_game_step(ds_game *g, const ds_table *t)
     pl += dy2;
 
     /* X takes the pile under its hand, in order, and leads */
-    const uint64_t tk = (uint64_t)(int64_t)take;
+    const ds_u64 tk = (ds_u64)(ds_i64)take;
     x0 |= (p0 << xl) & tk; x1 |= (p1 << xl) & tk; x2 |= (p2 << xl) & tk;
     p0 &= ~tk; p1 &= ~tk; p2 &= ~tk;
     xl += pl & take;
@@ -132,7 +132,7 @@ DS_FN int ds_game_step(ds_game *g, const ds_table *t)
     pl &= ~take;
     /* a court card: Y is owed now, so the two swap */
     owed = paid & court;
-    swu = (uint64_t)(int64_t)court;
+    swu = (ds_u64)(ds_i64)court;
     tu = (x0 ^ y0) & swu; x0 ^= tu; y0 ^= tu;
     tu = (x1 ^ y1) & swu; x1 ^= tu; y1 ^= tu;
     tu = (x2 ^ y2) & swu; x2 ^= tu; y2 ^= tu;
@@ -165,17 +165,17 @@ DS_FN void ds_game_result(const ds_game *g, int *winner, int *cards, int *tricks
  * returns how many there are, which may be more than ``room`` (the host then replays the
  * chunk on the CPU). Handed-back deals are skipped: the host replays every chunk that has
  * one. */
-DS_FN int ds_chunk_records(const uint32_t *scores, int64_t n, uint32_t *found,
-                           uint32_t *found_score, int room)
+DS_FN int ds_chunk_records(const ds_u32 *scores, ds_i64 n, ds_u32 *found,
+                           ds_u32 *found_score, int room)
 {
-    uint32_t best = 0;
+    ds_u32 best = 0;
     int count = 0;
-    for (int64_t i = 0; i < n; i++) {
-        const uint32_t s = scores[i];
+    for (ds_i64 i = 0; i < n; i++) {
+        const ds_u32 s = scores[i];
         if (s != DS_HANDBACK && s > best) {
             best = s;
             if (count < room) {
-                found[count] = (uint32_t)i;
+                found[count] = (ds_u32)i;
                 found_score[count] = s;
             }
             count++;

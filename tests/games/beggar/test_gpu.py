@@ -374,3 +374,39 @@ def test_the_gpu_plays_the_next_chunks_while_the_host_reports(monkeypatch):
             first, deals, 1_000, twin_hists, [10, 1])
         assert all((a == b).all() for a, b in zip(hists, twin_hists, strict=True))
     assert launched == [3, 5, 5, 7, 7, 9, 2, 4]    # 5 was ahead (taken); 7 was not (wrong size)
+
+
+def test_an_interrupted_device_run_resumes_to_the_cpu_runs_log(capsys, tmp_path):
+    """A device run keeps the runner's promises: interrupted after its first find and resumed,
+    it logs the counts, best and finds of the same run left alone on the CPU."""
+    from dealsearch.log import Find, RecordLog
+    from dealsearch.search import Runner
+
+    db = str(tmp_path / "device.sqlite")
+    spec = SearchSpec.from_json({"strategy": "random", "deals": 400_000, "seed": 6,
+                                 "workers": 1, "device": "emulate"})
+    pressed: list[Find] = []
+
+    def ctrl_c(find: Find) -> None:
+        if not pressed:  # Ctrl-C, once, right after the first committed find
+            pressed.append(find)
+            raise KeyboardInterrupt
+
+    log = RecordLog(db)
+    interrupted = Runner(spec, log, on_find=ctrl_c, progress=False).run()
+    log.close()
+    assert interrupted.status == "interrupted" and interrupted.deals < spec.deals
+    runs = {}
+    for name, argv in (("device", ["--resume", str(interrupted.run_id), "--db", db]),
+                       ("cpu", ["random", "--deals", "400000", "--seed", "6", "--workers", "1",
+                                "--db", str(tmp_path / "cpu.sqlite")])):
+        assert main(["search", *argv, "--json", "--quiet"]) == 0
+        runs[name] = json.loads(capsys.readouterr().out.splitlines()[-1])
+    for key in ("deals", "cards", "outcomes", "best"):
+        assert runs["device"][key] == runs["cpu"][key], key
+    finds = {}
+    for name, path in (("device", db), ("cpu", str(tmp_path / "cpu.sqlite"))):
+        assert main(["records", "--json", "--db", path]) == 0
+        finds[name] = [{k: v for k, v in json.loads(line).items() if k in ("deal", "cards")}
+                       for line in capsys.readouterr().out.splitlines()]
+    assert finds["device"] == finds["cpu"] and finds["cpu"]

@@ -35,7 +35,7 @@ from dealsearch.search.device import (
     play_on_device,
     task_finds,
 )
-from dealsearch.search.random_search import CHUNK_DEALS, play_chunk_cpu
+from dealsearch.search.random_search import CHUNK_DEALS, GPU_MAX_UNITS, play_chunk_cpu
 from dealsearch.search.spec import SearchSpec
 
 
@@ -131,7 +131,8 @@ def main() -> int:
     play_on_device(spec, Task(chunk, {"deals": 10 * CHUNK_DEALS}), CHUNK_DEALS)
     first_rate = 10 * CHUNK_DEALS / (time.perf_counter() - t)
     chunk += 10
-    task_deals = max(1, min(20_000, int(first_rate) // CHUNK_DEALS)) * CHUNK_DEALS
+    units = max(1, min(GPU_MAX_UNITS, int(first_rate) // CHUNK_DEALS))
+    task_deals = (1 << (units.bit_length() - 1)) * CHUNK_DEALS
     rates = []
     played, elapsed = 0, 0.0
     while elapsed < seconds:

@@ -19,6 +19,7 @@ from dealsearch.cli import main
 from dealsearch.games.beggar import STANDARD, _engine, _gpu_emulate, gpu
 from dealsearch.games.beggar.options import make_options
 from dealsearch.search.base import Task
+from dealsearch.search import device as device_module
 from dealsearch.search.device import task_finds
 from dealsearch.search.random_search import play_chunk
 from dealsearch.search.spec import SearchSpec
@@ -410,3 +411,23 @@ def test_an_interrupted_device_run_resumes_to_the_cpu_runs_log(capsys, tmp_path)
         finds[name] = [{k: v for k, v in json.loads(line).items() if k in ("deal", "cards")}
                        for line in capsys.readouterr().out.splitlines()]
     assert finds["device"] == finds["cpu"] and finds["cpu"]
+
+
+@pytest.mark.slow
+def test_the_device_check_runs_its_gpu_path_and_ends_with_its_summary(monkeypatch, capsys):
+    """benchmarks/gpu_check.py, on the stand-in CuPy: deal by deal, exactness, speed, and the
+    last line a GPU session reads."""
+    import runpy
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[3] / "benchmarks" / "gpu_check.py"
+    monkeypatch.setitem(sys.modules, "cupy", FAKE_CUPY)
+    monkeypatch.setattr(device_module, "_samplers", {})    # no stand-in GPU outlives the test
+    monkeypatch.setattr(sys, "argv", [str(script), "--deals", "200000", "--seconds", "0.5"])
+    with pytest.raises(SystemExit) as end:
+        runpy.run_path(str(script), run_name="__main__")
+    out = capsys.readouterr().out.splitlines()
+    assert end.value.code == 0, "\n".join(out)
+    assert "  0 deals differ" in out
+    assert out[-1].startswith("gpu check: 200000 deals, 0 differences, ")
+    assert out[-1].endswith(" deals/s (Fake GPU)")

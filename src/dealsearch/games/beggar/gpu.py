@@ -178,7 +178,7 @@ class CupyDevice:
             per_sm = 4
         self.grid = self.sms * max(1, int(per_sm))
         self.stream = cupy.cuda.Stream(non_blocking=True)
-        self.scores: Any = None
+        self.score_buffer: Any = None
 
     asynchronous = True     # launch returns at once; the GPU plays while the host works
 
@@ -193,11 +193,11 @@ class CupyDevice:
         slices = -(-n // slice_deals)
         room = max(1 << 16, min(n, slice_deals) // 64)
         with self.stream:
-            if self.scores is None or len(self.scores) < min(n, slice_deals):
+            if self.score_buffer is None or len(self.score_buffer) < min(n, slice_deals):
                 # one buffer for every launch: the stream runs each slice's records kernel
                 # before the next slice's (or the next work's) play kernel overwrites it
-                self.scores = cp.empty(min(n, slice_deals), dtype=cp.uint32)
-            scores = self.scores
+                self.score_buffer = cp.empty(min(n, slice_deals), dtype=cp.uint32)
+            scores = self.score_buffer
             courts = cp.asarray(np.append(t.courts, np.uint8(0)))
             out = Launched(
                 work=cp.zeros(slices, dtype=cp.uint64),
@@ -245,6 +245,16 @@ class CupyDevice:
             np.sort(np.concatenate([kept[s, :listed[s]] for s in range(len(listed))])
                     .astype(np.int64)),
             launched.counts.get(), launched.found.get(), launched.found_scores.get())
+
+
+    def scores(self, t: KernelTable, work: Work) -> npt.NDArray[np.uint32]:
+        """Every deal's score (HANDBACK for a hand-back) of a work of one slice at most: for
+        checking the GPU deal by deal (``benchmarks/gpu_check.py``)."""
+        if work.n > SLICE_CHUNKS * work.chunk_deals:
+            raise ValueError(f"at most {SLICE_CHUNKS} chunks at a time")
+        self.collect(self.launch(t, work))
+        self.stream.synchronize()   # nothing after it on the stream: the buffer is its
+        return np.asarray(self.score_buffer[:work.n].get())
 
 
 @dataclass

@@ -18,8 +18,8 @@ import pytest
 from dealsearch.cli import main
 from dealsearch.games.beggar import STANDARD, _engine, _gpu_emulate, gpu
 from dealsearch.games.beggar.options import make_options
-from dealsearch.search.base import Task
 from dealsearch.search import device as device_module
+from dealsearch.search.base import Task
 from dealsearch.search.device import task_finds
 from dealsearch.search.random_search import play_chunk
 from dealsearch.search.spec import SearchSpec

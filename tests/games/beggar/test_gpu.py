@@ -431,3 +431,25 @@ def test_the_device_check_runs_its_gpu_path_and_ends_with_its_summary(monkeypatc
     assert "  0 deals differ" in out
     assert out[-1].startswith("gpu check: 200000 deals, 0 differences, ")
     assert out[-1].endswith(" deals/s (Fake GPU)")
+
+
+@pytest.mark.parametrize(("call", "words"), [
+    (lambda: _gpu_emulate.play(0, 26, 60, 100, 100, False, np.zeros(4, np.uint8), 0, 0, 10, 10,
+                               10, np.zeros(5, np.int64), np.zeros(5, np.int64),
+                               np.zeros(4, np.int64)), "total"),
+    (lambda: _gpu_emulate.play(0, 26, 52, 100, 100, False, np.zeros(4, np.uint8), 0, 0, 10, 10,
+                               10, np.zeros(5, np.int64), np.zeros(5, np.int64),
+                               np.zeros(3, np.int64)), "totals"),
+    (lambda: _gpu_emulate.play(0, 26, 52, 100, 100, False, np.zeros(60, np.uint8), 0, 0, 10,
+                               10, 10, np.zeros(5, np.int64), np.zeros(5, np.int64),
+                               np.zeros(4, np.int64)), "more court cards"),
+    (lambda: _gpu_emulate.records(np.zeros(10, np.int64), 5, 4), "scores"),
+    (lambda: _gpu_emulate.records(np.zeros(10, np.uint32), 0, 4), "chunk_deals"),
+    (lambda: _gpu_emulate.deal_rows(np.zeros(4, np.uint8), 52, 0, np.zeros(2, np.uint64),
+                                    np.zeros(3, np.uint64)), "as long"),
+    (lambda: _gpu_emulate.deal_rows(np.zeros(4, np.uint8), 65, 0, np.zeros(2, np.uint64),
+                                    np.zeros(2, np.uint64)), "n_cards"),
+], ids=["deck", "totals", "courts", "scores", "chunk", "lengths", "cards"])
+def test_the_emulation_checks_its_arguments(call, words) -> None:
+    with pytest.raises(ValueError, match=words):
+        call()

@@ -25,7 +25,7 @@ def compiled(module: str) -> Extension:
 # Every compiled module; a game's engine lives in its folder (e.g. "games.durak._engine").
 MODULES = ["_kernel", "_permutations", "search._generic",
            "games.beggar._engine", "games.beggar._ring", "games.beggar._climb",
-           "games.beggar._kernel", "games.beggar._lanes",
+           "games.beggar._kernel", "games.beggar._lanes", "games.beggar._gpu_emulate",
            "games.durak._engine", "games.spite._engine"]
 
 setup(

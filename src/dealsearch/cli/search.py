@@ -27,6 +27,7 @@ from ..ownership import is_gone, owner_of, refusal
 from ..projection import run_projection
 from ..search import STRATEGIES, Runner, SearchSpec, parse_duration
 from ..search.backends import BACKENDS, DASK_EXTRA, Backend, BackendError, MissingDask, open_backend
+from ..search.device import DEVICES, DeviceUnavailable, check_device
 from ..search.spec import ESCAPES, MAX_KICK, RESTARTS
 from ..text import budget
 from .commands import Command
@@ -108,6 +109,12 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
                             help="climb (2 players): every K new bests of a climber, grow its "
                                  "deal backwards and continue from the longest result "
                                  "(default: never)")
+    search.add_argument("--device", choices=DEVICES,
+                        help="random search: play the games on the cpu, on a gpu (CUDA, "
+                             "through CuPy: pip install 'dealsearch[gpu]'; one worker per "
+                             "GPU), or on the GPU kernel compiled for the CPU (emulate: slow, "
+                             "for checks); the same seed plays the same deals on each "
+                             "(default: cpu)")
     search.add_argument("--backend", choices=BACKENDS,
                         help="where the work runs: local processes or a Dask cluster (pip "
                              "install 'dealsearch[dask]') (default: local)")
@@ -128,7 +135,7 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
 
 
 _SPEC_OPTIONS = ("strategy", "seed", "workers", "deals", "time", "objective", "start", "escape",
-                 "stall", "reverse_every", "restart", "kick")
+                 "stall", "reverse_every", "restart", "kick", "device")
 
 
 def _given(args: argparse.Namespace) -> dict[str, Any]:
@@ -203,6 +210,15 @@ def _open_backend(name: str, spec: SearchSpec, scheduler: str | None) -> Backend
               flush=True)
         try:
             backend.wait_for_workers()
+        except BaseException:
+            backend.close()
+            raise
+    if spec.device != "cpu":    # a worker, where the device is used, builds the kernel
+        try:
+            backend.submit(check_device, spec).result()
+        except DeviceUnavailable as error:
+            backend.close()
+            raise BadOption(str(error)) from None
         except BaseException:
             backend.close()
             raise

@@ -1,7 +1,13 @@
 """Random search: uniformly random deals, dealt and played in compiled code.
 
 Chunk ``k`` of a run plays the deals of PRNG stream ``(seed, k)``, so a run is reproducible for
-a seed whatever the number of workers, and a resumed run replays only unreported chunks.
+a seed whatever the number of workers, and a resumed run replays only unreported chunks. A game
+whose dealer is counter-based (BMN: deal ``j`` of chunk ``k`` is a function of the seed, ``k``
+and ``j``) plays the same deals on any device (``--device``, :mod:`dealsearch.search.device`).
+
+A game names its dealer (``random_dealer``) when it changes which deals a seed gives; the
+checkpoint records it, and a run dealt by another dealer is not continued (its chunks left
+would be other deals than the run began with: the run would no longer be its seed's).
 """
 
 from __future__ import annotations
@@ -11,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from .._kernel import Kernel
+from ..errors import BadOption
 from ..game import specialised_sampler
 from ._generic import Sampler
 from .base import NumberedSearch, Report, Task, compact, results_of
@@ -18,6 +25,7 @@ from .spec import SearchSpec
 
 CHUNK_DEALS = 100_000  # deals of stream (seed, k); a task plays a run of such chunks
 MAX_FINDS = 256        # finds kept per call of the sampler
+GPU_MAX_UNITS = 16_384  # chunks a GPU task may take: under 2 s at 10^9 deals/s
 
 
 class RandomSearch(NumberedSearch):
@@ -29,6 +37,17 @@ class RandomSearch(NumberedSearch):
         self.spec = spec
         super().__init__(None if spec.deals is None else -(-spec.deals // CHUNK_DEALS),
                          checkpoint)
+        self.dealer = str(getattr(spec.plugin, "random_dealer", ""))
+        began = self.chunks.prefix or self.chunks.extra
+        if began and checkpoint.get("dealer", "") != self.dealer:
+            raise BadOption(f"this run was dealt by an earlier {spec.plugin.name} dealer, which "
+                            f"this version no longer has (its seed now gives other deals): "
+                            f"start a new run")
+
+    def checkpoint(self) -> dict[str, Any]:
+        """The chunks done, and the dealer that dealt them."""
+        return {**super().checkpoint(), "dealer": self.dealer} if self.dealer else \
+            super().checkpoint()
 
     @property
     def total_deals(self) -> int | None:
@@ -37,12 +56,22 @@ class RandomSearch(NumberedSearch):
 
     task_deals = CHUNK_DEALS   # deals of one unit of work (a task is a run of units)
 
+    @property
+    def max_units(self) -> int | None:
+        """The most units a task may take, if not the runner's usual (a GPU needs long
+        tasks to keep busy)."""
+        return GPU_MAX_UNITS if self.spec.device == "gpu" else None
+
     def next_task(self, units: int = 1) -> Task | None:
         """The next run of at most ``units`` chunks, or None once the budget is handed out.
 
         Chunk ``k`` is always the deals of stream ``(seed, k)``, whichever task plays it: so
         tasks of any size play the same deals, and a resumed run the same chunks.
         """
+        if self.spec.device == "gpu":
+            # powers of two, so that task sizes rarely change: a GPU plays the next task
+            # ahead, which serves only if it is the same size
+            units = 1 << (units.bit_length() - 1)
         taken = self.chunks.take_run(units)
         if taken is None:
             return None
@@ -75,7 +104,17 @@ def sampler(spec: SearchSpec, stream: int, best: int = 0) -> Any:
 
 def play_chunk(spec: SearchSpec, task: Task) -> Report:
     """Play a run of chunks of random deals; in each chunk keep each deal longer than all
-    before it in the chunk, and every cycle (so a run of chunks finds what its chunks do)."""
+    before it in the chunk, and every cycle (so a run of chunks finds what its chunks do).
+    On the spec's device: the same report from any (:mod:`dealsearch.search.device`)."""
+    if spec.device != "cpu":
+        from .device import play_on_device  # only a device run needs it
+
+        return play_on_device(spec, task, CHUNK_DEALS)
+    return play_chunk_cpu(spec, task)
+
+
+def play_chunk_cpu(spec: SearchSpec, task: Task) -> Report:
+    """:func:`play_chunk` on the CPU."""
     game = spec.plugin
     report = Report.for_game(task.key, game)
     hists, widths = report.hist_args(game)

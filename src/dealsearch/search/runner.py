@@ -381,7 +381,8 @@ class Runner:
             return 1
         seconds = TASK_SECONDS if left is None else min(TASK_SECONDS,
                                                         left / (2 * QUEUE_PER_SLOT))
-        return max(1, min(MAX_UNITS, int(self.rate * seconds / unit)))
+        most = getattr(self.strategy, "max_units", None) or MAX_UNITS  # a GPU's: longer
+        return max(1, min(most, int(self.rate * seconds / unit)))
 
     def _reload(self) -> None:
         """The run's counters, best and strategy as the log last committed them."""

@@ -112,6 +112,7 @@ class SearchSpec:
     # random, pool (near one of the climber's best deals) or crossover (a child of two of them)
     restart: str = "random"
     kick: int = 1                    # mutations per mutant (a game's own climber)
+    device: str = "cpu"              # random only: cpu, gpu, emulate (see search.device)
     game: str = DEFAULT_GAME
     game_options: dict[str, Any] = field(default_factory=dict)
 
@@ -159,6 +160,11 @@ class SearchSpec:
                                  "deals)")
         if self.start is not None:
             self._check_start()
+        from .device import device_refusal  # device.py builds reports: it imports base
+
+        refusal = device_refusal(self.plugin, self.options, self.strategy, self.device)
+        if refusal:
+            raise ValueError(refusal)
 
     def _check_start(self) -> None:
         """The start is climbed as given (the run's deck and segments), or refused; never
@@ -199,8 +205,8 @@ class SearchSpec:
 
     @property
     def worker_count(self) -> int:
-        """Workers to start (``workers`` or every core)."""
-        return self.workers or os.cpu_count() or 1
+        """Workers to start (``workers``, or one for the GPU, or every core)."""
+        return self.workers or (1 if self.device == "gpu" else os.cpu_count() or 1)
 
     @property
     def limits(self) -> str:

@@ -36,7 +36,8 @@ from dealsearch.checks import whole_list
 cimport numpy as cnp
 
 from dealsearch._bits cimport low_bit
-from dealsearch._random cimport Rng, deal_random, rng_seed, shuffle_row
+from dealsearch._random cimport Rng, rng_seed, shuffle_row
+from dealsearch.games.beggar._deals cimport ds_deal_planes, ds_seed_key, ds_stream_key
 from dealsearch.games.beggar._ring cimport Ring, ring_free, ring_new, ring_play
 
 cnp.import_array()
@@ -854,12 +855,15 @@ cdef class _Dealer:
 
     @cython.boundscheck(False)
     @cython.wraparound(False)
-    cdef void deal(self, Rng* rng, uint64_t* planes, uint8_t* row) noexcept nogil:
-        """One uniformly random deal: into ``planes`` (up to 64 cards) or ``row``."""
+    cdef void deal(self, Rng* rng, uint64_t key, uint64_t index, uint64_t* planes,
+                   uint8_t* row) noexcept nogil:
+        """One uniformly random deal: deal ``index`` of the stream with ``key`` into
+        ``planes`` (up to 64 cards: the counter-based generator the GPU kernel shares, see
+        _deals.h), or the next of ``rng`` into ``row``."""
         if self.n_cards > PLANE_CARDS:
             shuffle_row(rng, &self.deck[0], self.n_cards, row)
         else:
-            deal_random(rng, &self.courts[0], self.n_courts, self.n_cards, planes)
+            ds_deal_planes(key, index, &self.courts[0], self.n_courts, self.n_cards, planes)
 
 
 @cython.boundscheck(False)
@@ -877,10 +881,13 @@ def random_rows(deck, n, seed, stream=0):
     cdef int n_cards = dealer.n_cards
     rows = np.empty((count, n_cards), dtype=np.uint8)
     cdef uint8_t[:, ::1] rows_v = rows
-    rng_seed(&rng, _whole("seed", seed, 0, UINT64_MAX), _whole("stream", stream, 0, UINT64_MAX))
+    cdef uint64_t seed_v = _whole("seed", seed, 0, UINT64_MAX)
+    cdef uint64_t stream_v = _whole("stream", stream, 0, UINT64_MAX)
+    cdef uint64_t key = ds_stream_key(ds_seed_key(seed_v), stream_v)
+    rng_seed(&rng, seed_v, stream_v)
     with nogil:
         for row in range(count):
-            dealer.deal(&rng, planes, &rows_v[row, 0])
+            dealer.deal(&rng, key, row, planes, &rows_v[row, 0])
             if n_cards <= PLANE_CARDS:
                 planes_to_row(planes, n_cards, &rows_v[row, 0])
     return rows
@@ -893,7 +900,8 @@ cdef class RandomPlayer:
     always deals the same sequence, however :meth:`play` calls split it.
     """
 
-    cdef Rng rng
+    cdef Rng rng            # decks of more than 64 cards
+    cdef uint64_t key       # the stream's key (up to 64 cards: deal ``dealt`` comes next)
     cdef Table table
     cdef Scratch scratch
     cdef bint has_scratch
@@ -919,8 +927,10 @@ cdef class RandomPlayer:
         self.dealer = _Dealer(_whole_list("deck", deck, 0, MAX_CARDS, len(paid), len(paid)))
         self.n_cards = self.dealer.n_cards
         fill_table(&self.table, self.sizes, sizes, paid, self.n_cards, max_cards, max_tricks)
-        rng_seed(&self.rng, _whole("seed", seed, 0, UINT64_MAX),
-                 _whole("stream", stream, 0, UINT64_MAX))
+        seed = _whole("seed", seed, 0, UINT64_MAX)
+        stream = _whole("stream", stream, 0, UINT64_MAX)
+        rng_seed(&self.rng, seed, stream)
+        self.key = ds_stream_key(ds_seed_key(seed), stream)
         self.best = _whole("best", best, 0)
         self.by_tricks = bool(by_tricks)
         self.dealt = 0
@@ -973,7 +983,7 @@ cdef class RandomPlayer:
                                    self.by_tricks)
         with nogil:
             while played < wanted and n_found < finds_max:
-                self.dealer.deal(&self.rng, planes, row)
+                self.dealer.deal(&self.rng, self.key, self.dealt + played, planes, row)
                 if wide:
                     status = ring_play(&self.table, row, self.sizes, <Ring*>self.scratch.ring,
                                        &res)

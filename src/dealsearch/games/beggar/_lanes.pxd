@@ -5,7 +5,6 @@
 from libc.stdint cimport int8_t, int64_t, uint8_t, uint64_t
 
 from dealsearch.games.beggar._engine cimport MAX_SEATS, Detector, Outcome, Table
-from dealsearch._random cimport Rng
 
 
 cdef extern from "_lanes_kernel.h" nogil:
@@ -40,7 +39,6 @@ cdef struct Batch:
     uint64_t* planes        # 3 words a deal
     LaneResult* lanes
     Outcome* results
-    Rng* rng_after          # the generator's state after each deal (RandomPlayer)
     Detector det            # the exact engine's, for the deals the lanes hand back
     int size
 
@@ -52,7 +50,7 @@ cdef int play_planes(int kind, int min_cards, const Table* table, const int* siz
 
 
 cdef class RandomPlayer:
-    cdef Rng rng
+    cdef uint64_t key           # the stream's key (_deals.h); deal ``dealt`` comes next
     cdef Table table
     cdef Batch batch
     cdef bint has_batch

@@ -19,7 +19,6 @@ generator state of ``_engine.RandomPlayer`` with the same arguments.
 cimport cython
 from libc.stdint cimport UINT64_MAX, int8_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc
-from libc.string cimport memcpy
 
 import numpy as np
 
@@ -43,7 +42,7 @@ from dealsearch.games.beggar._engine cimport (
     store_result,
     tally,
 )
-from dealsearch._random cimport deal_random, rng_seed
+from dealsearch.games.beggar._deals cimport ds_deal_planes, ds_seed_key, ds_stream_key
 
 from dealsearch.games.beggar import _engine
 from dealsearch.games.beggar._engine import (
@@ -116,17 +115,14 @@ cdef int batch_init(Batch* batch, int size) noexcept nogil:
     batch.planes = <uint64_t*>malloc(size * PLANES * sizeof(uint64_t))
     batch.lanes = <LaneResult*>malloc(size * sizeof(LaneResult))
     batch.results = <Outcome*>malloc(size * sizeof(Outcome))
-    batch.rng_after = <Rng*>malloc(size * sizeof(Rng))
     if (batch.planes == NULL or batch.lanes == NULL or batch.results == NULL
-            or batch.rng_after == NULL or detector_init(&batch.det) != 0):
+            or detector_init(&batch.det) != 0):
         free(batch.planes)
         free(batch.lanes)
         free(batch.results)
-        free(batch.rng_after)
         batch.planes = NULL
         batch.lanes = NULL
         batch.results = NULL
-        batch.rng_after = NULL
         return OUT_OF_MEMORY
     return 0
 
@@ -135,11 +131,9 @@ cdef void batch_free(Batch* batch) noexcept nogil:
     free(batch.planes)
     free(batch.lanes)
     free(batch.results)
-    free(batch.rng_after)
     batch.planes = NULL
     batch.lanes = NULL
     batch.results = NULL
-    batch.rng_after = NULL
     detector_free(&batch.det)
 
 
@@ -277,8 +271,9 @@ cdef class RandomPlayer:
 
     Decks of up to 64 cards (the bit-plane deals of ``_engine``'s generator). Deals are dealt
     a batch at a time, played on lanes (or the exact engine), then scanned in deal order; when
-    the finds fill up mid-batch the generator is put back to just after the last deal scanned,
-    so a stream's deals never depend on how :meth:`play` calls split it.
+    the finds fill up mid-batch the deals after the last one scanned are dealt again by the
+    next call (deal d of a stream is a function of d), so a stream's deals never depend on
+    how :meth:`play` calls split it.
     """
 
     def __cinit__(self, *args, **kwargs):
@@ -304,8 +299,8 @@ cdef class RandomPlayer:
         self.courts = np.append(np.repeat(np.arange(len(counts), dtype=np.uint8), counts)
                                 [counts[0]:], np.uint8(0))
         fill_table(&self.table, self.sizes, sizes, paid, self.n_cards, max_cards, max_tricks)
-        rng_seed(&self.rng, _whole("seed", seed, 0, UINT64_MAX),
-                 _whole("stream", stream, 0, UINT64_MAX))
+        self.key = ds_stream_key(ds_seed_key(_whole("seed", seed, 0, UINT64_MAX)),
+                                 _whole("stream", stream, 0, UINT64_MAX))
         self.best = _whole("best", best, 0)
         self.by_tricks = bool(by_tricks)
         self.dealt = 0
@@ -359,8 +354,8 @@ cdef class RandomPlayer:
             while played < wanted and n_found < finds_max:
                 b = min(<Py_ssize_t>BATCH, wanted - played)
                 for i in range(b):
-                    deal_random(&self.rng, courts, n_courts, n_cards, &batch.planes[PLANES * i])
-                    batch.rng_after[i] = self.rng
+                    ds_deal_planes(self.key, self.dealt + played + i, courts, n_courts, n_cards,
+                                   &batch.planes[PLANES * i])
                 status = play_planes(kind, min_cards, &self.table, self.sizes, batch, b)
                 if status != 0:
                     break
@@ -373,8 +368,8 @@ cdef class RandomPlayer:
                         store_result(res, &results_v[n_found, 0])
                         n_found += 1
                         if n_found == finds_max:
-                            # the deals after this one were never played: undeal them
-                            memcpy(&self.rng, &batch.rng_after[i], sizeof(self.rng))
+                            # the deals after this one were never played: the next call
+                            # deals them again (deal d of a stream is a function of d)
                             break
         self.dealt += played
         self.best = t.best

@@ -172,6 +172,33 @@ def _entry(name: str, deals: int, cards: int, seconds: float) -> dict[str, Any]:
             "deals_per_s": deals / seconds, "cards_per_s": cards / seconds}
 
 
+GPU_DEALS = 200_000_000     # the GPU row times this many deals at least (a GPU needs work)
+
+
+def _gpu_row(deals: int, seed: int, engine_cards: int, engine_tricks: int
+             ) -> tuple[dict[str, Any] | None, str, int]:
+    """The GPU's row, if this machine has CuPy and a GPU: (entry, note, mismatches). The GPU
+    first plays the bench's own deals (stream 0 of ``seed``; their totals must be the
+    engine's), then is timed on at least GPU_DEALS deals (a whole random-search report each)."""
+    from ...search.device import DeviceUnavailable
+    from .gpu import CupyDevice, GpuSampler
+    from .options import make_options
+
+    try:
+        device = CupyDevice()
+    except DeviceUnavailable as error:
+        return None, str(error), 0
+    sampler = GpuSampler(make_options(), seed, "cards", device)
+    hists = [np.zeros(2048, dtype=np.int64), np.zeros(4096, dtype=np.int64)]
+    same = sampler.play(0, deals, deals, hists, [10, 1])
+    mismatches = int(bool(same.handbacks) or same.totals != [engine_cards, engine_tricks])
+    timed = max(deals, GPU_DEALS)
+    sampler.play(0, min(timed, 10_000_000), 100_000, hists, [10, 1])     # warm up
+    seconds, played = _best_time(lambda: sampler.play(0, timed, 100_000, hists, [10, 1]))
+    return (_entry(f"gpu ({device.name}, generation included)", timed, played.totals[0],
+                   seconds), device.name, mismatches)
+
+
 def run_bench(deals: int = 200_000, workers: int = 1, seed: int = 1) -> dict[str, Any]:
     """Play the same seeded random two-player deals through every contender; time and check.
 
@@ -181,6 +208,8 @@ def run_bench(deals: int = 200_000, workers: int = 1, seed: int = 1) -> dict[str
     yardstick on the same rows and dealing the same deals itself, and the pure-Python reference
     on a subset (``deals // 100``, at least 200). Each is timed ``_REPEATS`` times, best kept.
     With ``workers > 1`` the engine is also run in that many processes, to show the scaling.
+    Where CuPy finds a GPU, the GPU engine (``--device gpu``) gets a row too, checked on the
+    same deals and timed on at least ``GPU_DEALS``.
 
     Returns a dict: ``machine``, ``deals``, ``seed``, ``workers``, ``yardstick`` (how it was
     built, or why not), ``results`` (name, deals, cards, seconds, deals_per_s, cards_per_s and
@@ -287,8 +316,17 @@ def run_bench(deals: int = 200_000, workers: int = 1, seed: int = 1) -> dict[str
         scaling[0]["speedup"] = scaling[0]["deals_per_s"] / engine["deals_per_s"]
         scaling[1]["speedup"] = scaling[1]["deals_per_s"] / engine_gen["deals_per_s"]
 
+    # last: CUDA is started only once the worker processes above are done
+    gpu, gpu_note, checks["gpu_total_mismatches"] = _gpu_row(
+        deals, seed, engine_cards, int(batch.tricks.sum()))
+    if gpu is not None:
+        if ys_gen is not None:
+            gpu["vs_yardstick"] = gpu["deals_per_s"] / ys_gen["deals_per_s"]
+        results.append(gpu)
+
     return {
         "machine": machine_info(),
+        "gpu": gpu_note,
         "deals": deals,
         "seed": seed,
         "workers": workers,
@@ -310,6 +348,7 @@ def format_bench(report: dict[str, Any]) -> str:
         f"Python {machine['python']}",
         f"{report['deals']:,} random 2-player deals, seed {report['seed']}; best of "
         f"{_REPEATS} runs; yardstick: {report['yardstick']}",
+        *([f"gpu: {report['gpu']}"] if report.get("gpu") else []),
         "",
         f"{'contender':38} {'deals/s':>12} {'cards/s':>10} {'ns/card':>8} {'vs yardstick':>13}",
     ]

@@ -108,7 +108,9 @@ def play_batch(
 def random_deals(n: int, rules: Rules = STANDARD, seed: int = 0) -> npt.NDArray[np.uint8]:
     """``n`` uniformly random deals of the rules' deck, one a row, for :func:`play_batch`.
 
-    Dealt in compiled code (xoshiro256** and Fisher-Yates); the same seed, the same deals.
+    Dealt in compiled code (up to 64 cards the counter-based dealer of ``_deals.h``, which the
+    random players and the GPU kernel share; larger decks xoshiro256** and Fisher-Yates); the
+    same seed, the same deals.
 
     >>> random_deals(2, seed=1).shape
     (2, 52)

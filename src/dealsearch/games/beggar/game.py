@@ -127,6 +127,9 @@ class Beggar(Game):
     mutation_weights = (1, 1, 1, 1)
     throughput_measure = "cards"
     cycle_key_title = "smallest state (player to move first)"  # what its cycle keys are
+    # Random search deals from _deals.h's counter-based generator (decks of up to 64 cards),
+    # shared with the GPU kernel; runs dealt before it (xoshiro streams) are not continued.
+    random_dealer = "counter-1"
 
     def options(self, **values: Any) -> BeggarOptions:
         """Checked BMN options (see :func:`~dealsearch.games.beggar.options.make_options`)."""
@@ -352,6 +355,18 @@ class Beggar(Game):
         from .search import FastSampler
 
         return FastSampler(_options(options), seed, stream, objective, best)
+
+    def device_refusal(self, options: Any, device: str) -> str | None:
+        """Why the GPU engine (or its CPU emulation) cannot play these options."""
+        from .gpu import refusal
+
+        return refusal(_options(options))
+
+    def device_sampler(self, options: Any, seed: int, objective: str, device: str) -> Any:
+        """The random player on ``device`` (``gpu``: CuPy, imported only now; ``emulate``)."""
+        from .gpu import GpuSampler, open_device
+
+        return GpuSampler(_options(options), seed, objective, open_device(device))
 
     def climber(self, options: Any, seed: int, stream: int, objective: str) -> Any:
         """The specialised climber (``_climb.Climber``)."""

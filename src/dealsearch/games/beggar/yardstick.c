@@ -15,10 +15,11 @@
  * is 8344 cards), so on terminating deals the guard never changes a count; the engine instead
  * detects repeats exactly, which the yardstick does not attempt.
  *
- * The random variant deals with the engine's own generator (xoshiro256** seeded through
- * splitmix64, court positions drawn by rejection; see _random.pxd), so with the same seed and
- * stream it plays exactly the deals of dealsearch._engine.random_rows and RandomPlayer, and
- * "deal generation included" compares the same work.
+ * The random variant deals with the engine's own generator (counter-based: splitmix64's
+ * mixer over the stream's key and a counter, court positions drawn by rejection; see
+ * _deals.h), so with the same seed and stream it plays exactly the deals of
+ * dealsearch._engine.random_rows and RandomPlayer, and "deal generation included" compares
+ * the same work.
  *
  * Compiled at run time by dealsearch.games.beggar.bench (cc -O3 -fPIC -shared) and called through ctypes.
  */
@@ -100,45 +101,28 @@ long long yardstick_play_rows(const unsigned char *rows, long long n, int n_card
 
 /* ---------------------------------------------------------------- the engine's generator */
 
-typedef struct { uint64_t s[4]; } ys_rng;
-
-static uint64_t ys_splitmix64(uint64_t *x)
+/* splitmix64's finaliser */
+static inline uint64_t ys_mix(uint64_t z)
 {
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
     return z ^ (z >> 31);
 }
 
-static void ys_seed(ys_rng *rng, uint64_t seed, uint64_t stream)
+#define YS_GAMMA 0x9e3779b97f4a7c15ULL
+#define YS_DEAL_WORDS 64ULL
+
+/* The stream's key: deal d's random words are ys_mix(key + (d * 64 + w + 1) * GAMMA). */
+static uint64_t ys_key(uint64_t seed, uint64_t stream)
 {
-    uint64_t x = seed;
-    uint64_t mixed = ys_splitmix64(&x) ^ (stream * 0xd1342543de82ef95ULL);
-    for (int i = 0; i < 4; i++)
-        rng->s[i] = ys_splitmix64(&mixed);
+    return ys_mix(ys_mix(seed + YS_GAMMA) ^ (stream * 0xd1342543de82ef95ULL));
 }
 
-static inline uint64_t ys_rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
-static inline uint64_t ys_next(ys_rng *rng)
-{
-    uint64_t *s = rng->s;
-    uint64_t result = ys_rotl(s[1] * 5, 7) * 9;
-    uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = ys_rotl(s[3], 45);
-    return result;
-}
-
-/* A uniformly random deal: each court card in turn gets a uniformly random free position
+/* Deal ``index`` of the stream: each court card in turn gets a uniformly random free position
  * (width-bit chunks of the random words, chunks that hit a taken or out-of-range position are
- * rejected); numerals fill the rest. Mirrors deal_random in _random.pxd bit for bit. */
-static void ys_deal(ys_rng *rng, const unsigned char *courts, int n_courts, int n_cards,
-                    unsigned char *deal)
+ * rejected); numerals fill the rest. Mirrors ds_deal_planes in _deals.h bit for bit. */
+static void ys_deal(uint64_t key, uint64_t index, const unsigned char *courts, int n_courts,
+                    int n_cards, unsigned char *deal)
 {
     int width = 1;
     while ((1 << width) < n_cards)
@@ -146,12 +130,13 @@ static void ys_deal(ys_rng *rng, const unsigned char *courts, int n_courts, int 
     const int per_word = 64 / width;
     const uint64_t chunk_mask = (1ULL << width) - 1;
     uint64_t taken = n_cards < 64 ? ~((1ULL << n_cards) - 1) : 0;
-    uint64_t r = 0;
+    uint64_t r = 0, counter = key + index * YS_DEAL_WORDS * YS_GAMMA;
     int left = 0, placed = 0;
     memset(deal, 0, (size_t)n_cards);
     while (placed < n_courts) {
         if (left == 0) {
-            r = ys_next(rng);
+            counter += YS_GAMMA;
+            r = ys_mix(counter);
             left = per_word;
         }
         int p = (int)(r & chunk_mask);
@@ -184,11 +169,10 @@ long long yardstick_play_random(long long n, int n_cards, const unsigned char *c
             courts[j] = courts[j - 1];
             courts[j - 1] = tmp;
         }
-    ys_rng rng;
-    ys_seed(&rng, seed, stream);
+    const uint64_t key = ys_key(seed, stream);
     long long stopped = 0;
     for (long long i = 0; i < n; i++) {
-        ys_deal(&rng, courts, n_courts, n_cards, deal);
+        ys_deal(key, (uint64_t)i, courts, n_courts, n_cards, deal);
         stopped += ys_play_one(deal, n_cards, payments, &cards_out[i], &tricks_out[i]);
     }
     return stopped;

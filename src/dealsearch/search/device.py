@@ -1,0 +1,186 @@
+"""Random search on an accelerator: a game that offers a device sampler plays chunks there.
+
+``--device cpu`` (the default) plays chunks with the compiled players of
+:func:`~dealsearch.search.random_search.play_chunk`. ``--device gpu`` asks the game for a
+:class:`DeviceSampler` (a game offers one through the :class:`DeviceSearch` capability) that
+plays a whole run of chunks on the device and says what it played: counts, totals and
+histograms of the games it settled, each chunk's record-setting deals, and the deals it handed
+back (past a cap, or maybe a cycle). :func:`play_on_device` turns that into the same
+:class:`~dealsearch.search.base.Report` the CPU would have sent: hand-backs are played on the
+game's exact engine, every chunk with a hand-back (or with more records than the device keeps)
+is played again on the CPU for its finds, and the finds' deals are dealt again on the CPU from
+their numbers. Deal ``j`` of chunk ``k`` is the same deal on either device, so a seed gives the
+same counts and histograms on either, and the same finds in the log: a device reports only the
+chunk records that could still be logged (:func:`task_finds`), since a GPU finds a hundred
+thousand chunk records a second.
+
+``--device emulate`` runs the device's code compiled for the CPU: slow, for tests and for
+checking a kernel on a machine without the device.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+
+from ..game import Game, GameOptions, GameResult
+from .base import Report, Task, add_batch, compact, results_of, score
+
+if TYPE_CHECKING:   # spec.py checks a spec's device with device_refusal
+    from .spec import SearchSpec
+
+DEVICES = ("cpu", "gpu", "emulate")
+GPU_EXTRA = "pip install 'dealsearch[gpu]'"
+
+
+class DeviceUnavailable(Exception):
+    """The device cannot be used here (no CuPy, no GPU, a kernel that will not build): the
+    message says why in one line."""
+
+
+@dataclass
+class DevicePlay:
+    """What a device played of a run of chunks (see the module's docstring)."""
+
+    counts: list[int]                   # games settled on the device, per outcome code
+    totals: list[int]                   # their measures' totals, in the game's order
+    finds: list[tuple[int, int, int]]   # (chunk, deal in chunk, score): records, not replayed
+    handbacks: list[tuple[int, int]]    # (chunk, deal in chunk): for the exact engine
+    replay: list[int] = field(default_factory=list)  # chunks whose finds the CPU must find
+
+
+class DeviceSampler(Protocol):
+    """A game's random player on a device, for one run (options, seed, objective)."""
+
+    name: str   # the device in words, e.g. "NVIDIA H200"
+
+    def play(self, first_chunk: int, deals: int, chunk_deals: int,
+             hists: Sequence[npt.NDArray[np.int64]], widths: Sequence[int]) -> DevicePlay:
+        """Play ``deals`` deals: chunk ``first_chunk`` and those after it, ``chunk_deals``
+        each (the last perhaps fewer); add the settled games into ``hists``."""
+
+    def rows(self, chunks: npt.NDArray[np.uint64], deals: npt.NDArray[np.uint64]
+             ) -> npt.NDArray[np.uint8]:
+        """Deal ``deals[i]`` of chunk ``chunks[i]``, one row each."""
+
+
+@runtime_checkable
+class DeviceSearch(Protocol):
+    """A game whose random search can run on a device other than the CPU."""
+
+    def device_refusal(self, options: GameOptions, device: str) -> str | None:
+        """Why ``device`` cannot play these options (None if it can)."""
+
+    def device_sampler(self, options: GameOptions, seed: int, objective: str,
+                       device: str) -> DeviceSampler:
+        """The sampler; raises :class:`DeviceUnavailable` if the device is not usable here."""
+
+
+def device_refusal(game: Game, options: GameOptions, strategy: str, device: str) -> str | None:
+    """Why a search cannot run on ``device`` (None if it can)."""
+    if device not in DEVICES:
+        return f"unknown device {device!r}: choose from {', '.join(DEVICES)}"
+    if device == "cpu":
+        return None
+    if strategy != "random":
+        return f"--device {device} is for random searches"
+    if not isinstance(game, DeviceSearch):
+        return f"{game.name} has no engine for --device {device}"
+    refusal = game.device_refusal(options, device)
+    return f"--device {device}: {refusal}" if refusal else None
+
+
+_samplers: dict[tuple[Any, ...], DeviceSampler] = {}
+
+
+def device_sampler(spec: SearchSpec) -> DeviceSampler:
+    """The spec's sampler, built once per process (a GPU kernel compiles once)."""
+    key = (spec.game, spec.options.key(), spec.seed, spec.objective, spec.device)
+    if key not in _samplers:
+        game = spec.plugin
+        assert isinstance(game, DeviceSearch)
+        _samplers[key] = game.device_sampler(spec.options, spec.seed, str(spec.objective),
+                                             spec.device)
+    return _samplers[key]
+
+
+def check_device(spec: SearchSpec) -> str:
+    """The spec's device in words, once its sampler is built (in a worker: the process that
+    will use it); raises :class:`DeviceUnavailable`."""
+    return device_sampler(spec).name
+
+
+def play_on_device(spec: SearchSpec, task: Task, chunk_deals: int) -> Report:
+    """A run of chunks of random deals on the spec's device: the report
+    :func:`~dealsearch.search.random_search.play_chunk` gives for the same task, its finds
+    as :func:`task_finds` keeps them."""
+    from .random_search import play_chunk_cpu  # the CPU path, for the chunks replayed
+
+    game = spec.plugin
+    report = Report.for_game(task.key, game)
+    hists, widths = report.hist_args(game)
+    deals = int(task.payload["deals"])
+    played = device_sampler(spec).play(task.key, deals, chunk_deals, hists, widths)
+    report.deals = sum(played.counts)
+    report.count(game, played.counts, played.totals)
+    if played.handbacks:    # games the device did not settle: the exact engine's counts
+        add_batch(report, game, game.play_batch(_rows(spec, played.handbacks), spec.options))
+    replay = set(played.replay) | {chunk for chunk, _ in played.handbacks}
+    finished = game.finished()
+    # (chunk, deal in it or its text, score or None for a cycle, result if known), in order
+    found: list[tuple[int, Any, int | None, GameResult | None]] = sorted(
+        (chunk, deal, find_score, None) for chunk, deal, find_score in played.finds
+        if chunk not in replay)
+    for chunk in sorted(replay):    # its finds as the CPU finds them
+        size = min(chunk_deals, task.key * chunk_deals + deals - chunk * chunk_deals)
+        found += [(chunk, text, score(result, spec) if result.outcome in finished else None,
+                   result) for text, result in
+                  play_chunk_cpu(spec, Task(chunk, {"deals": size})).finds]
+    found.sort(key=lambda find: find[0])    # stable: each chunk's finds keep their order
+    kept = [find for find, keep in zip(found, _task_records([f[2] for f in found]),
+                                       strict=True) if keep]
+    # the device's finds dealt and played again on the CPU, all in one batch
+    mine = [(chunk, deal) for chunk, deal, _, result in kept if result is None]
+    rows = _rows(spec, mine)
+    results = iter(zip(rows, results_of(spec, rows), strict=True))
+    for _, deal, _, result in kept:
+        if result is None:
+            row, result = next(results)
+            deal = compact(row, spec)
+        report.finds.append((deal, result))
+    return report
+
+
+def _task_records(scores: list[int | None]) -> list[bool]:
+    """Which of a task's finds (chunk by chunk, each chunk's records in order; None for a
+    cycle) to report: every cycle, and every record not below an earlier one of the task.
+    A record below an earlier, longer find of the same task could never become the run's
+    best (the runner absorbs a report's finds in order, and a tie may, so ties stay), so the
+    log gets exactly the finds of the CPU search, which reports every chunk's records:
+    about 12 per chunk, a hundred thousand per second on a GPU, each costing the CPU a game
+    and a line of text."""
+    best, keep = -1, []
+    for find_score in scores:
+        keep.append(find_score is None or find_score >= best)
+        if find_score is not None:
+            best = max(best, find_score)
+    return keep
+
+
+def task_finds(spec: SearchSpec, finds: list[tuple[str, GameResult]]
+               ) -> list[tuple[str, GameResult]]:
+    """A CPU report's finds as a device reports them (see :func:`_task_records`)."""
+    finished = spec.plugin.finished()
+    keep = _task_records([score(result, spec) if result.outcome in finished else None
+                          for _, result in finds])
+    return [find for find, kept in zip(finds, keep, strict=True) if kept]
+
+
+def _rows(spec: SearchSpec, where: list[tuple[int, int]]) -> npt.NDArray[np.uint8]:
+    chunks = np.array([chunk for chunk, _ in where], dtype=np.uint64)
+    deals = np.array([deal for _, deal in where], dtype=np.uint64)
+    return device_sampler(spec).rows(chunks, deals)

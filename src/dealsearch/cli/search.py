@@ -220,8 +220,8 @@ def run(args: argparse.Namespace) -> int:
         if run["status"] == "done":
             raise BadOption(f"run {args.resume} is already done")
         if run["strategy"] not in STRATEGIES:
-            raise BadOption(f"run {args.resume} is a {run['strategy']} run, which cannot be "
-                            f"resumed; {how_to_continue(run, args.db)}")
+            raise BadOption(f"run {args.resume} is a {run['strategy']} run, not a search; "
+                            f"{how_to_continue(run, args.db)}")
         try:
             spec = SearchSpec.from_json(run["options"])
         except (ValueError, TypeError) as error:

@@ -30,8 +30,9 @@ from ...cli.options import (
     open_log,
     positive_int,
     seed,
+    whole_number,
 )
-from ...errors import BadInput, BadLog, BadOption
+from ...errors import BadInput, BadLog, BadOption, RunFailed
 from ...game import Game
 from ...interrupt import deferred, exit_status
 from ...log import Find, ManagedRun
@@ -43,6 +44,7 @@ from ...search.backends import (
     MissingDask,
     open_backend,
 )
+from ...search.runner import describe_failure
 from .catalogue import key_id
 from .engine import play
 from .factory import find_loop, seed_loops
@@ -93,6 +95,15 @@ def add_factory_parser(commands: Any, game: Game | None = None) -> argparse.Argu
     factory.add_argument("--width", type=positive_int, default=16,
                          help="cycles expanded per round, side by side (default 16); a run "
                               "is the same for a seed, width and --nodes on any workers")
+    factory.add_argument("--stall", type=positive_int, default=300, metavar="N",
+                         help="start again from the seeds after N cycles expanded without a "
+                              "nearer (or, on the whole deck, more even) one (default 300)")
+    factory.add_argument("--balance", type=float, default=0.5, metavar="W",
+                         help="priority: W per card of a cycle's most even state away from a "
+                              "dealt split (default 0.5) ...")
+    factory.add_argument("--balance-within", type=whole_number, default=0, metavar="D",
+                         help="... for cycles within D cards of the whole deck (default 0: "
+                              "the whole deck only; 52: from the seeds on)")
     factory.add_argument("--max-states", type=positive_int, default=20_000, metavar="N",
                          help="states walked back from each whole-deck cycle")
     factory.add_argument("--stop-after", type=positive_int, metavar="K",
@@ -178,8 +189,11 @@ def _summary(factory: Factory, run_id: int) -> dict[str, Any]:
 def _settings(args: argparse.Namespace) -> Settings:
     if args.time is None and args.nodes is None:
         args.time = 120.0
+    if args.balance < 0:
+        raise BadOption("--balance must be at least 0")
     return Settings(args.rules, args.seed, args.nodes, args.time, args.width, args.samples,
-                    max_states=args.max_states, stop_after=args.stop_after)
+                    balance=args.balance, balance_within=args.balance_within,
+                    stall=args.stall, max_states=args.max_states, stop_after=args.stop_after)
 
 
 def _resumed(args: argparse.Namespace) -> tuple[Settings, dict[str, Any], dict[str, Any]]:
@@ -313,6 +327,13 @@ def _run(factory: Factory, backend: Backend, run: ManagedRun, args: argparse.Nam
         stop = interrupted
         for future in futures:
             future.cancel()
+    except Exception as error:  # a worker raised or died: the run fails, --resume redoes
+        for future in futures:
+            future.cancel()
+        with deferred(reraise=False):
+            run.finish("failed")
+        raise RunFailed(f"run {run.run_id} failed: {describe_failure(error)}; continue "
+                        f"with: {_resume(run.run_id, args.db)}") from error
     finally:
         bar.close()
     with deferred(reraise=False):
@@ -331,7 +352,8 @@ def _again(args: argparse.Namespace) -> str:
     """The command that starts this factory run again."""
     words = ["dealsearch", "factory", "--rules", args.rules, "--players", str(args.players),
              "--seed", str(args.seed), "--width", str(args.width)]
-    for option in ("start_deck", "start", "nodes", "samples", "max_states", "stop_after"):
+    for option in ("start_deck", "start", "nodes", "samples", "stall", "balance",
+                   "balance_within", "max_states", "stop_after"):
         value = getattr(args, option)
         if value is not None:
             words += [f"--{option.replace('_', '-')}", str(value)]

@@ -25,6 +25,7 @@ from dealsearch.games.beggar.factory import (
     starting_deals,
 )
 from dealsearch.games.beggar.factory_run import Factory
+from dealsearch.games.beggar.families import card_states, family_of, pieces, tricks
 from dealsearch.games.beggar.notation import parse_deck
 from dealsearch.games.beggar.reference import cycle_states, play_reference
 from dealsearch.log import RecordLog
@@ -184,3 +185,33 @@ def test_factory_bad_input_is_one_line_and_exit_2(capsys, tmp_path, argv, messag
     err = capsys.readouterr().err
     assert status == 2
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_pieces_lie_together_in_every_state_of_the_cycle_and_make_up_the_hands():
+    loop = find_loop(parse_deal("--J-/---------------KJ--Q----K-Q-K-K--J--A-AQ-AQ-A-J-",
+                                deck="any"))
+    hands = loop.states[0]
+    found = pieces(hands)
+    assert [card for piece in found for card in piece] == [c for hand in hands for c in hand]
+    assert any(len(piece) > 1 for piece in found)
+    states = card_states(hands)
+    assert len(states) >= loop.period_tricks
+    start = 0
+    for piece in found:  # the labels of a piece are consecutive in the first state ...
+        labels = tuple(range(start, start + len(piece)))
+        start += len(piece)
+        for state in states:  # ... and lie together, in order, in one hand of every state
+            assert any(_contains(hand, labels) for hand in state)
+
+
+def _contains(hand, run) -> bool:
+    return any(hand[i:i + len(run)] == run for i in range(len(hand) - len(run) + 1))
+
+
+def test_a_family_is_the_same_piles_in_another_order():
+    casella = find_loop(parse_deal(CASELLA))
+    assert sorted(tricks(casella.states[0])) == sorted(tricks(casella.states[5]))
+    rotated = "/".join("".join("-JQKA"[c] for c in hand) for hand in casella.states[7])
+    assert family_of(rotated) == family_of(CASELLA)
+    swapped = "--J-/Q-QK-J-"  # a king and a queen swapped: other piles, another family
+    assert family_of("--J-/K-QQ-J-", STANDARD) != family_of(swapped, STANDARD)

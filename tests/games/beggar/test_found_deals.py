@@ -13,6 +13,7 @@ import pytest
 from dealsearch.cli import main
 from dealsearch.games.beggar import get_rules, parse_deal
 from dealsearch.games.beggar.catalogue import cycle_id
+from dealsearch.games.beggar.families import family_of, known_family
 
 from deals import CASELLA
 
@@ -49,3 +50,13 @@ def test_each_cycle_row_is_a_family_of_its_own_not_casellas():
                 for row in rows() if row["outcome"] == "cycle"]
     assert cycle_id(parse_deal(CASELLA)) not in families
     assert len(set(families)) == len(families)
+
+
+def test_the_balanced_variant_is_casellas_family_and_the_other_cycles_are_new_families():
+    """A cycle that is Casella's with one block moved is Casella's family; the factory's own
+    rows are families of their own, neither Casella's nor Zanotto's."""
+    for row in rows():
+        if row["outcome"] != "cycle":
+            continue
+        family = family_of(row["deal"], get_rules(row["rules"]))
+        assert (known_family(family) == "Casella") == ("variant" in row["method"]), row["deal"]

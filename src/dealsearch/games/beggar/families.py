@@ -35,7 +35,7 @@ from math import gcd
 from .deal import Deal
 from .notation import parse_deal
 from .reference import Trick, cycle_states, play_reference
-from .rules import STANDARD, Rules
+from .rules import STANDARD, Rules, get_rules
 
 Labelled = tuple[tuple[int, ...], ...]  # hands of card labels (positions in the first state)
 MAX_TURNS = 64  # turns of the cycle followed until the labelled state repeats
@@ -138,5 +138,13 @@ def family_of(deal: str, rules: Rules = STANDARD) -> str:
 
 
 CASELLA = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
-#: The families of the published never-ending deals.
-KNOWN_FAMILIES = {"Casella": family_of(CASELLA)}
+ZANOTTO = "00302020303100000310/00100200002000000010"  # Italian rules
+#: The families of the published never-ending deals (Casella et al.'s standard cycle,
+#: Zanotto's Italian one).
+KNOWN_FAMILIES = {"Casella": family_of(CASELLA),
+                  "Zanotto": family_of(ZANOTTO, get_rules("italian"))}
+
+
+def known_family(family: str) -> str | None:
+    """Whose published cycle's family ``family`` is, or None for a new family."""
+    return next((name for name, known in KNOWN_FAMILIES.items() if known == family), None)

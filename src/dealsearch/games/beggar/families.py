@@ -11,11 +11,12 @@ In the cycles met so far pieces are single cards, nearly all: every pile interle
 hands' cards, so two cards are rarely next to each other again a trick later. What does
 travel as a unit is a *pile*: the cards of one trick, taken together to the bottom of the
 taker's hand. Two cycles are one *family* when one is the other with its pieces in another
-order or one block of cards moved; both leave the cycle's piles as they were, only played in
-another order (Casella's cycle and its balanced variant with a ``--J`` block moved have the
-same 62 piles). So a family is named by its :func:`signature`, the multiset of the piles of
-one turn (:func:`tricks`), and :func:`family_of` hashes it into a 12-digit id;
-:data:`KNOWN_FAMILIES` names the published cycles' families.
+order or one block of cards moved: that plays the same piles in another order (Casella's
+cycle and its balanced variant with a ``--J`` block moved have the same 62 piles), or moves
+plain cards from pile to pile. So a family is named by its :func:`signature`, the court
+cards of each pile of one turn (:func:`tricks`) as a multiset, and :func:`family_of` hashes
+it into a 12-digit id; :data:`KNOWN_FAMILIES` names the published cycles' families. Court
+cards in another order (a king and a queen swapped) make another family.
 
 >>> from dealsearch.games.beggar import parse_deal
 >>> casella = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
@@ -116,12 +117,14 @@ def tricks(hands: Sequence[Sequence[int]], rules: Rules = STANDARD) -> list[str]
 
 
 def signature(hands: Sequence[Sequence[int]], rules: Rules = STANDARD) -> tuple[str, ...]:
-    """The family's signature: the cycle's piles (:func:`tricks`) as a multiset, each count
-    divided by their greatest common divisor (a cycle of two turns of the same piles is the
-    same family), written ``pile*count`` and sorted."""
-    counts = Counter(tricks(hands, rules))
+    """The family's signature: the court cards of each pile of a turn (:func:`tricks`, the
+    plain cards left out: moving a block of them only moves them to other piles), as a
+    multiset, each count divided by their greatest common divisor (a cycle of two turns of
+    the same piles is the same family), written ``courts*count`` and sorted."""
+    plain = rules.symbols[0]
+    counts = Counter(pile.replace(plain, "") for pile in tricks(hands, rules))
     divisor = gcd(*counts.values())
-    return tuple(sorted(f"{pile}*{n // divisor}" for pile, n in counts.items()))
+    return tuple(sorted(f"{courts}*{n // divisor}" for courts, n in counts.items()))
 
 
 @lru_cache(maxsize=4096)

@@ -11,8 +11,8 @@ cycle). Two ways to move cards to the short hand, screened in the research page
   The deck is unchanged, so every cycle met holds the whole deck.
 * :func:`backward_balance`: walk backwards from the cycle (as ``reverse`` does) best-first on
   how far a state is from a dealt split, not breadth-first; when the walk dies out, move a
-  piece in its most even state (:func:`shifts`) and walk back from the cycle that state enters
-  (Casella et al.'s route to a 26/26 start).
+  piece in one of its 64 most even states (:func:`shifts`) and walk back from the new cycle
+  that the shifted state enters (Casella et al.'s route to a 26/26 start).
 
 Both report the most even state they reach, in cards from a dealt split (0: a starting deal).
 
@@ -129,11 +129,11 @@ def backward_balance(loop: Loop, rules: Rules = STANDARD, max_states: int = 200_
     for _ in range(changes + 1):
         if current is None:
             break
-        state = _walk(current, rules, max_states, reached, ends)
+        evenest = _walk(current, rules, max_states, reached, ends)
         if reached.gap == 0 or (ends is not None and time.monotonic() >= ends):
             break
         current = None
-        candidates = sorted(shifts(state, longest))
+        candidates = sorted(set().union(*(shifts(state, longest) for state in evenest)))
         rng.shuffle(candidates)
         reached.played += len(candidates)
         for hands, _ in never_ending(candidates, rules):
@@ -146,20 +146,20 @@ def backward_balance(loop: Loop, rules: Rules = STANDARD, max_states: int = 200_
 
 
 def _walk(loop: Loop, rules: Rules, max_states: int, reached: Reached,
-          ends: float | None) -> Hands:
-    """Best-first backwards from the cycle; updates ``reached``; the most even state of this
-    walk (hands, the player to move first)."""
+          ends: float | None, keep: int = 64) -> list[Hands]:
+    """Best-first backwards from the cycle; updates ``reached``; the ``keep`` most even
+    states of this walk (hands, the player to move first), most even first."""
     targets = [pack(hands, 0) for hands in loop.states]
     seen = set(targets)
     queue = [(_packed_gap(state), i, state) for i, state in enumerate(targets)]
     heapq.heapify(queue)
-    walk_best = min(queue)
+    popped = []
     count = len(queue)
     while queue and len(seen) < max_states:
         if ends is not None and count % 1024 == 0 and time.monotonic() >= ends:
             break
         item = heapq.heappop(queue)
-        walk_best = min(walk_best, item)
+        popped.append(item)
         for before in _engine.predecessors(item[2], rules.payments):
             if before in seen:
                 continue
@@ -167,11 +167,14 @@ def _walk(loop: Loop, rules: Rules, max_states: int, reached: Reached,
             count += 1
             heapq.heappush(queue, (_packed_gap(before), count, before))
     reached.walked += len(seen)
-    hands, mover = unpack(walk_best[2])
-    state = (hands[mover], hands[1 - mover])
-    if walk_best[0] < reached.gap:
-        reached.gap, reached.state = walk_best[0], state
-    return state
+    evenest = []
+    for item in heapq.nsmallest(keep, popped + queue):
+        hands, mover = unpack(item[2])
+        evenest.append((hands[mover], hands[1 - mover]))
+    best = heapq.nsmallest(1, popped + queue)[0][0]
+    if best < reached.gap:
+        reached.gap, reached.state = best, evenest[0]
+    return evenest
 
 
 def _packed_gap(state: tuple[int, ...]) -> int:

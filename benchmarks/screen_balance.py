@@ -1,11 +1,12 @@
 """The screen of the factory's balance methods: the same budget, several seeds, side by side.
 
-Each method runs for ``--time`` per seed in one process, one after the other; the table gives
+Each method runs for the same budget per seed in one process, one after the other (the
+factory's methods ``--nodes``, the whole-deck methods ``--time``); the table gives
 the most even whole-deck state each reached (cards from a dealt split: 26/26 standard, 20/20
 Italian), the distinct whole-deck cycles it met, and its CPU seconds (so per CPU-hour figures
 can be given however busy the machine was).
 
-    python benchmarks/screen_balance.py --seeds 1 2 --time 90 --cycles base1.sqlite --out s.json
+    python benchmarks/screen_balance.py --seeds 1 2 --nodes 400 --time 60 --cycles base1.sqlite
 
 ``--cycles LOG``: a factory log whose whole-deck cycles the two whole-deck methods (shift
 climb, backward play) start from (the most even of them first; one per seed).
@@ -41,19 +42,19 @@ def child_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def run_factory(extra: list[str], seed: int, seconds: float, rules: str, folder: Path
+def run_factory(extra: list[str], seed: int, nodes: int, rules: str, folder: Path
                 ) -> dict[str, object]:
     """One factory run; the most even state of the whole-deck cycles it built."""
     db = folder / f"f-{seed}-{abs(hash(tuple(extra)))}.sqlite"
     before = child_cpu()
     out = subprocess.run([sys.executable, "-m", "dealsearch", "factory", "--rules", rules,
-                          "--seed", str(seed), "--time", f"{seconds}s", "--workers", "1",
+                          "--seed", str(seed), "--nodes", str(nodes), "--workers", "1",
                           "--json", "--quiet", *extra, "--db", str(db)],
                          capture_output=True, text=True, check=True).stdout.splitlines()
     found = [json.loads(line) for line in out[:-1]]
     summary = json.loads(out[-1])
     return {"gap": min((f["imbalance"] for f in found), default=None),
-            "cycles": summary["full"], "nearest deck": summary["nearest"],
+            "cycles": summary["full"], "closest (deck, imbalance)": summary["closest"],
             "nodes": summary["nodes"], "cpu": round(child_cpu() - before, 1)}
 
 
@@ -84,6 +85,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--time", type=float, default=90.0, help="seconds per method and seed")
+    parser.add_argument("--nodes", type=int, default=400, help="the factory's node budget")
     parser.add_argument("--rules", default="standard")
     parser.add_argument("--cycles", type=Path, help="a factory log of whole-deck cycles")
     parser.add_argument("--only", choices=("factory", "whole"), help="one half of the screen")
@@ -95,7 +97,7 @@ def main() -> None:
             for name, extra in FACTORY.items():
                 for seed in args.seeds:
                     results.setdefault(name, {})[seed] = run_factory(
-                        extra, seed, args.time, args.rules, Path(folder))
+                        extra, seed, args.nodes, args.rules, Path(folder))
                     print(name, seed, results[name][seed], flush=True)
         if args.cycles and args.only in (None, "whole"):
             loops = whole_deck_loops(args.cycles, args.rules)

@@ -182,7 +182,7 @@ def _summary(factory: Factory, run_id: int) -> dict[str, Any]:
     return {"run_id": run_id, "strategy": "factory", "seconds": round(stats.seconds, 1),
             "nodes": stats.nodes, "played": stats.played, "cycles": stats.cycles,
             "nearest": stats.nearest, "full": stats.full, "with_starts": factory.with_starts,
-            "restarts": stats.restarts,
+            "restarts": stats.restarts, "closest": list(factory.closest),
             "periods": {str(k): v for k, v in sorted(stats.periods.items())}}
 
 

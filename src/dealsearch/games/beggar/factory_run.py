@@ -213,6 +213,8 @@ class Factory:
         self.expanded: dict[tuple[int, ...], int] = {}
         self.yielded: set[str] = set()
         self.best: tuple[int, int] = (sum(self.target) + 1, 0)
+        # the nearest cycle met over every restart: (cards from the whole deck, imbalance)
+        self.closest: tuple[int, int] = self.best
         self.progress = 0
         self.with_starts = 0
         self.finished = False
@@ -250,6 +252,8 @@ class Factory:
         score = (gap, node.imbalance if gap == 0 else 0)
         if score < self.best:
             self.best, self.progress = score, self.stats.nodes
+        score = (gap, node.imbalance)
+        self.closest = min(self.closest, score)
         heapq.heappush(self.frontier, (self._priority(node), node.period_tricks,
                                        self.rng.random(), node))
         return True
@@ -337,7 +341,8 @@ class Factory:
             "seen": sorted(self.seen),
             "expanded": [[list(counts), n] for counts, n in self.expanded.items()],
             "yielded": sorted(self.yielded),
-            "best": list(self.best), "progress": self.progress,
+            "best": list(self.best), "closest": list(self.closest),
+            "progress": self.progress,
             "with_starts": self.with_starts,
         }
 
@@ -354,6 +359,7 @@ class Factory:
         self.expanded = {tuple(counts): n for counts, n in data["expanded"]}
         self.yielded = set(data["yielded"])
         self.best = (data["best"][0], data["best"][1])
+        self.closest = (data["closest"][0], data["closest"][1])
         self.progress = data["progress"]
         self.with_starts = data["with_starts"]
 

@@ -37,6 +37,11 @@ FACTORY = {
 }
 
 
+WHOLE = ("pieces moved to the short hand (shift climb)",
+         "backward play toward balance, pieces changed at dead ends",
+         "pieces moved, then backward play from every cycle met")
+
+
 def child_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
@@ -73,6 +78,8 @@ def run_whole(method: str, loop: Loop, seed: int, seconds: float, rules_name: st
     began = time.process_time()
     if method == "pieces moved to the short hand (shift climb)":
         reached = balance.shift_climb(loop, rules, seed, seconds)
+    elif method.startswith("pieces moved, then backward"):
+        reached = balance.shift_then_walk(loop, rules, seed, seconds)
     else:
         reached = balance.backward_balance(loop, rules, max_states=2_000_000, seconds=seconds,
                                            changes=50, seed=seed)
@@ -89,6 +96,7 @@ def main() -> None:
     parser.add_argument("--rules", default="standard")
     parser.add_argument("--cycles", type=Path, help="a factory log of whole-deck cycles")
     parser.add_argument("--only", choices=("factory", "whole"), help="one half of the screen")
+    parser.add_argument("--methods", nargs="+", choices=WHOLE, help="whole-deck methods")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     results: dict[str, dict[int, dict[str, object]]] = {}
@@ -101,8 +109,7 @@ def main() -> None:
                     print(name, seed, results[name][seed], flush=True)
         if args.cycles and args.only in (None, "whole"):
             loops = whole_deck_loops(args.cycles, args.rules)
-            for name in ("pieces moved to the short hand (shift climb)",
-                         "backward play toward balance, pieces changed at dead ends"):
+            for name in args.methods or WHOLE:
                 for i, seed in enumerate(args.seeds):
                     loop = loops[i % len(loops)]
                     results.setdefault(name, {})[seed] = run_whole(name, loop, seed,

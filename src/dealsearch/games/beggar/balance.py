@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from . import _engine
 from .deal import Deal
 from .factory import Hands, Loop, find_loop, never_ending
+from .notation import parse_deal
 from .reverse import pack, unpack
 from .rules import STANDARD, Rules
 
@@ -181,3 +182,25 @@ def _packed_gap(state: tuple[int, ...]) -> int:
     sizes = (state[3], state[7])
     ideal = Rules.deal_sizes(sum(sizes), 2)
     return (abs(max(sizes) - ideal[0]) + abs(min(sizes) - ideal[1])) // 2
+
+
+def shift_then_walk(loop: Loop, rules: Rules = STANDARD, seed: int = 0, seconds: float = 60.0,
+                    max_states: int = 50_000) -> Reached:
+    """Pieces moved, then backward play: a :func:`shift_climb` for half the time, then a
+    best-first walk back (:func:`backward_balance`, no changes) from every cycle it met, most
+    even state over all of them."""
+    began = time.monotonic()
+    climbed = shift_climb(loop, rules, seed, seconds / 2)
+    reached = Reached(climbed.gap, climbed.state, set(climbed.cycles), climbed.played)
+    ends = began + seconds
+    for key in sorted(climbed.cycles):
+        if time.monotonic() >= ends or reached.gap == 0:
+            break
+        cycle = find_loop(parse_deal(key, rules, "any"), rules)
+        if cycle is None:
+            continue
+        walked = backward_balance(cycle, rules, max_states, ends - time.monotonic())
+        reached.walked += walked.walked
+        if walked.gap < reached.gap:
+            reached.gap, reached.state = walked.gap, walked.state
+    return reached

@@ -125,3 +125,15 @@ def test_a_done_run_is_not_resumed(capsys, tmp_path):
     capsys.readouterr()
     assert main(["factory", "--resume", "1", "--db", str(db)]) == 2
     assert "already done" in capsys.readouterr().err
+
+
+def test_a_dask_cluster_builds_what_one_local_worker_builds(capsys, tmp_path):
+    pytest.importorskip("distributed")
+    summaries = []
+    for backend in (["--workers", "1"], ["--backend", "dask", "--workers", "2"]):
+        db = tmp_path / f"{backend[1]}.sqlite"
+        assert main([*ARGS, *backend, "--db", str(db)]) == 0
+        summaries.append(json.loads(capsys.readouterr().out.splitlines()[-1]))
+        summaries[-1].pop("seconds")
+    assert summaries[0] == summaries[1]
+    assert finds_of(tmp_path / "1.sqlite") == finds_of(tmp_path / "dask.sqlite")

@@ -5,6 +5,10 @@ whole-deck cycle it reports is in the log."""
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
 
 import pytest
 
@@ -137,3 +141,31 @@ def test_a_dask_cluster_builds_what_one_local_worker_builds(capsys, tmp_path):
         summaries[-1].pop("seconds")
     assert summaries[0] == summaries[1]
     assert finds_of(tmp_path / "1.sqlite") == finds_of(tmp_path / "dask.sqlite")
+
+
+def test_a_run_killed_after_a_find_keeps_it_and_resumes_to_the_run_left_alone(capsys, tmp_path):
+    """kill (SIGTERM) a real process once it has printed a find (it holds there: a test
+    hook), then --resume on other workers: the same finds and summary as the run alone."""
+    alone, killed = tmp_path / "alone.sqlite", tmp_path / "killed.sqlite"
+    argv = [*ARGS[:6], "12", *ARGS[7:]]  # 12 nodes: rounds left after the first find
+    assert main([*argv, "--workers", "1", "--db", str(alone)]) == 0
+    summary = json.loads(capsys.readouterr().out.splitlines()[-1])
+    process = subprocess.Popen(
+        [sys.executable, "-m", "dealsearch", *argv, "--workers", "2", "--db", str(killed)],
+        stdout=subprocess.PIPE, text=True, start_new_session=True,
+        env={**os.environ, "DEALSEARCH_TEST_HOLD_AFTER_FINDS": "1"})
+    first = json.loads(process.stdout.readline())  # printed: so committed
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(timeout=60) == 143
+    process.stdout.close()
+    with RecordLog(killed, readonly=True) as log:
+        (run,) = log.runs()
+        assert run["status"] == "interrupted"
+        assert first["cycle_id"] in {find["cycle_id"] for find in log.finds()}
+        assert run["checkpoint"]["factory"]["stats"]["nodes"] < summary["nodes"]
+    assert main(["factory", "--resume", "1", "--workers", "1", "--json",
+                 "--db", str(killed)]) == 0
+    resumed = json.loads(capsys.readouterr().out.splitlines()[-1])
+    for key in ("nodes", "played", "cycles", "nearest", "full", "with_starts", "closest"):
+        assert resumed[key] == summary[key], key
+    assert finds_of(killed) == finds_of(alone)

@@ -44,7 +44,7 @@ from ...search.backends import (
     MissingDask,
     open_backend,
 )
-from ...search.runner import describe_failure
+from ...search.runner import HOLD_AFTER_FINDS, describe_failure
 from .catalogue import key_id
 from .engine import play
 from .factory import find_loop, seed_loops
@@ -301,6 +301,7 @@ def _run(factory: Factory, backend: Backend, run: ManagedRun, args: argparse.Nam
     last_commit = time.monotonic()
     stop: KeyboardInterrupt | None = None
     futures: list[Any] = []
+    told = 0
     try:
         while True:
             tasks = factory.next_round()
@@ -320,6 +321,9 @@ def _run(factory: Factory, backend: Backend, run: ManagedRun, args: argparse.Nam
                     last_commit = time.monotonic()
             for child in whole:
                 _show(args, child, rules, run.run_id, factory)
+                told += 1
+                while HOLD_AFTER_FINDS and told >= HOLD_AFTER_FINDS:  # a test kills it here
+                    time.sleep(1)
             bar.set_postfix(nearest=factory.stats.nearest, full=found, refresh=False)
             bar.update(factory.stats.cycles - bar.n)
         saved = checkpoint()

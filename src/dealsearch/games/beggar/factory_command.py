@@ -212,6 +212,9 @@ def _resumed(args: argparse.Namespace) -> tuple[Settings, dict[str, Any], dict[s
     if run["status"] == "done":
         raise BadOption(f"run {args.resume} is already done")
     options = run["options"]
+    if "seeds" not in run["checkpoint"]:  # stopped before its first commit: nothing to resume
+        raise BadOption(f"run {args.resume} stopped before its first checkpoint; start it "
+                        f"again with: {options.get('again')}")
     return Settings(**options["settings"]), options, run["checkpoint"]
 
 
@@ -228,7 +231,11 @@ def _open_backend(args: argparse.Namespace) -> Backend:
     if not backend.slots:
         print(f"waiting for a worker to join {args.scheduler} (Ctrl-C to give up)",
               file=sys.stderr, flush=True)
-        backend.wait_for_workers()
+        try:
+            backend.wait_for_workers()
+        except BaseException:
+            backend.close()
+            raise
     return backend
 
 

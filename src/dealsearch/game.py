@@ -301,6 +301,15 @@ class CycleCatalogue(Protocol):
 
 
 @runtime_checkable
+class CycleFamilies(Protocol):
+    """Groups catalogued cycles into families (cycles one is the other rearranged)."""
+
+    def cycle_family(self, key: str, label: str) -> str | None:
+        """The family id of a catalogued cycle (its key and label as the log stores them),
+        or None if the game cannot say."""
+
+
+@runtime_checkable
 class PlaysBackwards(Protocol):
     """Grows longer deals by playing a game backwards (``search climb --reverse-every``)."""
 

@@ -82,7 +82,12 @@ def test_a_migrated_log_prints_what_v1_printed(v1_log, capsys):
     assert table + "\n" == expected("records.txt")
     assert unfinished.endswith("continue with: dealsearch search --resume 9 --db DB\n")
     assert run_cli(capsys, v1_log, "records", "--csv") == expected("records.csv")
-    assert run_cli(capsys, v1_log, "records", "--cycles") == expected("cycles.txt")
+    # Since #26 the catalogue names each cycle's family (a column after its id) and counts
+    # the families: the rest is v1's table.
+    cycles = run_cli(capsys, v1_log, "records", "--cycles").splitlines()
+    assert cycles[-1] == "3 distinct cycles of 3 families in DB"
+    without = [line[:14] + line[28:] for line in cycles[:-1]] + ["3 distinct cycles in DB"]
+    assert "\n".join(without) + "\n" == expected("cycles.txt")
     assert run_cli(capsys, v1_log, "records", "--verify") == expected("verify.txt")
     v1_cycles = [json.loads(line) for line in expected("cycles.json").splitlines()]
     cycles = [json.loads(line) for line in

@@ -14,7 +14,7 @@ import sys
 from typing import Any
 
 from ..errors import BadOption
-from ..game import Game, GameError, LegacyLogs, cycle_key_title, get_game
+from ..game import CycleFamilies, Game, GameError, LegacyLogs, cycle_key_title, get_game
 from ..log import RecordLog, iter_lines
 from ..projection import runs_projection
 from ..search import STRATEGIES, SearchSpec
@@ -152,14 +152,30 @@ def _finds_table(rows: list[dict[str, Any]], game: Game) -> str:
 
 
 def _cycles_table(cycles: list[dict[str, Any]], game: Game, with_rules: bool) -> str:
-    """Cycles as a table: id, (rules,) period, shortest entry, deals reaching it, key."""
+    """Cycles as a table: id, (family,) (rules,) period, shortest entry, deals reaching it,
+    key."""
     what = cycle_key_title(game)
-    cells = [[c["id"], *([c["rules"]] if with_rules else []),
+    families = any("family" in c for c in cycles)
+    cells = [[c["id"], *([c.get("family") or "-"] if families else []),
+              *([c["rules"]] if with_rules else []),
               "/".join(count(c[f"period_{m}"]) for m in game.measures),
               "/".join(count(c[f"entry_{m}"]) for m in game.measures),
               c["deals"], c["key"]] for c in cycles]
-    heads = ["cycle", *(["rules"] if with_rules else []), "period", "entry", "deals", what]
-    return table(cells, heads, left=(0, 1, len(heads) - 1) if with_rules else (0, len(heads) - 1))
+    heads = ["cycle", *(["family"] if families else []), *(["rules"] if with_rules else []),
+             "period", "entry", "deals", what]
+    return table(cells, heads, left=(*range(len(heads) - 4), len(heads) - 1))
+
+
+def _by_family(cycles: list[dict[str, Any]], game: Game) -> list[dict[str, Any]]:
+    """The cycles with their family (if the game names families), each family's cycles
+    together, families in the order of their first cycle."""
+    if not isinstance(game, CycleFamilies):
+        return cycles
+    order: dict[str | None, int] = {}
+    for cycle in cycles:
+        cycle["family"] = game.cycle_family(cycle["key"], cycle["rules"])
+        order.setdefault(cycle["family"], len(order))
+    return sorted(cycles, key=lambda c: order[c["family"]])
 
 
 def _print_screenful(log: RecordLog, args: argparse.Namespace, game: Game,
@@ -197,7 +213,7 @@ def _print_screenful(log: RecordLog, args: argparse.Namespace, game: Game,
 
 
 def _print_cycles(log: RecordLog, args: argparse.Namespace, game: Game) -> int:
-    cycles = log.cycles(game.name)
+    cycles = _by_family(log.cycles(game.name), game)
     if args.json:
         for cycle in cycles:
             print(json.dumps(cycle))
@@ -214,7 +230,9 @@ def _print_cycles(log: RecordLog, args: argparse.Namespace, game: Game) -> int:
             print(_cycles_table(shown, game, options_key is None))
             if len(group) > len(shown):
                 print(f"... and {count(len(group) - len(shown))} more: --limit N or --all")
-        print(f"{count(len(cycles))} distinct cycles in {args.db}")
+        families = {c["family"] for c in cycles if c.get("family")}
+        among = f" of {count(len(families))} families" if families else ""
+        print(f"{count(len(cycles))} distinct cycles{among} in {args.db}")
     return EXIT_OK
 
 
@@ -238,9 +256,13 @@ def _print_unfinished(log: RecordLog, args: argparse.Namespace, game: Game) -> N
 
 
 def how_to_continue(run: dict[str, Any], db: str) -> str:
-    """A search resumes; any other run (the factory, a reverse walk) starts again."""
+    """A search resumes, and so does a run that stored its own way to resume ("resume": a
+    command the run's id and log complete); any other run (a reverse walk) starts again."""
     if run["strategy"] in STRATEGIES:
         return f"continue with: dealsearch search --resume {run['id']} --db {db}"
+    resume = run["options"].get("resume")
+    if resume:
+        return f"continue with: {resume} {run['id']} --db {db}"
     again = run["options"].get("again")
     if again:
         return f"not resumable; start it again with: {again}"

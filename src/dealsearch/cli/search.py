@@ -260,8 +260,8 @@ def _search(args: argparse.Namespace) -> int:
         if owner is not None and not is_gone(owner):  # before any worker starts
             raise refusal(args.resume, owner)
         if run["strategy"] not in STRATEGIES:
-            raise BadOption(f"run {args.resume} is a {run['strategy']} run, which cannot be "
-                            f"resumed; {how_to_continue(run, args.db)}")
+            raise BadOption(f"run {args.resume} is a {run['strategy']} run, not a search; "
+                            f"{how_to_continue(run, args.db)}")
         try:
             spec = SearchSpec.from_json(run["options"])
         except (ValueError, TypeError) as error:

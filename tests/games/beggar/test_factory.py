@@ -4,7 +4,6 @@ they say, and the command logs what it builds."""
 from __future__ import annotations
 
 import csv
-import itertools
 import json
 import random
 import shlex
@@ -14,7 +13,6 @@ import pytest
 
 from dealsearch.cli import main
 from dealsearch.games.beggar import ITALIAN, STANDARD, Deal, parse_deal
-from dealsearch.games.beggar import cli as cli_factory
 from dealsearch.games.beggar.catalogue import cycle_id, cycle_key
 from dealsearch.games.beggar.factory import (
     closer_moves,
@@ -26,14 +24,14 @@ from dealsearch.games.beggar.factory import (
     seed_loops,
     starting_deals,
 )
+from dealsearch.games.beggar.factory_run import Factory
+from dealsearch.games.beggar.families import card_states, family_of, pieces, tricks
 from dealsearch.games.beggar.notation import parse_deck
 from dealsearch.games.beggar.reference import cycle_states, play_reference
 from dealsearch.log import RecordLog
 
-from deals import CASELLA
+from deals import CASELLA, CASELLA_LESS_A_JACK
 
-# Casella's cycle with one jack taken out: a 51-card cycle of its own (period 54 tricks).
-CASELLA_LESS_A_JACK = "-----KA-J-/---AA--J--------K---------Q-Q-K---Q-KAQJ-"
 FOUND = Path(__file__).resolve().parents[3] / "data" / "found_deals.csv"
 
 
@@ -86,7 +84,7 @@ def test_closer_moves_are_exactly_one_card_nearer_the_target():
 
 def test_grow_puts_the_jack_back_and_finds_casellas_cycle():
     start = find_loop(parse_deal(CASELLA_LESS_A_JACK, deck="any"))
-    whole = list(grow([start], STANDARD.deck, max_nodes=1, samples=64))
+    whole = list(grow([start], STANDARD, max_nodes=1, samples=64))
     assert cycle_key(parse_deal(CASELLA)) in {loop.key for loop in whole}
     for loop in whole:
         assert loop.counts(5) == STANDARD.deck
@@ -146,33 +144,32 @@ def test_factory_command_logs_whole_deck_cycles_with_their_starts(capsys, tmp_pa
     log.close()
 
 
-def test_an_interrupted_factory_run_ends_interrupted_and_the_command_it_suggests_runs(
-        capsys, tmp_path, monkeypatch):
+def test_an_interrupted_factory_run_says_how_it_goes_on(capsys, tmp_path, monkeypatch):
     db = tmp_path / "log.sqlite"
-    grow = cli_factory.grow
+    absorb = Factory.absorb
 
-    def grow_then_ctrl_c(*args, **kwargs):
-        yield from itertools.islice(grow(*args, **kwargs), 1)
+    def absorb_then_ctrl_c(self, reports):
+        absorb(self, reports)
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli_factory, "grow", grow_then_ctrl_c)
-    assert main(["factory", "--start", CASELLA_LESS_A_JACK, "--nodes", "1", "--samples", "64",
-                 "--db", str(db)]) == 130
+    monkeypatch.setattr(Factory, "absorb", absorb_then_ctrl_c)
+    assert main(["factory", "--start", CASELLA_LESS_A_JACK, "--nodes", "2", "--samples", "64",
+                 "--workers", "1", "--db", str(db)]) == 130
     out = capsys.readouterr().out
     monkeypatch.undo()
     with RecordLog(db, readonly=True) as log:
         (run,) = log.runs()
-        assert run["status"] == "interrupted" and len(log.finds()) == 31
-    suggested = out.splitlines()[-1].split("start it again with: ")[1]
+        assert run["status"] == "interrupted"
+    suggested = out.splitlines()[-1].split("continue with: ")[1]
     assert main(["records", "--db", str(db)]) == 0
     (line,) = [line for line in capsys.readouterr().out.splitlines() if "run 1 " in line]
     assert line.startswith("run 1 interrupted: factory run")
-    assert line.endswith(f"not resumable; start it again with: {suggested}")
+    assert line.endswith(f"continue with: {suggested}")
     assert main(["search", "--resume", "1", "--db", str(db)]) == 2
-    assert f"start it again with: {suggested}" in capsys.readouterr().err
+    assert f"continue with: {suggested}" in capsys.readouterr().err
     assert main(shlex.split(suggested)[1:]) == 0  # the suggestion is a command that works
     with RecordLog(db, readonly=True) as log:
-        assert [run["status"] for run in log.runs()] == ["interrupted", "done"]
+        assert [run["status"] for run in log.runs()] == ["done"]
 
 
 @pytest.mark.parametrize(("argv", "message"), [
@@ -188,3 +185,33 @@ def test_factory_bad_input_is_one_line_and_exit_2(capsys, tmp_path, argv, messag
     err = capsys.readouterr().err
     assert status == 2
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_pieces_lie_together_in_every_state_of_the_cycle_and_make_up_the_hands():
+    loop = find_loop(parse_deal("--J-/---------------KJ--Q----K-Q-K-K--J--A-AQ-AQ-A-J-",
+                                deck="any"))
+    hands = loop.states[0]
+    found = pieces(hands)
+    assert [card for piece in found for card in piece] == [c for hand in hands for c in hand]
+    assert any(len(piece) > 1 for piece in found)
+    states = card_states(hands)
+    assert len(states) >= loop.period_tricks
+    start = 0
+    for piece in found:  # the labels of a piece are consecutive in the first state ...
+        labels = tuple(range(start, start + len(piece)))
+        start += len(piece)
+        for state in states:  # ... and lie together, in order, in one hand of every state
+            assert any(_contains(hand, labels) for hand in state)
+
+
+def _contains(hand, run) -> bool:
+    return any(hand[i:i + len(run)] == run for i in range(len(hand) - len(run) + 1))
+
+
+def test_a_family_is_the_same_piles_in_another_order():
+    casella = find_loop(parse_deal(CASELLA))
+    assert sorted(tricks(casella.states[0])) == sorted(tricks(casella.states[5]))
+    rotated = "/".join("".join("-JQKA"[c] for c in hand) for hand in casella.states[7])
+    assert family_of(rotated) == family_of(CASELLA)
+    swapped = "--J-/Q-QK-J-"  # a king and a queen swapped: other piles, another family
+    assert family_of("--J-/K-QQ-J-", STANDARD) != family_of(swapped, STANDARD)

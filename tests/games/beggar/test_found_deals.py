@@ -13,6 +13,8 @@ import pytest
 from dealsearch.cli import main
 from dealsearch.games.beggar import get_rules, parse_deal
 from dealsearch.games.beggar.catalogue import cycle_id
+from dealsearch.games.beggar.families import ZANOTTO, family_of, known_family
+from dealsearch.games.beggar.reference import cycle_states, play_reference
 
 from deals import CASELLA
 
@@ -49,3 +51,29 @@ def test_each_cycle_row_is_a_family_of_its_own_not_casellas():
                 for row in rows() if row["outcome"] == "cycle"]
     assert cycle_id(parse_deal(CASELLA)) not in families
     assert len(set(families)) == len(families)
+
+
+def test_the_balanced_variant_is_casellas_family_and_the_other_cycles_are_new_families():
+    """A cycle that is Casella's with one block moved is Casella's family; the factory's own
+    rows are families of their own, neither Casella's nor Zanotto's."""
+    for row in rows():
+        if row["outcome"] != "cycle":
+            continue
+        family = family_of(row["deal"], get_rules(row["rules"]))
+        expected = "Casella" if "variant" in row["method"] else None
+        assert known_family(family) == expected, row["deal"]
+
+
+def test_the_italian_balanced_deal_never_ends_by_the_reference_engine_and_is_not_zanottos():
+    """The 20/20 Italian row: a starting deal (hands dealt 20/20, hand 1 leading) whose game
+    the reference engine too plays into a cycle sharing no state with Zanotto's."""
+    italian = get_rules("italian")
+    (row,) = [row for row in rows() if row["rules"] == "italian"
+              and parse_deal(row["deal"], italian).hand_sizes == (20, 20)]
+    deal = parse_deal(row["deal"], italian)
+    assert play_reference(deal, italian).outcome == "cycle"
+    ours = {hands for hands, _ in cycle_states(deal, italian)}
+    zanotto = parse_deal(ZANOTTO, italian)
+    theirs = {hands for hands, _ in cycle_states(zanotto, italian)}
+    mirrored = {(b, a) for a, b in theirs}
+    assert not ours & (theirs | mirrored)

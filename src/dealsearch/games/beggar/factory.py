@@ -31,11 +31,10 @@ engine.
 
 from __future__ import annotations
 
-import heapq
 import random
-import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -335,104 +334,19 @@ def expand(loop: Loop, target: tuple[int, ...], rng: random.Random, seen: set[st
 
 # ----------------------------------------------------------------- search
 
-def grow(seeds: Iterable[Loop], target: tuple[int, ...], rules: Rules = STANDARD,
-         seed: int = 0, max_nodes: int | None = None, max_seconds: float | None = None,
-         samples: int = 4096, keep: int = 16, max_period: int = 1000, double: float = 0.4,
-         crowding: float = 0.05, balance: float = 0.5, balance_within: int = 0,
-         stall: int | None = 300,
-         on_node: Callable[[FactoryStats, Loop], None] | None = None,
-         stats: FactoryStats | None = None) -> Iterator[Loop]:
-    """Grow the ``seeds`` best-first and yield every cycle of exactly the ``target`` deck
-    (class counts), each once. ``stats`` (if given) is kept up to date as the search goes;
-    ``on_node`` is called after each node is expanded.
+def grow(seeds: Iterable[Loop], rules: Rules = STANDARD, seed: int = 0,
+         max_nodes: int | None = None, max_seconds: float | None = None, width: int = 16,
+         **tuning: Any) -> Iterator[Loop]:
+    """Grow the ``seeds`` in this process and yield every cycle of the rules' whole deck,
+    each once: the run of :class:`~dealsearch.games.beggar.factory_run.Factory` (rounds of
+    ``width`` expansions, best-first on the distance to the whole deck, restarts after a
+    stall), with its other settings (``samples``, ``balance``, ...) in ``tuning``."""
+    from .factory_run import Factory, Node, Settings, rebuild  # (imports this module)
 
-    A cycle's priority is its :func:`distance` to the target deck, plus ``crowding`` for every
-    cycle of the same deck make-up expanded before it (cycles differing only in the class of a
-    court card or two abound, and would hold the search on one plateau forever), plus, once it
-    is within ``balance_within`` cards of the target deck, ``balance`` times its
-    :meth:`Loop.imbalance` (lopsided cycles have few or no balanced starting deals); ties go
-    to the shorter cycle, then at random. Cycles of the target deck are expanded too: their
-    neighbours may be other such cycles.
-
-    The search depends much on its first choices: after ``stall`` nodes without a new nearest
-    distance (or, at the target deck, a more balanced cycle) it starts again from the seeds,
-    forgetting everything but the cycles already yielded. Stops when a budget is spent.
-    """
-    seeds = list(seeds)
-    rng = random.Random(seed)
-    started = time.monotonic()
-    stats = stats if stats is not None else FactoryStats()
-    stats.nearest = sum(target)
-    yielded: set[str] = set()
-    while True:
-        stats.restarts += 1
-        for loop in _grow_once(seeds, target, rules, rng, stats, started, max_nodes,
-                               max_seconds, samples, keep, max_period, double, crowding,
-                               balance, balance_within, stall, on_node):
-            if loop.key not in yielded:
-                yielded.add(loop.key)
-                stats.full += 1
-                stats.periods[loop.period_tricks] = stats.periods.get(loop.period_tricks, 0) + 1
-                yield loop
-        stats.seconds = time.monotonic() - started
-        if (max_nodes is not None and stats.nodes >= max_nodes) or (
-                max_seconds is not None and stats.seconds >= max_seconds) or stall is None:
-            return
-
-
-def _grow_once(seeds: list[Loop], target: tuple[int, ...], rules: Rules, rng: random.Random,
-               stats: FactoryStats, started: float, max_nodes: int | None,
-               max_seconds: float | None, samples: int, keep: int, max_period: int,
-               double: float, crowding: float, balance: float, balance_within: int,
-               stall: int | None,
-               on_node: Callable[[FactoryStats, Loop], None] | None) -> Iterator[Loop]:
-    """One best-first search of :func:`grow`, until a budget is spent or it stalls."""
-    seen: set[str] = set()
-    expanded: dict[tuple[int, ...], int] = {}   # nodes expanded per deck make-up
-    frontier: list[tuple[float, int, float, Loop]] = []
-    best, progress = (sum(target) + 1, 0), stats.nodes  # this search's best, and when
-
-    def priority(loop: Loop) -> float:
-        counts = loop.counts(len(target))
-        gap = distance(counts, target)
-        return (gap + crowding * expanded.get(counts, 0)
-                + (balance * loop.imbalance() if gap <= balance_within else 0))
-
-    def push(loop: Loop) -> Iterator[Loop]:
-        nonlocal best, progress
-        stats.cycles += 1
-        gap = distance(loop.counts(len(target)), target)
-        stats.nearest = min(stats.nearest, gap)
-        score = (gap, loop.imbalance() if gap == 0 else 0)
-        if score < best:
-            best, progress = score, stats.nodes
-        heapq.heappush(frontier, (priority(loop), loop.period_tricks, rng.random(), loop))
-        if gap == 0:
-            yield loop
-
-    for loop in seeds:
-        if loop.key not in seen:
-            seen.add(loop.key)
-            yield from push(loop)
-    while frontier:
-        stats.seconds = time.monotonic() - started
-        if (max_nodes is not None and stats.nodes >= max_nodes) or (
-                max_seconds is not None and stats.seconds >= max_seconds) or (
-                stall is not None and stats.nodes - progress >= stall):
-            return
-        pushed, period, tie, loop = heapq.heappop(frontier)
-        now = priority(loop)
-        if now > pushed and frontier and frontier[0][0] < now:  # crowded since: wait
-            heapq.heappush(frontier, (now, period, tie, loop))
-            continue
-        counts = loop.counts(len(target))
-        expanded[counts] = expanded.get(counts, 0) + 1
-        stats.nodes += 1
-        for child in expand(loop, target, rng, seen, rules, samples, keep, max_period,
-                            double, stats=stats):
-            yield from push(child)
-        if on_node:
-            on_node(stats, loop)
+    settings = Settings(rules.name, seed, max_nodes, max_seconds, width, **tuning)
+    factory = Factory(settings, [Node.of(loop, rules) for loop in seeds])
+    for child in factory.run_serial():
+        yield rebuild(child.node, rules)
 
 
 def starting_deals(loop: Loop, rules: Rules = STANDARD, max_states: int = 20_000

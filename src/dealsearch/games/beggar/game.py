@@ -345,6 +345,16 @@ class Beggar(Game):
                                       REVERSE_TRICKS, REVERSE_STATES)
         return [(self.parse(text, options), to_game_result(result)) for text, result in found]
 
+    def cycle_family(self, key: str, label: str) -> str | None:
+        """The family of a catalogued cycle (:func:`dealsearch.games.beggar.families.
+        family_of`); the label is the rules' name."""
+        from .families import family_of  # records --cycles only
+
+        try:
+            return family_of(key, get_rules(label))
+        except (ValueError, KeyError):  # a key or rules this version cannot read
+            return None
+
     def cycle_id(self, key: str, options: Any) -> str:
         """The v1 catalogue id (rules name and key), so old and new logs agree."""
         return catalogue.key_id(key, _options(options).game_rules)

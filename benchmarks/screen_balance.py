@@ -1,0 +1,123 @@
+"""The screen of the factory's balance methods: the same budget, several seeds, side by side.
+
+Each method runs for the same budget per seed in one process, one after the other (the
+factory's methods ``--nodes``, the whole-deck methods ``--time``); the table gives
+the most even whole-deck state each reached (cards from a dealt split: 26/26 standard, 20/20
+Italian), the distinct whole-deck cycles it met, and its CPU seconds (so per CPU-hour figures
+can be given however busy the machine was).
+
+    python benchmarks/screen_balance.py --seeds 1 2 --nodes 400 --time 60 --cycles base1.sqlite
+
+``--cycles LOG``: a factory log whose whole-deck cycles the two whole-deck methods (shift
+climb, backward play) start from (the most even of them first; one per seed).
+The factory's research page (docs/research/factory.md) shows the table this printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from dealsearch.games.beggar import balance
+from dealsearch.games.beggar.factory import Loop, find_loop
+from dealsearch.games.beggar.notation import parse_deal
+from dealsearch.games.beggar.rules import get_rules
+from dealsearch.log import RecordLog
+
+FACTORY = {
+    "factory (balance on the whole deck only)": [],
+    "imbalance objective from the seeds on": ["--balance", "0.5", "--balance-within", "52"],
+    "many short restarts (--stall 50)": ["--stall", "50"],
+}
+
+
+WHOLE = ("pieces moved to the short hand (shift climb)",
+         "backward play toward balance, pieces changed at dead ends",
+         "pieces moved, then backward play from every cycle met")
+
+
+def child_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run_factory(extra: list[str], seed: int, nodes: int, rules: str, folder: Path
+                ) -> dict[str, object]:
+    """One factory run; the most even state of the whole-deck cycles it built."""
+    db = folder / f"f-{seed}-{abs(hash(tuple(extra)))}.sqlite"
+    before = child_cpu()
+    out = subprocess.run([sys.executable, "-m", "dealsearch", "factory", "--rules", rules,
+                          "--seed", str(seed), "--nodes", str(nodes), "--workers", "1",
+                          "--json", "--quiet", *extra, "--db", str(db)],
+                         capture_output=True, text=True, check=True).stdout.splitlines()
+    found = [json.loads(line) for line in out[:-1]]
+    summary = json.loads(out[-1])
+    return {"gap": min((f["imbalance"] for f in found), default=None),
+            "cycles": summary["full"], "closest (deck, imbalance)": summary["closest"],
+            "nodes": summary["nodes"], "cpu": round(child_cpu() - before, 1)}
+
+
+def whole_deck_loops(log: Path, rules_name: str) -> list[Loop]:
+    rules = get_rules(rules_name)
+    with RecordLog(log, readonly=True) as records:
+        keys = sorted({cycle["key"] for cycle in records.cycles("beggar")})
+    loops = [find_loop(parse_deal(key, rules, "any"), rules) for key in keys]
+    return sorted((loop for loop in loops if loop is not None), key=Loop.imbalance)
+
+
+def run_whole(method: str, loop: Loop, seed: int, seconds: float, rules_name: str
+              ) -> dict[str, object]:
+
+    rules = get_rules(rules_name)
+    began = time.process_time()
+    if method == "pieces moved to the short hand (shift climb)":
+        reached = balance.shift_climb(loop, rules, seed, seconds)
+    elif method.startswith("pieces moved, then backward"):
+        reached = balance.shift_then_walk(loop, rules, seed, seconds)
+    else:
+        reached = balance.backward_balance(loop, rules, max_states=2_000_000, seconds=seconds,
+                                           changes=50, seed=seed)
+    return {"gap": reached.gap, "cycles": len(reached.cycles), "from": loop.imbalance(),
+            "walked": reached.walked, "played": reached.played,
+            "cpu": round(time.process_time() - began, 1)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--time", type=float, default=90.0, help="seconds per method and seed")
+    parser.add_argument("--nodes", type=int, default=400, help="the factory's node budget")
+    parser.add_argument("--rules", default="standard")
+    parser.add_argument("--cycles", type=Path, help="a factory log of whole-deck cycles")
+    parser.add_argument("--only", choices=("factory", "whole"), help="one half of the screen")
+    parser.add_argument("--methods", nargs="+", choices=WHOLE, help="whole-deck methods")
+    parser.add_argument("--out", type=Path)
+    args = parser.parse_args()
+    results: dict[str, dict[int, dict[str, object]]] = {}
+    with tempfile.TemporaryDirectory() as folder:
+        if args.only in (None, "factory"):
+            for name, extra in FACTORY.items():
+                for seed in args.seeds:
+                    results.setdefault(name, {})[seed] = run_factory(
+                        extra, seed, args.nodes, args.rules, Path(folder))
+                    print(name, seed, results[name][seed], flush=True)
+        if args.cycles and args.only in (None, "whole"):
+            loops = whole_deck_loops(args.cycles, args.rules)
+            for name in args.methods or WHOLE:
+                for i, seed in enumerate(args.seeds):
+                    loop = loops[i % len(loops)]
+                    results.setdefault(name, {})[seed] = run_whole(name, loop, seed,
+                                                                    args.time, args.rules)
+                    print(name, seed, results[name][seed], flush=True)
+    if args.out:
+        args.out.write_text(json.dumps(results, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -6,16 +6,20 @@ developer's machine; CI runs them all).
 The real command line runs through :func:`run_cli` (to its end, output captured) and
 :func:`start_cli` (a running process in its own session, as a shell starts a job): the
 installed package's ``python -m dealsearch``, as a user runs it (CI installs the wheel).
+:func:`search_json` runs a search in the test's own process and reads its JSON lines.
 """
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from collections.abc import Mapping
 from typing import Any
 
 import pytest
+
+from dealsearch.cli import main
 
 from deals import CASELLA, RECORD
 
@@ -26,6 +30,14 @@ def run_cli(*argv: str, timeout: float = 300, **kwargs: Any) -> subprocess.Compl
     """``dealsearch ARGV`` to its end: exit status, stdout and stderr as text."""
     return subprocess.run([*CLI, *argv], capture_output=True, text=True, timeout=timeout,
                           **kwargs)
+
+
+def search_json(capsys: pytest.CaptureFixture[str], *argv: str
+                ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """``dealsearch search ARGV --json --quiet`` in this process: (finds, summary)."""
+    assert main(["search", *argv, "--json", "--quiet"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    return lines[:-1], lines[-1]
 
 
 def start_cli(*argv: str, env: Mapping[str, str] | None = None, stdout: Any = subprocess.PIPE,

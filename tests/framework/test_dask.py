@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import sqlite3
@@ -17,7 +16,7 @@ from dealsearch.log import Find, RecordLog
 from dealsearch.search import Runner, SearchSpec
 from dealsearch.search.backends import DaskBackend
 
-from conftest import run_cli
+from conftest import run_cli, search_json
 
 pytestmark = pytest.mark.slow  # each test starts a Dask cluster
 
@@ -36,12 +35,6 @@ def scheduler() -> Iterator[str]:
     """The address of a two-worker cluster of processes, as `dask worker` would start."""
     with new_cluster() as cluster:
         yield cluster.scheduler_address
-
-
-def search_json(capsys, *argv: str) -> tuple[list[dict], dict]:
-    assert main(["search", *argv, "--json", "--quiet"]) == 0
-    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    return lines[:-1], lines[-1]
 
 
 def same_results(one: dict, other: dict) -> None:

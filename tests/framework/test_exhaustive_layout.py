@@ -3,19 +3,19 @@ cards, an unordered segment is played once per content."""
 
 from __future__ import annotations
 
-import json
 from itertools import permutations
 from typing import Any, ClassVar
 
 import numpy as np
 import pytest
 
-from dealsearch.cli import main
 from dealsearch.examples.war import War, play
 from dealsearch.game import BatchResults, GameError, GameResult, Layout, Row, register
 from dealsearch.search.distinct import DistinctDeals, at_least
 from dealsearch.search.exhaustive import count_deals, unrank
 from dealsearch.testing import Subject, exhaustive_respects_the_layout
+
+from conftest import search_json
 
 
 def brute_force(layout: Layout) -> set[tuple[int, ...]]:
@@ -111,8 +111,6 @@ def test_the_contract_checks_the_layout_on_a_small_deck():
 
 def test_an_exhaustive_search_plays_each_deal_of_the_layout_once(capsys, tmp_path):
     # Hand 1 is one set of cards; hand 2 is any order of its own pack: 6!/2!^3 deals.
-    assert main(["search", "exhaustive", "--game", "packwar", "--ranks", "3", "--workers", "1",
-                 "--db", str(tmp_path / "log.sqlite"), "--json", "--quiet"]) == 0
-    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    summary = next(line for line in lines if "outcomes" in line)
+    _, summary = search_json(capsys, "exhaustive", "--game", "packwar", "--ranks", "3",
+                             "--workers", "1", "--db", str(tmp_path / "log.sqlite"))
     assert summary["deals"] == 90 == sum(summary["outcomes"].values())

@@ -4,9 +4,11 @@ reach the user."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
@@ -99,3 +101,23 @@ def test_exhaustive_names_no_option_the_game_lacks(capsys):
                  "1"]) == 2
     err = capsys.readouterr().err
     assert "would never end" in err and "--deck" not in err
+
+
+@pytest.mark.slow
+def test_a_kernel_compiles_outside_the_repository_as_the_docs_show(tmp_path):
+    """The plug-in page's compiled kernel and setup.py, built against the installed .pxd."""
+    page = (Path(__file__).parents[2] / "docs" / "plugins.md").read_text(encoding="utf-8")
+    engine = re.search(r"```cython\n# mygame/_engine.pyx\n(.*?)```", page, re.S)
+    setup = re.search(r"```python\n# setup.py of the plug-in package\n(.*?)```", page, re.S)
+    assert engine and setup
+    (tmp_path / "mygame").mkdir()
+    (tmp_path / "mygame" / "__init__.py").write_text("")
+    (tmp_path / "mygame" / "_engine.pyx").write_text(engine.group(1))
+    (tmp_path / "setup.py").write_text(setup.group(1))
+    subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace", "-q"], cwd=tmp_path,
+                   check=True, capture_output=True, timeout=600)
+    code = ("import numpy as np; from mygame._engine import make_kernel; "
+            "print(make_kernel(4).play(np.array([3, 1, 2, 0], np.uint8)))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                         text=True, check=True).stdout
+    assert out.strip() == "(0, (3,), (0,), (0,))"

@@ -34,6 +34,7 @@ from dealsearch.search.climb import (
 )
 from dealsearch.search.exhaustive import count_deals, rank, unrank
 
+from conftest import search_json
 from deals import CASELLA, RECORD
 
 
@@ -66,12 +67,6 @@ def reference_census(deck: tuple[int, ...], players: int) -> tuple[Counter, set[
         if result.outcome == "cycle":
             cycles.add(format_deal(deal, rules))
     return outcomes, cycles
-
-
-def search_json(capsys, *argv: str) -> tuple[list[dict], dict]:
-    assert main(["search", *argv, "--json", "--quiet"]) == 0
-    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    return lines[:-1], lines[-1]
 
 
 def test_rank_and_unrank_are_inverse_and_ordered():

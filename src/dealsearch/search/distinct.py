@@ -106,6 +106,7 @@ class DistinctDeals:
         self.total = prod(self.sizes)
         # No fixed, no unordered segment: the deals are the deck's orderings, stepped fast.
         self.plain = len(self.parts) == 1 and not any(u for _, u in self.parts[0][1])
+        self._next: tuple[int, npt.NDArray[np.uint8]] = (-1, np.empty(0, np.uint8))
 
     def row(self, number: int) -> npt.NDArray[np.uint8]:
         """Deal ``number`` (0-based) as a row."""
@@ -124,7 +125,11 @@ class DistinctDeals:
         if self.plain and count:
             from .._permutations import permutation_block
 
-            return permutation_block(self.row(start), count)
+            # One row more: the next block's first, so that blocks in order unrank once.
+            first = self._next[1] if self._next[0] == start else self.row(start)
+            rows = permutation_block(first, count + 1)
+            self._next = (start + count, rows[count]) if len(rows) > count else (-1, first)
+            return rows[:count]
         return np.array([self.row(start + i) for i in range(count)],
                         dtype=np.uint8).reshape(count, self.width)
 

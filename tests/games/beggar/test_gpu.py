@@ -453,3 +453,18 @@ def test_the_device_check_runs_its_gpu_path_and_ends_with_its_summary(monkeypatc
 def test_the_emulation_checks_its_arguments(call, words) -> None:
     with pytest.raises(ValueError, match=words):
         call()
+
+
+def test_cupy_without_a_gpu_is_one_line(monkeypatch) -> None:
+    def broken() -> int:
+        raise RuntimeError("CUDA driver version is insufficient for CUDA runtime version")
+
+    for count, words in ((lambda: 0, "--device gpu: no GPU found"),
+                         (broken, "--device gpu: no usable GPU (CUDA driver version is")):
+        runtime = SimpleNamespace(**{**vars(FAKE_CUPY.cuda.runtime), "getDeviceCount": count})
+        cuda = SimpleNamespace(**{**vars(FAKE_CUPY.cuda), "runtime": runtime})
+        monkeypatch.setitem(sys.modules, "cupy", SimpleNamespace(**{**vars(FAKE_CUPY),
+                                                                    "cuda": cuda}))
+        with pytest.raises(device_module.DeviceUnavailable) as error:
+            gpu.CupyDevice()
+        assert str(error.value).startswith(words) and "\n" not in str(error.value)

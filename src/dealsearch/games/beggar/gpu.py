@@ -154,11 +154,13 @@ class CupyDevice:
             raise DeviceUnavailable(f"--device gpu needs CuPy: {GPU_EXTRA}") from None
         self.cp: Any = cupy
         try:
-            if cupy.cuda.runtime.getDeviceCount() < 1:
-                raise DeviceUnavailable("--device gpu: no GPU found")
-            props = cupy.cuda.runtime.getDeviceProperties(cupy.cuda.Device().id)
-        except cupy.cuda.runtime.CUDARuntimeError as error:
+            count = cupy.cuda.runtime.getDeviceCount()
+            props = cupy.cuda.runtime.getDeviceProperties(cupy.cuda.Device().id) if count \
+                else None
+        except Exception as error:  # CUDARuntimeError; or no CUDA library to load at all
             raise DeviceUnavailable(f"--device gpu: no usable GPU ({error})") from None
+        if props is None:
+            raise DeviceUnavailable("--device gpu: no GPU found")
         name = props["name"]
         self.name = name.decode() if isinstance(name, bytes) else str(name)
         self.sms = int(props["multiProcessorCount"])

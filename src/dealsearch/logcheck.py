@@ -1,5 +1,5 @@
-"""A damaged log: what is wrong with it (``dealsearch log check``) and a new log holding all
-that can still be read (``dealsearch log recover``).
+"""A damaged log: what is wrong with it (``dealsearch log check``); :mod:`.logrecover` writes
+a new log of all that can still be read (``dealsearch log recover``).
 
 SQLite's own ``PRAGMA integrity_check`` sees damage to its pages, not damage inside the text of
 a row (a JSON field cut short, a byte that is not UTF-8): only the log's own rules see that. So
@@ -16,25 +16,19 @@ from __future__ import annotations
 
 import contextlib
 import json
-import shutil
 import sqlite3
-import subprocess
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .game import DEFAULT_GAME
 from .log import (
     MIGRATION_ERRORS,
     READ_ERRORS,
     SCHEMA,
     VERSION,
     LogError,
-    RecordLog,
     _prepare,
-    _transaction,
     damaged,
     is_damage,
     measures_problem,
@@ -49,7 +43,6 @@ TABLES = ("runs", "cycles", "finds", "histograms", "samples")
 JSON_COLUMNS = {"runs": ("options", "outcomes", "checkpoint", "game_options"),
                 "finds": ("game_options", "measures", "entry", "period", "details"),
                 "cycles": ("period",), "histograms": ("counts",)}
-SQLITE_TIMEOUT = 600   # seconds the sqlite3 tool may take to .recover a log
 MAX_SQLITE_LINES = 20  # lines of PRAGMA integrity_check shown
 _MIN_ROWID, _MAX_ROWID = -(2 ** 63), 2 ** 63 - 1
 
@@ -180,7 +173,7 @@ def _read(db: sqlite3.Connection, reading: Reading, integrity: bool) -> None:
         reading.problems.append(Problem(f"the older log cannot be migrated: {error}"))
         return
     try:
-        tables = [_name(name) for (name,) in db.execute(
+        tables = [schema_name(name) for (name,) in db.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
             " ORDER BY name")]
     except READ_ERRORS as error:
@@ -209,7 +202,7 @@ def _read(db: sqlite3.Connection, reading: Reading, integrity: bool) -> None:
     _hold_to_rules(reading)
 
 
-def _name(value: Any) -> str:
+def schema_name(value: Any) -> str:
     """A name from SQLite's schema as text, whatever damage made of it."""
     if isinstance(value, bytes):
         return value.decode(errors="replace")
@@ -311,10 +304,10 @@ def _hold_to_rules(reading: Reading) -> None:
             _decode(row)
             if not row.problems:
                 _values(row)
-    _relations(reading)
+    relations(reading)
 
 
-def _relations(reading: Reading) -> None:
+def relations(reading: Reading) -> None:
     """Each find, histogram and sample has its run, each find's cycle is catalogued, and each
     run's counts add up (problems of this kind start with "its")."""
     runs = {row.rowid: row for row in reading.rows.get("runs", [])}
@@ -446,7 +439,7 @@ def _histogram_counts(reading: Reading, runs: dict[int, Row]) -> None:
                                 f"more than its run's {run.values['deals']} deals")
 
 
-# --- check and recover ----------------------------------------------------------------------
+# --- check -----------------------------------------------------------------------------------
 
 
 def check(path: str | Path) -> list[Problem]:
@@ -463,232 +456,3 @@ def refuse_damaged(path: str | Path) -> None:
         count = f"{len(problems)} problem" + "s" * (len(problems) > 1)
         raise damaged(path, f"{count}, the first: {problems[0]}; nothing is written into a "
                             "damaged log")
-
-
-@dataclass
-class Recovery:
-    """What ``recover`` kept (rows per table) and left behind (one line each)."""
-
-    kept: dict[str, int] = field(default_factory=dict)
-    left: list[str] = field(default_factory=list)
-    used_sqlite: bool = False
-
-
-def recover(path: str | Path, out: str | Path) -> Recovery:
-    """Write a new log at ``out`` holding every run, find, cycle, histogram and sample of the
-    log at ``path`` that can still be read and holds to its rules. The log at ``path`` is only
-    read. Where SQLite cannot read some of it and the ``sqlite3`` tool is installed, its
-    ``.recover`` reads what it can of the damaged pages too."""
-    reading = read_log(path)
-    recovery = Recovery()
-    if any(problem.row is None for problem in reading.problems):
-        # SQLite could not read all of it: read it again, where the schema says how.
-        with tempfile.TemporaryDirectory(prefix="dealsearch-recover-") as directory:
-            extra = _schema_repaired(path, Path(directory))
-            if extra is not None:
-                _merge(reading, extra)
-            extra = _sqlite_recover(path, Path(directory)) if shutil.which("sqlite3") else None
-            if extra is not None:
-                recovery.used_sqlite = True
-                _merge(reading, extra)
-    left = recovery.left
-    # What SQLite's integrity check says is in the check; here, only what is lost.
-    left.extend(str(p) for p in reading.problems if not p.what.startswith("SQLite's integrity"))
-    runs = {row.rowid: row for row in reading.good("runs")}
-    bad_runs = {row.rowid: row for row in reading.rows.get("runs", []) if row.problems}
-    cycles = {row.values["id"]: row for row in reading.good("cycles")}
-    finds: list[Row] = []
-    stand_ins: dict[int, Row] = {}
-    for row in reading.rows.get("finds", []):
-        own = [p for p in row.problems if not p.startswith("its ")]
-        if own:
-            left.append(f"finds row {row.rowid}: {'; '.join(own)}")
-            continue
-        run_id = row.values["run_id"]
-        if run_id not in runs:
-            stand_ins.setdefault(run_id, row)
-        if row.values["cycle_id"] is not None and row.values["cycle_id"] not in cycles:
-            left.append(f"finds row {row.rowid}: its cycle {row.values['cycle_id']} cannot be "
-                        "read: the find is kept without it")
-            row.values["cycle_id"] = None
-        finds.append(row)
-    # A run whose row cannot be read whole is kept as a stand-in (what of it can be read,
-    # under strategy 'lost', which nothing resumes), so that its finds, histograms and
-    # samples keep their run; one SQLite cannot read at all is made from its first find.
-    lost = "kept as a failed run of strategy 'lost', which cannot be resumed"
-    for run_id, row in bad_runs.items():
-        left.append(f"runs row {run_id}: {'; '.join(row.problems)}: {lost}")
-        runs[run_id] = _stand_in(run_id, row, stand_ins.get(run_id))
-    for run_id, find in stand_ins.items():
-        if run_id not in bad_runs:
-            left.append(f"runs row {run_id}: cannot be read: {lost}, for its finds")
-            runs[run_id] = _stand_in(run_id, None, find)
-    kept: dict[str, list[Row]] = {"runs": sorted(runs.values(), key=lambda r: r.rowid),
-                                  "cycles": list(cycles.values()), "finds": finds}
-    for table in ("histograms", "samples"):
-        kept[table] = []
-        for row in reading.rows.get(table, []):
-            own = [p for p in row.problems if not p.startswith("its run")]
-            run = runs.get(row.values["run_id"]) if not own else None
-            if run is not None and table == "histograms" and \
-                    sum(row.values["json counts"].values()) > run.values["deals"]:
-                own = [f"it counts more games than its run's {run.values['deals']} deals"]
-                run = None
-            if run is None:
-                why = "; ".join(own) or "its run cannot be read"
-                left.append(f"{table} row {row.rowid}: {why}: left behind")
-            else:
-                kept[table].append(row)
-    for table, rows in reading.rows.items():
-        if table == "cycles" or table not in TABLES:
-            if table != "cycles":
-                kept[table] = reading.good(table)
-            left.extend(f"{table} row {row.rowid}: {'; '.join(row.problems)}: left behind"
-                        for row in rows if row.problems)
-    left.extend(_write(out, kept, reading.columns))
-    recovery.kept = {table: len(rows) for table, rows in kept.items()}
-    return recovery
-
-
-def _stand_in(run_id: int, run: Row | None, find: Row | None) -> Row:
-    """A run row standing in for one that cannot be read whole: the values of ``run`` that
-    can be read (its counts only if they add up), the game of its first ``find``, nothing
-    that would resume it."""
-    values: dict[str, Any] = {
-        "id": run_id, "options": "{}", "rules": "", "seed": None, "workers": 1, "machine": "",
-        "started": find.values["found"] if find else 0.0, "ended": None, "seconds": 0.0,
-        "deals": 0, "cards": 0, "outcomes": "{}", "checkpoint": "{}",
-        **({k: find.values[k] for k in ("game", "game_options", "options_key")} if find
-           else {"game": DEFAULT_GAME, "game_options": "{}", "options_key": ""})}
-    if run is not None:
-        counts = ("seconds", "deals", "cards", "outcomes")
-        for name in values:
-            bad = any(p.startswith((f"{name} ", "its outcomes" if name in counts else name))
-                      for p in run.problems)
-            if not bad and name in run.values:
-                values[name] = run.values[name]
-    values |= {"strategy": "lost", "status": "failed", "checkpoint": "{}"}
-    return Row("runs", run_id, values)
-
-
-def _write(out: str | Path, kept: dict[str, list[Row]], columns: dict[str, list[str]]
-           ) -> list[str]:
-    """The kept rows into a new log at ``out`` (its schema made by :class:`RecordLog`), in one
-    transaction, each with its rowid (run ids and find ids stay what they were). A row the
-    new log refuses (damage made it a second copy of a unique key) is left out of ``kept``;
-    returns a line for each."""
-    refused = []
-    with contextlib.closing(RecordLog(out)) as log:
-        made = {name for (name,) in log.db.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table'")}
-        with _transaction(log.db):
-            for table, rows in kept.items():
-                if table not in made:
-                    continue
-                target = {row[1] for row in log.db.execute(f'PRAGMA table_info("{table}")')}
-                names = [c for c in columns.get(table, list(target)) if c in target]
-                quoted = ", ".join(f'"{c}"' for c in names)
-                sql = f'INSERT INTO "{table}" (rowid, {quoted}) VALUES (?{", ?" * len(names)})'
-                for row in list(rows):
-                    try:
-                        log.db.execute(sql, (row.rowid, *(row.values.get(c) for c in names)))
-                    except sqlite3.IntegrityError as error:
-                        refused.append(f"{table} row {row.rowid}: {error}: left behind")
-                        rows.remove(row)
-    return refused
-
-
-def _copy(path: str | Path, directory: Path, name: str) -> Path:
-    """A copy of the log (and its WAL) to work on: the damaged log itself is only read."""
-    copy = directory / name
-    shutil.copyfile(path, copy)
-    wal = Path(f"{path}-wal")
-    if wal.exists():
-        shutil.copyfile(wal, Path(f"{copy}-wal"))
-    return copy
-
-
-def _schema_repaired(path: str | Path, directory: Path) -> Reading | None:
-    """A log whose schema is damaged, read with this release's schema: in a copy, the text
-    that describes each table of the log is replaced by this release's (the table's pages
-    are still where the schema says), and indexes whose text is damaged are dropped from it
-    (nothing here needs them). None if there is nothing to repair, or it cannot be done."""
-    expected = _expected_schema()
-    copy = _copy(path, directory, "schema.sqlite")
-    try:
-        db = sqlite3.connect(copy, isolation_level=None)
-        try:
-            db.text_factory = bytes
-            db.execute("PRAGMA writable_schema = ON")
-            if db.execute("PRAGMA user_version").fetchone()[0] != VERSION:
-                return None   # an older log has an older schema
-            repaired = 0
-            for rowid, kind, name, sql in db.execute(
-                    "SELECT rowid, type, name, sql FROM sqlite_master").fetchall():
-                table = next((t for t in TABLES if sql and sql.startswith(
-                    f"CREATE TABLE {t} ".encode())), _name(name))
-                if kind == b"table" and table in expected and sql != expected[table]:
-                    db.execute("UPDATE sqlite_master SET name = ?, tbl_name = ?, sql = ?"
-                               " WHERE rowid = ?", (table, table, expected[table], rowid))
-                    repaired += 1
-                elif kind == b"index" and sql is not None and sql != expected.get(table):
-                    db.execute("DELETE FROM sqlite_master WHERE rowid = ?", (rowid,))
-                    repaired += 1
-        finally:
-            db.close()
-    except READ_ERRORS:
-        return None
-    return read_log(copy, integrity=False) if repaired else None
-
-
-def _expected_schema() -> dict[str, bytes]:
-    """The text of each table and index of this release's schema, as SQLite keeps it."""
-    db = sqlite3.connect(":memory:")
-    try:
-        for statement in SCHEMA.split(";"):
-            db.execute(statement)
-        return {name: sql.encode() for name, sql in db.execute(
-            "SELECT name, sql FROM sqlite_master WHERE sql IS NOT NULL")}
-    finally:
-        db.close()
-
-
-def _sqlite_recover(path: str | Path, directory: Path) -> Reading | None:
-    """What the ``sqlite3`` tool's ``.recover`` reads of a copy of the log, or None if it
-    fails."""
-    copy = _copy(path, directory, "damaged.sqlite")
-    rebuilt = directory / "recovered.sqlite"
-    try:
-        dump = subprocess.run(["sqlite3", str(copy), ".recover"], capture_output=True,
-                              timeout=SQLITE_TIMEOUT, check=False)
-        if dump.returncode != 0:
-            return None
-        load = subprocess.run(["sqlite3", str(rebuilt)], input=dump.stdout,
-                              capture_output=True, timeout=SQLITE_TIMEOUT, check=False)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    if load.returncode != 0 or not rebuilt.exists():
-        return None
-    return read_log(rebuilt, integrity=False)
-
-
-def _merge(reading: Reading, extra: Reading) -> None:
-    """Add to ``reading`` the sound rows of ``extra`` (the same log read another way) that it
-    could not read itself, and keep the better of the two readings of each row."""
-    for table, rows in extra.rows.items():
-        if table not in reading.rows and table in TABLES:   # a table only the other could read
-            reading.rows[table] = []
-            reading.columns[table] = extra.columns[table]
-        if table not in reading.rows:
-            continue
-        mine = {row.rowid: row for row in reading.rows[table]}
-        for row in rows:
-            if row.problems:
-                continue
-            if row.rowid not in mine or mine[row.rowid].problems:
-                mine[row.rowid] = row
-        reading.rows[table] = sorted(mine.values(), key=lambda r: r.rowid)
-    for rows in reading.rows.values():   # references and counts again, over the merged rows
-        for row in rows:
-            row.problems = [p for p in row.problems if not p.startswith("its ")]
-    _relations(reading)

@@ -9,7 +9,8 @@ from typing import Any
 
 from ..errors import BadOption, DamagedLog
 from ..game import Game
-from ..logcheck import read_log, recover
+from ..logcheck import read_log
+from ..logrecover import recover
 from ..text import count
 from .commands import Command
 from .options import DEFAULT_DB, EXIT_OK, Parser, check_log_path, examples

@@ -39,6 +39,9 @@ COMMANDS = {
     "bad duration '-5m'": ["search", "random", "--time", "-5m"],
     "bad duration '1h90'": ["search", "random", "--time", "1h90"],
     "bad duration 'soon'": ["search", "random", "--time", "soon"],
+    "is for random searches": ["search", "climb", "--device", "gpu"],
+    "plays two players": ["search", "random", "--device", "gpu", "--players", "3"],
+    "durak has no engine": ["search", "random", "--game", "durak", "--device", "gpu"],
 }
 # ... or the test that asserts it.
 TESTS = {
@@ -50,6 +53,29 @@ TESTS = {
                              "test_a_search_on_a_read_only_log_says_it_cannot_write_there"),
     "was taken over by": ("framework/test_ownership.py",
                           "test_an_owner_that_was_taken_over_stops_without_writing"),
+    "needs CuPy": ("games/beggar/test_gpu.py",
+                   "test_without_cupy_device_gpu_is_one_line_and_exit_2"),
+    "earlier beggar dealer": ("framework/test_log.py", "test_a_v1_random_run_keeps_its_finds_"
+                              "but_the_new_dealer_does_not_continue_it"),
+    # a damaged log: the page's numbers are an example; these tests assert each line's form
+    "rows that cannot be read left out": (
+        "framework/test_log_damage.py",
+        "test_damage_inside_a_row_is_seen_by_the_check_though_sqlite_says_ok"),
+    "(database disk image is malformed)": (
+        "framework/test_log_damage.py",
+        "test_a_log_cut_short_is_malformed_to_readers_and_recover_says_what_it_left"),
+    "nothing is written into a damaged log": (
+        "framework/test_log_damage.py", "test_resume_refuses_to_write_into_a_damaged_log"),
+    "(runs row 2: game_options is not UTF-8 text)": (
+        "framework/test_log_damage.py", "test_text_that_is_not_utf8_is_one_line_naming_the_row"),
+    "7 problems in 4 runs": (
+        "framework/test_log_damage.py",
+        "test_damage_inside_a_row_is_seen_by_the_check_though_sqlite_says_ok"),
+    "could not be recovered": (
+        "framework/test_log_damage.py",
+        "test_a_log_cut_short_is_malformed_to_readers_and_recover_says_what_it_left"),
+    "exists: recover writes a new log": ("framework/test_log_damage.py",
+                                         "test_recover_writes_a_new_log_only"),
 }
 
 

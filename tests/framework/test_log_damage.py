@@ -8,6 +8,7 @@ The log is made once per session by short real searches; each test damages its o
 from __future__ import annotations
 
 import random
+import re
 import shutil
 import sqlite3
 import struct
@@ -207,6 +208,24 @@ def test_a_truncated_log_recovers_what_its_pages_still_hold(log_copy, tmp_path, 
     assert status in (0, 1) and len(err) == status
     assert run(capsys, "log", "check", "--db", str(saved))[0] == 0
     assert run(capsys, "records", "--verify", "--db", str(saved))[0] == 0
+
+
+def test_a_log_cut_short_is_malformed_to_readers_and_recover_says_what_it_left(
+        log_copy, tmp_path, capsys):
+    data = log_copy.read_bytes()
+    log_copy.write_bytes(data[:len(data) // 2])
+    status, _, err = run(capsys, "records", "--db", str(log_copy))
+    assert (status, err) == (1, [
+        f"dealsearch: error: {log_copy} is damaged (database disk image is malformed): "
+        f"dealsearch log check --db {log_copy} lists the damage; "
+        f"dealsearch log recover --db {log_copy} NEW.sqlite saves the rest"])
+    saved = tmp_path / "saved.sqlite"
+    status, out, err = run(capsys, "log", "recover", "--db", str(log_copy), str(saved))
+    assert status == 1 and len(err) == 1
+    said = re.fullmatch(rf"dealsearch: error: (\d+) things? of {re.escape(str(log_copy))} could "
+                        rf"not be recovered \(listed above\); {re.escape(str(saved))} holds "
+                        r"the rest", err[0])
+    assert said and 1 <= int(said[1]) <= len(out.splitlines())   # each was listed above
 
 
 def damaged_copies(data: bytes, seed: int) -> bytes:

@@ -22,11 +22,10 @@ def compiled(module: str) -> Extension:
     )
 
 
-# Every compiled module; a game's engine lives in its folder (e.g. "games.durak._engine").
-MODULES = ["_kernel", "_permutations", "search._generic",
-           "games.beggar._engine", "games.beggar._ring", "games.beggar._climb",
-           "games.beggar._kernel", "games.beggar._lanes", "games.beggar._gpu_emulate",
-           "games.durak._engine", "games.spite._engine"]
+# Every compiled module: each .pyx below the package (a game's engine lives in its folder,
+# e.g. "games.durak._engine"), so adding one needs no list here.
+MODULES = sorted(".".join(path.relative_to("src/dealsearch").with_suffix("").parts)
+                 for path in Path("src/dealsearch").rglob("*.pyx"))
 
 setup(
     ext_modules=cythonize(

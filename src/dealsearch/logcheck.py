@@ -88,8 +88,8 @@ class Reading:
     def summary(self) -> str:
         """How many rows of each table were read, e.g. '4 runs, 62 finds, ...'."""
         counts = [f"{count(len(self.rows.get(t, [])))} {t}" for t in TABLES]
-        counts += [f"{count(len(rows))} rows of {t}" for t, rows in self.rows.items()
-                   if t not in TABLES]
+        counts += [f"{count(len(rows))} row{'s' * (len(rows) != 1)} of {t}"
+                   for t, rows in self.rows.items() if t not in TABLES and rows]
         return ", ".join(counts)
 
     @property

@@ -16,7 +16,8 @@ NAMES = {"rules", "players", "deck", "hand_sizes", "max_cards", "max_tricks", "c
          "tricks", "cards/s"}
 # The log's legacy columns, where they are read and written (the values come from the game).
 LOG_COLUMNS = {"log.py": {"rules", "cards"}, "search/runner.py": {"cards"},
-               "cli/records.py": {"rules"}}
+               "cli/records.py": {"rules"}, "logcheck.py": {"cards"},
+               "logrecover.py": {"rules", "cards"}}
 
 
 def framework_modules() -> list[Path]:

@@ -216,13 +216,14 @@ class Runner:
         self.full_options = spec.options.to_json()
         self.finished = self.game.finished()
         self.owner = Owner.this_process()
-        if run_id is not None:  # before its checkpoint is read: the owner may be writing it
+        if run_id is not None:
+            log.refuse_damage()   # a resumed run writes into the log: it must be sound
+            # before its checkpoint is read: the owner may be writing it
             claim(log.db, run_id, self.owner)
         if run_id is None:
             checkpoint: dict[str, Any] = {}
             self.state = RunState(self.game.outcomes)
         else:
-            log.refuse_damage()   # a resumed run writes into the log: it must be sound
             run = log.run(run_id)
             assert run is not None
             self.run_id = run_id

@@ -5,7 +5,10 @@ developer's machine; CI runs them all).
 
 The real command line runs through :func:`run_cli` (to its end, output captured) and
 :func:`start_cli` (a running process in its own session, as a shell starts a job): the
-installed package's ``python -m dealsearch``, as a user runs it (CI installs the wheel).
+installed package's ``python -m dealsearch``, as a user runs it (CI installs the wheel); given
+a run's test hooks (:class:`dealsearch.search.hooks.TestHooks`: pause before a commit, hold
+after a find), :func:`start_cli` runs the same command line through ``hooked_cli.py``, which
+hands them to it.
 :func:`search_json` runs a search in the test's own process and reads its JSON lines.
 """
 
@@ -15,15 +18,19 @@ import json
 import subprocess
 import sys
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from dealsearch.cli import main
+from dealsearch.search.hooks import TestHooks
 
 from deals import CASELLA, RECORD
+from hooked_cli import hook_args
 
 CLI = (sys.executable, "-m", "dealsearch")
+HOOKED_CLI = (sys.executable, str(Path(__file__).with_name("hooked_cli.py")))
 
 
 def run_cli(*argv: str, timeout: float = 300, **kwargs: Any) -> subprocess.CompletedProcess[str]:
@@ -40,10 +47,13 @@ def search_json(capsys: pytest.CaptureFixture[str], *argv: str
     return lines[:-1], lines[-1]
 
 
-def start_cli(*argv: str, env: Mapping[str, str] | None = None, stdout: Any = subprocess.PIPE,
-              stderr: Any = subprocess.PIPE) -> subprocess.Popen[str]:
-    """``dealsearch ARGV`` started in its own session (signals reach it alone), text pipes."""
-    return subprocess.Popen([*CLI, *argv], stdout=stdout, stderr=stderr, text=True,
+def start_cli(*argv: str, hooks: TestHooks | None = None, env: Mapping[str, str] | None = None,
+              stdout: Any = subprocess.PIPE, stderr: Any = subprocess.PIPE
+              ) -> subprocess.Popen[str]:
+    """``dealsearch ARGV`` started in its own session (signals reach it alone), text pipes;
+    with ``hooks``, its run pauses or holds where they say (``hooked_cli.py``)."""
+    command = [*CLI, *argv] if hooks is None else [*HOOKED_CLI, *hook_args(hooks), *argv]
+    return subprocess.Popen(command, stdout=stdout, stderr=stderr, text=True,
                             env=None if env is None else dict(env), start_new_session=True)
 
 

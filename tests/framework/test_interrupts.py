@@ -2,10 +2,11 @@
 its standard output, and resumed to the end holds exactly what the same search left alone
 holds; no worker outlives its coordinator.
 
-The property test drives real ``dealsearch search`` processes. ``DEALSEARCH_TEST_SAVE_PAUSE``
-widens the window between absorbing a report and committing it, where an interrupt used to
-lose finds, so many interrupts land there. A longer soak of the same property is
-``benchmarks/soak_interrupts.py`` (its figures are in the docs' search page).
+The property test drives real ``dealsearch search`` processes. A test hook (``save_pause``,
+:class:`dealsearch.search.hooks.TestHooks`) widens the window between absorbing a report and
+committing it, where an interrupt used to lose finds, so many interrupts land there. A longer
+soak of the same property is ``benchmarks/soak_interrupts.py`` (its figures are in the docs'
+search page).
 """
 
 from __future__ import annotations
@@ -28,6 +29,9 @@ from dealsearch import log as log_module
 from dealsearch.log import RecordLog
 from dealsearch.search import Runner, SearchSpec
 from dealsearch.search.backends import Backend
+from dealsearch.search.hooks import TestHooks
+
+from conftest import start_cli
 
 # Settings with many never-ending deals, so the finds compared are many: BMN on the
 # specialised loops (a small deck), Durak on the generic ones.
@@ -38,22 +42,18 @@ SETTINGS = {
 }
 
 
-def start(db: Path, *argv: str, pause: float = 0.0, hold: int = 0,
+def start(db: Path, *argv: str, hooks: TestHooks | None = None,
           closed_stdout: bool = False) -> subprocess.Popen[str]:
-    """A ``dealsearch search`` process in its own process group (as a shell runs a job);
-    with ``closed_stdout`` its standard output is a pipe nobody reads any more."""
-    env = {**os.environ, "DEALSEARCH_TEST_SAVE_PAUSE": str(pause),
-           "DEALSEARCH_TEST_HOLD_AFTER_FINDS": str(hold)}
+    """A ``dealsearch search`` process in its own process group (as a shell runs a job),
+    with the run's test ``hooks`` if given; with ``closed_stdout`` its standard output is a
+    pipe nobody reads any more."""
     stdout: Any = subprocess.PIPE
     if closed_stdout:
         read, stdout = os.pipe()
         os.close(read)
     try:
-        return subprocess.Popen(
-            [sys.executable, "-m", "dealsearch", "search", *argv, "--json", "--quiet",
-             "--db", str(db)],
-            stdout=stdout, stderr=subprocess.PIPE, text=True, env=env,
-            start_new_session=True)
+        return start_cli("search", *argv, "--json", "--quiet", "--db", str(db), hooks=hooks,
+                         stdout=stdout)
     finally:
         if closed_stdout:
             os.close(stdout)
@@ -102,7 +102,7 @@ def interrupted_to_the_end(db: Path, argv: list[str], rng: random.Random,
     while True:
         closed = sessions % 2 == 1
         sessions += 1
-        process = start(db, *command, pause=0.1, closed_stdout=closed)
+        process = start(db, *command, hooks=TestHooks(save_pause=0.1), closed_stdout=closed)
         started = wait_for_run(db, process)
         if started and len(statuses) < interrupts:
             time.sleep(rng.uniform(0.0, 0.6))
@@ -162,7 +162,8 @@ def test_interrupted_and_resumed_equals_left_alone(tmp_path: Path, game: str) ->
 
 def test_a_killed_coordinator_takes_its_workers_with_it(tmp_path: Path) -> None:
     db = tmp_path / "log.sqlite"
-    search = start(db, "random", "--workers", "2", "--seed", "5", hold=1)
+    search = start(db, "random", "--workers", "2", "--seed", "5",
+                   hooks=TestHooks(hold_after_finds=1))
     assert search.stdout is not None
     json.loads(search.stdout.readline())  # a find told: the workers are up, the coordinator holds
     workers = children(search.pid)

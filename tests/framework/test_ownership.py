@@ -22,6 +22,9 @@ from dealsearch import ownership
 from dealsearch.log import RecordLog
 from dealsearch.ownership import Owner, RunOwned, RunTakenOver, claim, owner_of
 from dealsearch.search import Runner, SearchSpec
+from dealsearch.search.hooks import TestHooks
+
+from conftest import start_cli
 
 # Many never-ending deals: a held search has told a find within a second.
 CYCLES = ["random", "--deck", "--------JJQQKK", "--deals", "5000000", "--workers", "1",
@@ -31,10 +34,8 @@ CYCLES = ["random", "--deck", "--------JJQQKK", "--deals", "5000000", "--workers
 def search(db: Path, *argv: str, hold: int = 0) -> subprocess.Popen[str]:
     """A ``dealsearch search --json`` process; with ``hold`` it stops, still owning its run,
     once it has told that many finds (the runner's test hook)."""
-    env = {**os.environ, "DEALSEARCH_TEST_HOLD_AFTER_FINDS": str(hold)}
-    return subprocess.Popen(
-        [sys.executable, "-m", "dealsearch", "search", *argv, "--json", "--quiet",
-         "--db", str(db)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    return start_cli("search", *argv, "--json", "--quiet", "--db", str(db),
+                     hooks=TestHooks(hold_after_finds=hold) if hold else None)
 
 
 def held(db: Path, *argv: str) -> subprocess.Popen[str]:

@@ -8,7 +8,6 @@ import os
 import signal
 import sqlite3
 import subprocess
-import sys
 from collections import Counter
 from collections.abc import Iterator
 
@@ -33,8 +32,9 @@ from dealsearch.search.climb import (
     climb_slice,
 )
 from dealsearch.search.exhaustive import count_deals, rank, unrank
+from dealsearch.search.hooks import TestHooks
 
-from conftest import search_json
+from conftest import search_json, start_cli
 from deals import CASELLA, RECORD
 
 
@@ -135,11 +135,8 @@ def test_records_lists_best_first_and_verify_replays_a_real_log(capsys, tmp_path
 
 def _start(db: str, *argv: str, hold: int = 0) -> subprocess.Popen[str]:
     # hold: the coordinator stops (still 'running') once it has told that many finds.
-    return subprocess.Popen(
-        [sys.executable, "-m", "dealsearch.cli", "search", *argv, "--json", "--quiet",
-         "--db", db],
-        stdout=subprocess.PIPE, text=True, start_new_session=True,
-        env={**os.environ, "DEALSEARCH_TEST_HOLD_AFTER_FINDS": str(hold)})
+    return start_cli("search", *argv, "--json", "--quiet", "--db", db, stderr=None,
+                     hooks=TestHooks(hold_after_finds=hold) if hold else None)
 
 
 @pytest.mark.slow

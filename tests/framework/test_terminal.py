@@ -15,8 +15,12 @@ from pathlib import Path
 
 import pytest
 
-SEARCH = [sys.executable, "-m", "dealsearch", "search", "random", "--deck", "--------JJQQKK",
-          "--workers", "1", "--seed", "4"]
+from dealsearch.search.hooks import TestHooks
+
+from conftest import start_cli
+
+ARGV = ["search", "random", "--deck", "--------JJQQKK", "--workers", "1", "--seed", "4"]
+SEARCH = [sys.executable, "-m", "dealsearch", *ARGV]
 
 
 def status(db: Path) -> tuple[str, int]:
@@ -74,10 +78,8 @@ def test_a_dask_search_with_a_closed_output_goes_on_to_its_budget(tmp_path):
 
 def test_a_hang_up_ends_a_search_interrupted_and_it_resumes(tmp_path):
     db = tmp_path / "log.sqlite"
-    env = {**os.environ, "DEALSEARCH_TEST_HOLD_AFTER_FINDS": "1"}  # held at its first find
-    search = subprocess.Popen([*SEARCH, "--deals", "5000000", "--json", "--db", str(db)],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                              env=env, start_new_session=True)
+    search = start_cli(*ARGV, "--deals", "5000000", "--json", "--db", str(db),
+                       hooks=TestHooks(hold_after_finds=1))   # held at its first find
     assert search.stdout is not None
     json.loads(search.stdout.readline())   # a find told: the search runs
     os.killpg(search.pid, signal.SIGHUP)   # the terminal closes: its whole group hangs up

@@ -17,6 +17,7 @@ from .. import __name__ as package_name
 from ..errors import DealsearchError
 from ..game import DEFAULT_GAME, GameError, get_game, iter_games
 from ..interrupt import exit_status
+from ..search.hooks import TestHooks
 from . import bench, log, records, report, search, status, verify
 from .commands import Command, GameCommands
 from .options import EXIT_BAD_INPUT, EXIT_OK, Parser, chosen_game, examples
@@ -116,16 +117,19 @@ def build_parser(game_name: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, *, hooks: TestHooks | None = None) -> int:
     """Entry point of the ``dealsearch`` console script: the exit status.
 
     Every expected failure ends here as one line on stderr (``dealsearch: error: ...``) and its
-    exit status: 2 for bad input, 1 for a failed run.
+    exit status: 2 for bad input, 1 for a failed run. ``hooks`` is for tests only: a search's
+    or a game's run loop gets them (``args.hooks``; none by default), so a test can pause or
+    hold a real process at a known moment (:class:`~dealsearch.search.hooks.TestHooks`).
     """
     try:
         argv = list(sys.argv[1:] if argv is None else argv)
         parser = build_parser(chosen_game(argv))
         args = parser.parse_args(_protect_deals(argv, _value_options(parser)))
+        args.hooks = hooks or TestHooks()
         return int(args.handler(args))
     except (DealsearchError, GameError) as error:
         sys.stdout.flush()  # what was printed before the failure comes first

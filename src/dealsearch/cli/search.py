@@ -292,8 +292,7 @@ def _search(args: argparse.Namespace) -> int:
     with _open_backend(backend_name, spec, args.scheduler) as backend, \
             closing(open_log(args.db)) as log:
         runner = Runner(spec, log, run_id, on_find, on_note, progress=not args.quiet,
-                        target=args.target,
-                        backend=backend)
+                        target=args.target, backend=backend, hooks=args.hooks)
         screen.resume_from(runner.state.best)
         if not args.json:
             action = "resuming" if run_id else "starting"

@@ -13,7 +13,6 @@ of any size does the same work as its units one by one, so the size never change
 from __future__ import annotations
 
 import contextlib
-import os
 import queue
 import signal
 import sys
@@ -35,6 +34,7 @@ from .backends import Backend, LocalBackend
 from .base import Report, Task, bin_widths, counted_measure, score
 from .climb import ClimbSearch, climb_slice
 from .exhaustive import ExhaustiveSearch, play_shard
+from .hooks import TestHooks
 from .random_search import RandomSearch, play_chunk
 from .spec import SearchSpec
 
@@ -44,14 +44,6 @@ COMMIT_SECONDS = 0.5   # finds and checkpoint are committed at most this often (
 TASK_SECONDS = 1.0     # a task is sized to take about this long on a worker ...
 MAX_UNITS = 256        # ... at most this many units of its strategy (random: 100,000 deals)
 QUEUE_PER_SLOT = 2     # tasks in flight per worker: one running, one waiting
-
-# Test hooks, read from the environment so tests can drive a real `dealsearch search`
-# process; never set in normal use. SAVE_PAUSE widens the window between absorbing a report
-# and committing it (where an interrupt used to lose finds); HOLD_AFTER_FINDS makes the
-# coordinator stop, still 'running', once it has told that many finds (to kill or signal it
-# there: a signal ends the hold, and it holds only once).
-SAVE_PAUSE = float(os.environ.get("DEALSEARCH_TEST_SAVE_PAUSE") or 0)
-HOLD_AFTER_FINDS = int(os.environ.get("DEALSEARCH_TEST_HOLD_AFTER_FINDS") or 0)
 
 
 class _WorkerFailed(Exception):
@@ -191,7 +183,8 @@ class Runner:
     ``backend`` runs the tasks (default: local worker processes, started by :meth:`run`); the
     caller closes a backend it passes in. A new run records the number of workers its work is
     cut for (``workers=0`` becomes the backend's count), so a resume on another machine or
-    another backend cuts it the same way. ``clock`` is for tests (default: time.monotonic).
+    another backend cuts it the same way. ``clock`` and ``hooks`` are for tests (default:
+    time.monotonic, and no :class:`~dealsearch.search.hooks.TestHooks`).
 
     The runner owns its run from here to the end of :meth:`run` (:mod:`dealsearch.ownership`):
     resuming a run that a live process plays raises :class:`~dealsearch.ownership.RunOwned`.
@@ -201,8 +194,8 @@ class Runner:
                  on_find: Callable[[Find], None] = lambda find: None,
                  on_note: Callable[[str], None] = lambda note: None,
                  progress: bool = True, backend: Backend | None = None,
-                 clock: Callable[[], float] = time.monotonic, target: int | None = None
-                 ) -> None:
+                 clock: Callable[[], float] = time.monotonic, target: int | None = None,
+                 hooks: TestHooks | None = None) -> None:
         if run_id is None and spec.workers == 0:
             spec = replace(spec, workers=(backend.slots if backend else 0) or spec.worker_count)
         self.spec = spec
@@ -247,7 +240,7 @@ class Runner:
         self.projected, self.projected_at = "", -PROJECTION_SECONDS
         self.hurry = False   # interrupted twice: stop without waiting for running tasks
         self.told = 0        # finds handed to on_find
-        self.held = False    # the HOLD_AFTER_FINDS test hook has held
+        self.hooks = hooks or TestHooks()   # a test's moments to reach (none in real use)
         # Absorbed but not yet committed: the finds and notes of reports since the last
         # commit (the counters, best and strategy already count them; a failed commit takes
         # all back to the log's state, see _reload).
@@ -346,8 +339,7 @@ class Runner:
         cannot commit a checkpoint past finds that were never saved. Then tell the finds."""
         with deferred():
             try:
-                if SAVE_PAUSE:
-                    time.sleep(SAVE_PAUSE)
+                self.hooks.before_commit()
                 self._save(self.pending, started)
             except BaseException:
                 self._reload()
@@ -359,10 +351,7 @@ class Runner:
         for find in finds:  # committed: now it may be told
             self.on_find(find)
             self.told += 1
-            if HOLD_AFTER_FINDS and self.told >= HOLD_AFTER_FINDS and not self.held:
-                self.held = True
-                while True:
-                    time.sleep(1)
+            self.hooks.after_find(self.told)
         for note in notes:
             self.on_note(note)
 

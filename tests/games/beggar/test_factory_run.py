@@ -5,10 +5,7 @@ whole-deck cycle it reports is in the log."""
 from __future__ import annotations
 
 import json
-import os
 import signal
-import subprocess
-import sys
 
 import pytest
 
@@ -17,7 +14,9 @@ from dealsearch.games.beggar import STANDARD, parse_deal
 from dealsearch.games.beggar.factory import find_loop
 from dealsearch.games.beggar.factory_run import Factory, Node, Settings, expand_node, task_args
 from dealsearch.log import RecordLog
+from dealsearch.search.hooks import TestHooks
 
+from conftest import start_cli
 from deals import CASELLA_LESS_A_JACK
 
 SMALL = Settings("standard", seed=5, max_nodes=6, width=2, samples=96, max_states=2000)
@@ -150,10 +149,8 @@ def test_a_run_killed_after_a_find_keeps_it_and_resumes_to_the_run_left_alone(ca
     argv = [*ARGS[:6], "12", *ARGS[7:]]  # 12 nodes: rounds left after the first find
     assert main([*argv, "--workers", "1", "--db", str(alone)]) == 0
     summary = json.loads(capsys.readouterr().out.splitlines()[-1])
-    process = subprocess.Popen(
-        [sys.executable, "-m", "dealsearch", *argv, "--workers", "2", "--db", str(killed)],
-        stdout=subprocess.PIPE, text=True, start_new_session=True,
-        env={**os.environ, "DEALSEARCH_TEST_HOLD_AFTER_FINDS": "1"})
+    process = start_cli(*argv, "--workers", "2", "--db", str(killed), stderr=None,
+                        hooks=TestHooks(hold_after_finds=1))
     first = json.loads(process.stdout.readline())  # printed: so committed
     process.send_signal(signal.SIGTERM)
     assert process.wait(timeout=60) == 143

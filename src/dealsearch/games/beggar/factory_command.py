@@ -44,7 +44,8 @@ from ...search.backends import (
     MissingDask,
     open_backend,
 )
-from ...search.runner import HOLD_AFTER_FINDS, describe_failure
+from ...search.hooks import TestHooks
+from ...search.runner import describe_failure
 from .catalogue import key_id
 from .engine import play
 from .factory import find_loop, seed_loops
@@ -275,7 +276,7 @@ def cmd_factory(args: argparse.Namespace) -> int:
             print(f"{action} run {run.run_id}: factory, {rules.name} rules, "
                   f"{args.players} players, {backend.describe()}, seed {settings.seed}, "
                   f"width {settings.width}; log {args.db}", flush=True)
-        stop = _run(factory, backend, run, args, rules, bmn)
+        stop = _run(factory, backend, run, args, rules, bmn, args.hooks)
     summary = _summary(factory, run.run_id)
     if args.json:
         print(json.dumps(summary))
@@ -293,9 +294,10 @@ def cmd_factory(args: argparse.Namespace) -> int:
 
 
 def _run(factory: Factory, backend: Backend, run: ManagedRun, args: argparse.Namespace,
-         rules: Rules, bmn: BeggarOptions) -> KeyboardInterrupt | None:
+         rules: Rules, bmn: BeggarOptions, hooks: TestHooks) -> KeyboardInterrupt | None:
     """Round after round to the budget; each round's finds are committed with the
-    checkpoint after it before they are printed. Returns the interrupt that stopped it."""
+    checkpoint after it before they are printed (``hooks``: a test's, e.g. to hold after
+    a find). Returns the interrupt that stopped it."""
     bar = tqdm(total=None, unit=" cycles", disable=args.quiet or not sys.stderr.isatty())
     seeds = [node.to_json() for node in factory.seeds]
 
@@ -329,8 +331,7 @@ def _run(factory: Factory, backend: Backend, run: ManagedRun, args: argparse.Nam
             for child in whole:
                 _show(args, child, rules, run.run_id, factory)
                 told += 1
-                while HOLD_AFTER_FINDS and told >= HOLD_AFTER_FINDS:  # a test kills it here
-                    time.sleep(1)
+                hooks.after_find(told)   # a test may kill it here
             bar.set_postfix(nearest=factory.stats.nearest, full=found, refresh=False)
             bar.update(factory.stats.cycles - bar.n)
         saved = checkpoint()

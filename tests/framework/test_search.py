@@ -34,7 +34,7 @@ from dealsearch.search.climb import (
 from dealsearch.search.exhaustive import count_deals, rank, unrank
 from dealsearch.search.hooks import TestHooks
 
-from conftest import search_json, start_cli
+from conftest import run_cli, search_json, start_cli
 from deals import CASELLA, RECORD
 
 
@@ -169,6 +169,19 @@ def test_sigkill_then_resume_keeps_every_printed_find_and_finishes_the_budget_on
                    "--workers", "1", "--seed", "5")
     expected = json.loads(fresh.communicate(timeout=120)[0].splitlines()[-1])
     assert summary["cards"] == expected["cards"] and summary["best"] == expected["best"]
+
+
+def test_a_search_is_never_held_or_paused_by_its_environment(tmp_path):
+    # Test hooks are a parameter (TestHooks), not read from the environment: the variables
+    # they once were read from, left set in a user's shell, neither hold nor slow a search.
+    env = {**os.environ, "DEALSEARCH_TEST_HOLD_AFTER_FINDS": "1",
+           "DEALSEARCH_TEST_SAVE_PAUSE": "600"}
+    done = run_cli("search", "random", "--deck", "--------JJQQKK", "--deals", "200000",
+                   "--workers", "1", "--seed", "4", "--json", "--quiet",
+                   "--db", str(tmp_path / "log.sqlite"), env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    finds = done.stdout.splitlines()[:-1]
+    assert finds, "the setting must tell finds, where a hold would stop it"
 
 
 def test_reader_can_query_the_log_while_a_search_writes(tmp_path):

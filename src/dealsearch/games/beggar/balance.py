@@ -168,7 +168,7 @@ def _walk(loop: Loop, rules: Rules, max_states: int, reached: Reached,
             count += 1
             heapq.heappush(queue, (_packed_gap(before), count, before))
     reached.walked += len(seen)
-    evenest = []
+    evenest: list[tuple[tuple[int, ...], ...]] = []
     for item in heapq.nsmallest(keep, popped + queue):
         hands, mover = unpack(item[2])
         evenest.append((hands[mover], hands[1 - mover]))

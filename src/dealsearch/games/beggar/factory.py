@@ -260,8 +260,8 @@ def closer_moves(loop: Loop, target: tuple[int, ...]) -> set[Hands]:
                     found.add((*state[:seat], _insert(hand, position, (cls,)), *state[seat + 1:]))
                 if position == len(hand) or hand[position] not in over:
                     continue
-                for cls in (*short, None):
-                    new = hand[:position] + ((cls,) if cls is not None else ()) + \
+                for into in (*short, None):
+                    new = hand[:position] + ((into,) if into is not None else ()) + \
                         hand[position + 1:]
                     if new:
                         found.add((*state[:seat], new, *state[seat + 1:]))

@@ -149,7 +149,7 @@ class CupyDevice:
 
     def __init__(self) -> None:
         try:
-            import cupy
+            import cupy  # type: ignore[import-not-found,unused-ignore]
         except ImportError:
             raise DeviceUnavailable(f"--device gpu needs CuPy: {GPU_EXTRA}") from None
         self.cp: Any = cupy
@@ -304,7 +304,7 @@ class GpuSampler:
         work = Work(first_chunk, deals, chunk_deals, int(widths[0]), len(hists[0]),
                     len(hists[1]))
         ahead, self.ahead = self.ahead, None
-        launched = ahead[1] if ahead is not None and ahead[0] == work else \
+        launched: Any = ahead[1] if ahead is not None and ahead[0] == work else \
             self.device.launch(self.table, work)
         if self.device.asynchronous:
             after = replace(work, first_stream=first_chunk + -(-deals // chunk_deals))

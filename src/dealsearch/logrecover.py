@@ -85,6 +85,10 @@ def recover(path: str | Path, out: str | Path) -> Recovery:
         if run_id not in bad_runs:
             left.append(f"runs row {run_id}: cannot be read: {lost}, for its finds")
             runs[run_id] = _stand_in(run_id, None, find)
+    for row in runs.values():
+        # its process played the damaged file, never this log: here it is only interrupted
+        if row.values.get("status") == "running":
+            row.values["status"] = "interrupted"
     kept: dict[str, list[Row]] = {"runs": sorted(runs.values(), key=lambda r: r.rowid),
                                   "cycles": list(cycles.values()), "finds": finds}
     for table in ("histograms", "samples"):

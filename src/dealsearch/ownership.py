@@ -176,6 +176,27 @@ def claim(db: sqlite3.Connection, run_id: int, owner: Owner,
     _HELD.add(owner.token)
 
 
+def give_back(db: sqlite3.Connection, run_id: int, token: str, status: str,
+              ended: float | None) -> None:
+    """Undo :func:`claim` for a resume that stops before it plays (refused once it had the
+    run: an old dealer, a bad checkpoint): the run is left as it was found, ``status`` and
+    ``ended``, without an owner; one found ``running`` (its owner gone) reads
+    ``interrupted``, since nobody plays it."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        if db.execute("DELETE FROM owners WHERE run_id = ? AND token = ?",
+                      (run_id, token)).rowcount == 1:
+            db.execute("UPDATE runs SET status = ?, ended = ? WHERE id = ?",
+                       ("interrupted" if status == "running" else status,
+                        ended if ended is not None else time.time(), run_id))
+        db.execute("COMMIT")
+    except BaseException:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise
+    _HELD.discard(token)
+
+
 def hold_here(token: str) -> None:
     """This process now plays the run it holds with ``token`` (a new run's owner)."""
     _HELD.add(token)

@@ -138,10 +138,16 @@ def test_a_v1_random_run_keeps_its_finds_but_the_new_dealer_does_not_continue_it
     such a run is refused in one line (exit 2), and its finds stay as they were."""
     run_id = expected("interrupted").strip()
     before = run_cli(capsys, v1_log, "records", "--json", "--run", run_id)
+    with RecordLog(v1_log) as log:
+        status = log.run(int(run_id))["status"]
     assert main(["search", "--resume", run_id, "--quiet", "--db", v1_log]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "earlier beggar dealer" in err[0] and "new run" in err[0]
     assert run_cli(capsys, v1_log, "records", "--json", "--run", run_id) == before
+    # refused after it had claimed the run: the run is left as it was, with no owner
+    with RecordLog(v1_log) as log:
+        assert log.run(int(run_id))["status"] == status != "running"
+        assert log.db.execute("SELECT COUNT(*) FROM owners").fetchone()[0] == 0
 
 
 def test_a_log_from_a_newer_release_or_not_sqlite_is_one_line(tmp_path, capsys):

@@ -28,7 +28,7 @@ from tqdm import tqdm
 from ..game import CycleCatalogue, GameResult, rules_column
 from ..interrupt import deferred
 from ..log import Find, ManagedRun, RecordLog
-from ..ownership import RENEW_SECONDS, Owner, claim, let_go
+from ..ownership import RENEW_SECONDS, Owner, claim, give_back, let_go
 from ..projection import live_projection
 from .backends import Backend, LocalBackend
 from .base import Report, Task, bin_widths, counted_measure, score
@@ -209,22 +209,30 @@ class Runner:
         self.full_options = spec.options.to_json()
         self.finished = self.game.finished()
         self.owner = Owner.this_process()
+        found: dict[str, Any] | None = None
         if run_id is not None:
             log.refuse_damage()   # a resumed run writes into the log: it must be sound
+            found = log.run(run_id)
             # before its checkpoint is read: the owner may be writing it
             claim(log.db, run_id, self.owner)
-        if run_id is None:
-            checkpoint: dict[str, Any] = {}
-            self.state = RunState(self.game.outcomes)
-        else:
-            run = log.run(run_id)
-            assert run is not None
-            self.run_id = run_id
-            checkpoint = run["checkpoint"]
-            self.state = RunState(self.game.outcomes, run["deals"], run["cards"],
-                                  run["outcomes"], checkpoint.get("best"), run["seconds"],
-                                  {m: log.histogram([run_id], m)[1] for m in self.widths})
-        self.strategy: Strategy = STRATEGIES[spec.strategy][0](spec, checkpoint.get("strategy", {}))
+        try:
+            if run_id is None:
+                checkpoint: dict[str, Any] = {}
+                self.state = RunState(self.game.outcomes)
+            else:
+                run = log.run(run_id)
+                assert run is not None
+                self.run_id = run_id
+                checkpoint = run["checkpoint"]
+                self.state = RunState(self.game.outcomes, run["deals"], run["cards"],
+                                      run["outcomes"], checkpoint.get("best"), run["seconds"],
+                                      {m: log.histogram([run_id], m)[1] for m in self.widths})
+            self.strategy: Strategy = STRATEGIES[spec.strategy][0](
+                spec, checkpoint.get("strategy", {}))
+        except BaseException:
+            if run_id is not None and found is not None:   # refused: leave it as it was
+                give_back(log.db, run_id, self.owner.token, found["status"], found["ended"])
+            raise
         if run_id is None:  # logged once the strategy is ready: no run left 'running' unused
             self.run_id = ManagedRun.start(log, spec.strategy, spec.to_json(),
                                            rules_column(self.game, spec.game_options) or "",

@@ -137,6 +137,9 @@ def _connect(uri: str, lenient: bool) -> sqlite3.Connection:
 def read_log(path: str | Path, integrity: bool = True) -> Reading:
     """Read every row of every table of the log at ``path`` and hold it to its rules."""
     reading = Reading(str(path))
+    if Path(path).stat().st_size == 0:   # SQLite reads it as an empty database; no log is
+        reading.problems.append(Problem("the file is empty: nothing of a log is left in it"))
+        return reading
     try:
         try:
             db = open_damaged(path)

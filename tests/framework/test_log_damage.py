@@ -231,6 +231,13 @@ def test_a_log_cut_short_is_malformed_to_readers_and_recover_says_what_it_left(
     assert said and 1 <= int(said[1]) <= len(out.splitlines())   # each was listed above
 
 
+def test_a_log_cut_to_nothing_is_not_sound(log_copy, capsys):
+    log_copy.write_bytes(b"")   # what a sync tool that failed mid-copy can leave
+    status, out, err = run(capsys, "log", "check", "--db", str(log_copy))
+    assert status == 1 and len(err) == 1 and "the file is empty" in out
+    assert log_copy.read_bytes() == b""
+
+
 def damaged_copies(data: bytes, seed: int) -> bytes:
     """The log with 1 to 20 random bytes overwritten, or (one seed in four) cut short."""
     chance = random.Random(seed)

@@ -180,7 +180,7 @@ def test_a_factory_run_has_one_owner_and_a_group_sigterm_ends_it_interrupted(tmp
     it, mid-round) ends it interrupted, exit 143, no traceback, its run let go."""
     db = tmp_path / "log.sqlite"
     # 10 minutes: a budget no step of this test reaches; 16 a round on 1 worker: tasks queued
-    argv = [*ARGS[:5], "--time", "10m", "--width", "16", *ARGS[9:13], "--workers", "1",
+    argv = [*ARGS[:5], "--time", "10m", "--width", "16", *ARGS[11:13], "--workers", "1",
             "--db", str(db)]
     first = start_cli(*argv, "--json", hooks=TestHooks(hold_after_finds=1))
     try:

@@ -265,3 +265,10 @@ def test_a_factory_run_piped_into_head_plays_its_budget(tmp_path):
     assert first.startswith("starting run 1: factory")
     assert run_status(db)[0] == "done"
     assert err == ""
+
+
+@pytest.mark.parametrize("every_core", ["0", "auto"])
+def test_workers_0_or_auto_is_every_core(capsys, tmp_path, every_core):
+    db = tmp_path / "log.sqlite"
+    assert main([*ARGS[:-1], "--workers", every_core, "--quiet", "--db", str(db)]) == 0
+    assert f"{os.cpu_count()} workers" in capsys.readouterr().out.splitlines()[0]

@@ -619,8 +619,9 @@ class ManagedRun:
             run.progress = progress            # what the last status is saved with
         # left normally: done; by Ctrl-C or kill: interrupted; by any other exception: failed
 
-    ``again`` is the command that starts a run over when it cannot be resumed (only searches
-    resume: ``dealsearch search --resume ID``); ``records`` suggests it.
+    ``again`` is the command that starts a run over when it cannot be resumed (searches and
+    factory runs resume: ``dealsearch search --resume ID``, ``dealsearch factory --resume
+    ID``); ``records`` suggests it.
     """
 
     def __init__(self, log: RecordLog, run_id: int, label: str = "",

@@ -358,3 +358,21 @@ def test_a_damaged_log_from_before_games_were_plug_ins_is_one_line_too(tmp_path,
                     copy.read_bytes() != damaged:
                 failures.append((seed, argv, status, err))
     assert failures == []
+
+
+def test_a_factory_resume_refuses_to_write_into_a_damaged_log(log_copy, capsys):
+    start = "-----KA-J-/---AA--J--------K---------Q-Q-K---Q-KAQJ-"   # a never-ending deal
+    assert run(capsys, "factory", "--start", start, "--nodes", "1", "--width", "1",
+               "--samples", "16", "--workers", "1", "--quiet", "--db", str(log_copy))[0] == 0
+    with sqlite3.connect(log_copy) as log:   # what a SIGKILL leaves: the run still 'running'
+        (factory,) = log.execute("SELECT max(id) FROM runs").fetchone()
+        log.execute("UPDATE runs SET status = 'running', ended = NULL WHERE id = ?", (factory,))
+    log.close()
+    record = values(log_copy, "runs", 2, "outcomes", "checkpoint")
+    overwrite(log_copy, record, record.replace(b'"cycle": ', b'"cycle":[', 1))
+    before = log_copy.read_bytes()
+    status, _, err = run(capsys, "factory", "--resume", str(factory), "--workers", "1",
+                         "--quiet", "--db", str(log_copy))
+    assert status == 1 and len(err) == 1, err
+    assert "nothing is written into a damaged log" in err[0]
+    assert log_copy.read_bytes() == before

@@ -21,6 +21,7 @@ from ..game import Game, GameError, get_game
 from ..log import damaged
 from ..ownership import describe as describe_owner
 from ..ownership import is_gone, owner_of
+from ..search import STRATEGIES
 from ..text import count, duration, measures, outcomes, rate
 from .commands import Command
 from .options import DEFAULT_DB, EXIT_OK, examples, open_log
@@ -94,6 +95,14 @@ def _gone_owner(run: dict[str, Any]) -> dict[str, Any]:
     return {"owner": {key: owner[key] for key in ("pid", "host", "since")}}
 
 
+def _resume_command(run: dict[str, Any]) -> str:
+    """The command that continues a run: a search's, or the one a run stored (``resume``:
+    a command its id completes, e.g. a factory run's)."""
+    if run["strategy"] in STRATEGIES:
+        return "dealsearch search --resume"
+    return str(run["options"].get("resume") or "dealsearch search --resume")
+
+
 def run(args: argparse.Namespace) -> int:
     """``dealsearch status``."""
     skipped: list[str] = []
@@ -107,6 +116,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _show(args: argparse.Namespace, runs: list[dict[str, Any]]) -> int:
     figures = [describe(r) for r in runs]
+    resumes = [_resume_command(r) for r in runs]
     if args.json:
         for line in figures:
             print(json.dumps(line))
@@ -116,26 +126,27 @@ def _show(args: argparse.Namespace, runs: list[dict[str, Any]]) -> int:
               " (dealsearch status --all lists every run)"))
         return EXIT_OK
     last = _last_write(args.db)
-    for f in figures:
-        print(_text(f))
+    for f, resume in zip(figures, resumes, strict=True):
+        print(_text(f, resume))
     if last is not None and any(f["status"] == "running" for f in figures):
         print(f"the log was last written {duration(time.time() - last)} ago")
     return EXIT_OK
 
 
-def _text(f: dict[str, Any]) -> str:
-    """A run's figures as a few plain lines."""
+def _text(f: dict[str, Any], resume: str = "dealsearch search --resume") -> str:
+    """A run's figures as a few plain lines (``resume``: the command that continues it)."""
     try:
         game: Game | None = get_game(f["game"])
     except GameError:  # a run of a game this installation does not have
         game = None
     # A game without options has no setting to show; a run of the game's defaults says so.
     setting = f["options_key"] or ("default" if game is None or game.option_specs else "")
-    lines = [f"run {f['run_id']} {f['status']}: {f['strategy']} search of {f['game']}"
+    kind = "search" if f["strategy"] in STRATEGIES else "run"   # e.g. a factory run
+    lines = [f"run {f['run_id']} {f['status']}: {f['strategy']} {kind} of {f['game']}"
              f"{f' ({setting})' if setting else ''}, {count(f['workers'])} workers"]
     if f["status"] == "stale":
         lines.append(f"  its owner, {describe_owner(f['owner'])}, is gone: "
-                     f"dealsearch search --resume {f['run_id']} continues it")
+                     f"{resume} {f['run_id']} continues it")
     budget = []
     if f["budget_deals"] is not None:
         budget.append(f"{count(f['budget_deals'])} deals")

@@ -5,7 +5,12 @@ whole-deck cycle it reports is in the log."""
 from __future__ import annotations
 
 import json
+import os
+import platform
 import signal
+import sqlite3
+import subprocess
+import sys
 
 import pytest
 
@@ -16,7 +21,7 @@ from dealsearch.games.beggar.factory_run import Factory, Node, Settings, expand_
 from dealsearch.log import RecordLog
 from dealsearch.search.hooks import TestHooks
 
-from conftest import start_cli
+from conftest import run_cli, start_cli
 from deals import CASELLA_LESS_A_JACK
 
 SMALL = Settings("standard", seed=5, max_nodes=6, width=2, samples=96, max_states=2000)
@@ -166,3 +171,104 @@ def test_a_run_killed_after_a_find_keeps_it_and_resumes_to_the_run_left_alone(ca
     for key in ("nodes", "played", "cycles", "nearest", "full", "with_starts", "closest"):
         assert resumed[key] == summary[key], key
     assert finds_of(killed) == finds_of(alone)
+
+
+def test_a_factory_run_has_one_owner_and_a_group_sigterm_ends_it_interrupted(tmp_path):
+    """A live owner's run is refused to a second --resume in one line naming it (exit 2);
+    one killed outright shows stale and is taken over by a --resume, whose run another
+    --resume is refused; SIGTERM to the taker's whole process group (its workers die with
+    it, mid-round) ends it interrupted, exit 143, no traceback, its run let go."""
+    db = tmp_path / "log.sqlite"
+    # 10 minutes: a budget no step of this test reaches; 16 a round on 1 worker: tasks queued
+    argv = [*ARGS[:5], "--time", "10m", "--width", "16", *ARGS[11:13], "--workers", "1",
+            "--db", str(db)]
+    first = start_cli(*argv, "--json", hooks=TestHooks(hold_after_finds=1))
+    try:
+        json.loads(first.stdout.readline())     # told its first find, and holds there
+        refused = run_cli("factory", "--resume", "1", "--db", str(db))
+        assert refused.returncode == 2
+        assert len(refused.stderr.splitlines()) == 1
+        assert refused.stderr.startswith(f"dealsearch: error: run 1 is being played by pid "
+                                         f"{first.pid} on {platform.node()} since 20")
+        assert run_cli("status", "--db", str(db)).stdout.startswith(
+            "run 1 running: factory run of beggar")
+    finally:
+        first.kill()   # SIGKILL: the owner dies without a word
+        first.communicate()
+    status = run_cli("status", "--db", str(db)).stdout
+    assert status.startswith("run 1 stale: factory run of beggar"), status
+    assert "dealsearch factory --resume 1 continues it" in status
+    assert "left of 10 min" in status, status      # the factory's own budget
+
+    taker = start_cli("factory", "--resume", "1", "--workers", "1", "--db", str(db))
+    try:
+        assert taker.stdout.readline().startswith("resuming run 1: factory")   # it owns it
+        second = run_cli("factory", "--resume", "1", "--db", str(db))
+        assert second.returncode == 2, second.stderr
+        assert second.stderr.startswith(f"dealsearch: error: run 1 is being played by pid "
+                                        f"{taker.pid} on ")
+        assert len(second.stderr.splitlines()) == 1
+    finally:
+        os.killpg(taker.pid, signal.SIGTERM)   # as `timeout` or a service manager stops it
+        out, err = taker.communicate(timeout=120)
+    assert taker.returncode == 143, err
+    assert "Traceback" not in err and "InvalidStateError" not in err, err
+    assert f"continue with: dealsearch factory --resume 1 --db {db}" in out
+    with sqlite3.connect(db) as log:
+        assert log.execute("SELECT status FROM runs").fetchall() == [("interrupted",)]
+        assert log.execute("SELECT count(*) FROM owners").fetchone() == (0,)   # let go
+    log.close()
+
+
+def closed_pipe() -> int:
+    """The writing end of a pipe whose reader is gone (as after ``| true``)."""
+    read, write = os.pipe()
+    os.close(read)
+    return write
+
+
+FACTORY = [sys.executable, "-m", "dealsearch", *ARGS[:-1], "--workers", "1"]
+
+
+def run_status(db) -> tuple[str, int]:
+    with sqlite3.connect(db) as log:
+        row = log.execute("SELECT status, json_extract(checkpoint, '$.factory.stats.nodes')"
+                          " FROM runs").fetchone()
+    log.close()
+    return row
+
+
+@pytest.mark.parametrize("stream", ["stdout", "both"])
+def test_a_closed_output_never_fails_a_factory_run_it_goes_on_to_its_budget(tmp_path, stream):
+    db = tmp_path / "log.sqlite"
+    write = closed_pipe()
+    err = (tmp_path / "err.txt").open("w")
+    done = subprocess.run([*FACTORY, "--db", str(db)], stdout=write,
+                          stderr=write if stream == "both" else err, timeout=300)
+    os.close(write)
+    err.close()
+    assert done.returncode == 0
+    assert run_status(db) == ("done", 6)
+    assert (tmp_path / "err.txt").read_text() == ""
+
+
+def test_a_factory_run_piped_into_head_plays_its_budget(tmp_path):
+    db = tmp_path / "log.sqlite"
+    # a time budget: its summary is written long after the reader is gone
+    timed = [*FACTORY[:3], *ARGS[:5], "--time", "2s", *ARGS[7:-1], "--workers", "1"]
+    factory = subprocess.Popen([*timed, "--db", str(db)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    first = factory.stdout.readline()     # head -1, then gone
+    factory.stdout.close()
+    err = factory.stderr.read()
+    assert factory.wait(timeout=300) == 0, err
+    assert first.startswith("starting run 1: factory")
+    assert run_status(db)[0] == "done"
+    assert err == ""
+
+
+@pytest.mark.parametrize("every_core", ["0", "auto"])
+def test_workers_0_or_auto_is_every_core(capsys, tmp_path, every_core):
+    db = tmp_path / "log.sqlite"
+    assert main([*ARGS[:-1], "--workers", every_core, "--quiet", "--db", str(db)]) == 0
+    assert f"{os.cpu_count()} workers" in capsys.readouterr().out.splitlines()[0]

@@ -5,6 +5,9 @@ This process is the coordinator: it hands each round's expansions to the backend
 (local processes or a Dask cluster, as ``search`` does), takes the reports back in task order,
 and commits the round's finds with the run's checkpoint in one transaction before it prints
 them; so ``--resume`` goes on from the last commit exactly as the run left alone would have.
+As a search, a run has one owner (:mod:`dealsearch.ownership`: a second ``--resume`` is refused
+while it lives), outlives a closed standard output (:mod:`dealsearch.cli.terminal`), and ends
+``done``, ``interrupted`` or ``failed`` however it is left (:class:`~dealsearch.log.ManagedRun`).
 """
 
 from __future__ import annotations
@@ -31,11 +34,14 @@ from ...cli.options import (
     positive_int,
     seed,
     whole_number,
+    workers,
 )
+from ...cli.terminal import screen_optional
 from ...errors import BadInput, BadLog, BadOption, RunFailed
 from ...game import Game
 from ...interrupt import deferred, exit_status
 from ...log import Find, ManagedRun
+from ...ownership import Owner, claim, is_gone, let_go, owner_of, refusal
 from ...search.backends import (
     BACKENDS,
     DASK_EXTRA,
@@ -110,8 +116,8 @@ def add_factory_parser(commands: Any, game: Game | None = None) -> argparse.Argu
     factory.add_argument("--stop-after", type=positive_int, metavar="K",
                          help="stop after the round in which K whole-deck cycles with a "
                               "starting deal are found (default: go on to the budget)")
-    factory.add_argument("--workers", type=positive_int,
-                         help="worker processes (default: every core)")
+    factory.add_argument("--workers", type=workers, metavar="N",
+                         help="worker processes; 0 or auto: every core (default: every core)")
     factory.add_argument("--backend", choices=BACKENDS,
                          help="where the expansions run: local processes or a Dask cluster "
                               "(default: local)")
@@ -204,9 +210,13 @@ def _resumed(args: argparse.Namespace) -> tuple[Settings, dict[str, Any], dict[s
                         "--db and where it runs (--workers, --backend, --scheduler)")
     check_log_path(args.db, must_exist=True)
     with closing(open_log(args.db)) as log:
+        log.refuse_damage()   # a resumed run writes into the log: it must be sound
         run = log.run(args.resume)
+        owner = owner_of(log.db, args.resume)
     if run is None:
         raise BadLog(f"no run {args.resume} in {args.db}")
+    if owner is not None and not is_gone(owner):  # before any worker starts
+        raise refusal(args.resume, owner)
     if run["strategy"] != "factory" or "settings" not in run["options"]:
         raise BadOption(f"run {args.resume} is not a factory run of this version: "
                         "resume it with the command that started it")
@@ -245,38 +255,65 @@ def _cores() -> int:
 
 
 def cmd_factory(args: argparse.Namespace) -> int:
-    """``dealsearch factory``."""
+    """``dealsearch factory``; a closed standard output or error never stops it
+    (:mod:`dealsearch.cli.terminal`): the run goes on to its budget writing to the log."""
+    with screen_optional():
+        return _factory(args)
+
+
+def _factory(args: argparse.Namespace) -> int:
     if args.resume is not None:
         settings, options, checkpoint = _resumed(args)
         args.rules, args.players = settings.rules, options["players"]
-        seeds = [Node.from_json(node) for node in checkpoint["seeds"]]
-        state: dict[str, Any] | None = checkpoint["factory"]
     else:
         check_log_path(args.db)  # before the search, not after it
         settings = _settings(args)
         seeds = _seeds(args, settings.rules_object)
-        options = {"settings": settings.to_json(),
+        # "time": the budget, where ``status`` reads a run's (the settings keep it too)
+        options = {"settings": settings.to_json(), "time": settings.max_seconds,
                    **{k: getattr(args, k) for k in _KEPT}}
-        state = None
     rules = settings.rules_object
-    factory = Factory(settings, seeds, state)
+    owner = Owner.this_process()   # the run's one owner from here to its end
     interrupt.install()
-    with _open_backend(args) as backend, closing(open_log(args.db)) as log:
-        # Its deals have hands of any sizes: they are logged under the rules' deck dealt any way.
-        bmn = make_options(rules.name, players=args.players, deck="any")
-        if args.resume is None:
-            # "resume": how records says to go on (the run's id and log appended)
-            run = ManagedRun.start(log, "factory", {**options, "resume": RESUME}, rules.name,
-                                   settings.seed, backend.slots, "beggar", bmn.to_json(),
-                                   bmn.key(), again=_again(args))
-        else:
-            run = ManagedRun(log, args.resume, rules.name)
-        if not args.json:
-            action = "resuming" if args.resume else "starting"
-            print(f"{action} run {run.run_id}: factory, {rules.name} rules, "
-                  f"{args.players} players, {backend.describe()}, seed {settings.seed}, "
-                  f"width {settings.width}; log {args.db}", flush=True)
-        stop = _run(factory, backend, run, args, rules, bmn, args.hooks)
+    backend = _open_backend(args)
+    stop: KeyboardInterrupt | None = None
+    finished = False
+    try:
+        with closing(open_log(args.db)) as log:
+            # Its deals have hands of any sizes: they are logged under the rules' deck dealt
+            # any way.
+            bmn = make_options(rules.name, players=args.players, deck="any")
+            if args.resume is None:
+                factory = Factory(settings, seeds, None)
+                # "resume": how records says to go on (the run's id and log appended)
+                run = ManagedRun.start(log, "factory", {**options, "resume": RESUME},
+                                       rules.name, settings.seed, backend.slots, "beggar",
+                                       bmn.to_json(), bmn.key(), again=_again(args),
+                                       owner=owner)
+            else:
+                claim(log.db, args.resume, owner)   # (the log was checked: _resumed)
+                # read once the run is this process's: its last owner may have written it
+                checkpoint = (log.run(args.resume) or {}).get("checkpoint", checkpoint)
+                seeds = [Node.from_json(node) for node in checkpoint["seeds"]]
+                factory = Factory(settings, seeds, checkpoint["factory"])
+                run = ManagedRun(log, args.resume, rules.name, owner.token)
+            with run:   # however this block is left, the run ends (never left 'running')
+                if not args.json:
+                    action = "resuming" if args.resume else "starting"
+                    print(f"{action} run {run.run_id}: factory, {rules.name} rules, "
+                          f"{args.players} players, {backend.describe()}, seed "
+                          f"{settings.seed}, width {settings.width}; log {args.db}",
+                          flush=True)
+                stop = _run(factory, backend, run, args, rules, bmn, args.hooks)
+        finished = stop is None
+    finally:
+        let_go(owner.token)
+        # Stopped: the round in flight is redone on --resume, so its running tasks are not
+        # waited for. Futures are never cancelled one by one: a pool whose workers died of
+        # the same signal would fail setting their errors (InvalidStateError); the backend
+        # cancels what has not started itself.
+        with deferred(reraise=False):
+            backend.close(wait=finished)
     summary = _summary(factory, run.run_id)
     if args.json:
         print(json.dumps(summary))
@@ -309,7 +346,6 @@ def _run(factory: Factory, backend: Backend, run: ManagedRun, args: argparse.Nam
     run.save([], _progress(factory, found, saved))
     last_commit = time.monotonic()
     stop: KeyboardInterrupt | None = None
-    futures: list[Any] = []
     told = 0
     try:
         while True:
@@ -337,11 +373,7 @@ def _run(factory: Factory, backend: Backend, run: ManagedRun, args: argparse.Nam
         saved = checkpoint()
     except KeyboardInterrupt as interrupted:  # the last commit stands; --resume goes on
         stop = interrupted
-        for future in futures:
-            future.cancel()
     except Exception as error:  # a worker raised or died: the run fails, --resume redoes
-        for future in futures:
-            future.cancel()
         with deferred(reraise=False):
             run.finish("failed")
         raise RunFailed(f"run {run.run_id} failed: {describe_failure(error)}; continue "

@@ -82,7 +82,7 @@ def test_a_game_without_options_reads_cleanly(capsys, tmp_path):
     assert "random search, Plain War, " in out and ", ," not in out
     assert main(["status", "--all", "--db", db]) == 0
     out = capsys.readouterr().out
-    assert "search of plainwar, 1 workers" in out and "()" not in out
+    assert "search of plainwar, 1 worker\n" in out and "()" not in out
     assert main(["records", "--game", "plainwar", "--all", "--db", db]) == 0
     out = capsys.readouterr().out
     assert "plainwar:" not in out

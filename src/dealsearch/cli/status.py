@@ -22,7 +22,7 @@ from ..log import damaged
 from ..ownership import describe as describe_owner
 from ..ownership import is_gone, owner_of
 from ..search import STRATEGIES
-from ..text import count, duration, measures, outcomes, rate
+from ..text import count, duration, measures, outcomes, rate, unit
 from .commands import Command
 from .options import DEFAULT_DB, EXIT_OK, examples, open_log
 
@@ -143,7 +143,8 @@ def _text(f: dict[str, Any], resume: str = "dealsearch search --resume") -> str:
     setting = f["options_key"] or ("default" if game is None or game.option_specs else "")
     kind = "search" if f["strategy"] in STRATEGIES else "run"   # e.g. a factory run
     lines = [f"run {f['run_id']} {f['status']}: {f['strategy']} {kind} of {f['game']}"
-             f"{f' ({setting})' if setting else ''}, {count(f['workers'])} workers"]
+             f"{f' ({setting})' if setting else ''}, {count(f['workers'])} "
+             f"{unit('workers', f['workers'])}"]
     if f["status"] == "stale":
         lines.append(f"  its owner, {describe_owner(f['owner'])}, is gone: "
                      f"{resume} {f['run_id']} continues it")

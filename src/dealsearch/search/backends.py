@@ -26,6 +26,8 @@ from importlib.metadata import PackageNotFoundError, version
 from types import TracebackType
 from typing import Any
 
+from ..text import unit
+
 BACKENDS = ("local", "dask")
 DASK_EXTRA = "pip install 'dealsearch[dask]'"
 CONNECT_TIMEOUT = 3.0  # seconds: an unreachable scheduler is an input error, not a wait
@@ -165,7 +167,7 @@ class LocalBackend(Backend):
 
     def describe(self) -> str:
         """E.g. '4 workers'."""
-        return f"{self.workers} workers"
+        return f"{self.workers} {unit('workers', self.workers)}"
 
     def close(self, wait: bool = True) -> None:
         """Drop queued tasks, let running ones finish (or kill them), stop the processes."""
@@ -256,7 +258,7 @@ class DaskBackend(Backend):
 
     def describe(self) -> str:
         """E.g. 'Dask at tcp://10.0.0.1:8786, 16 workers'."""
-        return f"Dask at {self.address}, {self.slots} workers"
+        return f"Dask at {self.address}, {self.slots} {unit('workers', self.slots)}"
 
     def close(self, wait: bool = True) -> None:
         """Cancel our tasks and disconnect (and stop the LocalCluster, if we started it)."""

@@ -49,6 +49,7 @@ from .search.exhaustive import ExhaustiveSearch, shard_blocks
 from .search.spec import SearchSpec
 
 EXHAUSTIVE_CHECK = 20_000  # most deals of an option set searched exhaustively by the contract
+CYCLES_CUT = 10  # most cycling deals of an option set cut by a limit at entry and repeat
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,35 @@ class Subject:
 
 def _plain(result: GameResult) -> tuple[Any, ...]:
     return (result.outcome, dict(result.measures), dict(result.entry), dict(result.period))
+
+
+def _cycle_cases(subject: Subject) -> Iterator[tuple[GameOptions, Row, bool]]:
+    """(options, rows, must cycle) for each option set's random rows and each known
+    never-ending deal."""
+    game = subject.game
+    for options, rows in subject.cases():
+        yield options, rows, False
+    for values, text in subject.cycle_deals:
+        options = game.options(**values)
+        yield options, np.array([game.parse(text, options)]), True
+
+
+def _limits(game: Game) -> list[tuple[int, str]]:
+    """(measure index, option name) of each agreed limit the game offers: an option named
+    ``max_<measure>`` caps that measure, and the game reports ``limit`` when it stops there."""
+    if "limit" not in game.outcomes:
+        return []
+    names = {spec.name for spec in game.option_specs}
+    return [(k, f"max_{m}") for k, m in enumerate(game.measures) if f"max_{m}" in names]
+
+
+def _cut(game: Game, options: GameOptions, name: str, value: int) -> GameOptions | None:
+    """``options`` with the limit ``name`` at ``value``; None where that is no tighter than
+    the limit already set (or not a limit the game takes: below 1)."""
+    current = options.to_json().get(name)
+    if value < 1 or (current is not None and value > current):
+        return None
+    return game.options(**{**options.to_json(), name: value})
 
 
 def compiled_equals_reference(subject: Subject) -> None:
@@ -130,12 +160,8 @@ def cycles_add_up(subject: Subject) -> None:
     """Every cycle's first repeat is its entry plus one period, in every measure; a game
     with a catalogue names it. The known never-ending deals must cycle."""
     game = subject.game
-    cases = [(options, rows, False) for options, rows in subject.cases()]
-    for values, text in subject.cycle_deals:
-        options = game.options(**values)
-        cases.append((options, np.array([game.parse(text, options)]), True))
     cycle = game.outcomes.index("cycle") if "cycle" in game.outcomes else -1
-    for options, rows, must in cases:
+    for options, rows, must in _cycle_cases(subject):
         batch = game.play_batch(rows, options)
         if must:
             assert batch.outcome[0] == cycle, f"{game.format(rows[0], options)} does not cycle"
@@ -148,6 +174,104 @@ def cycles_add_up(subject: Subject) -> None:
             if isinstance(game, CycleCatalogue):
                 key = game.cycle_key(rows[i], options)
                 assert key and game.cycle_id(key, options)
+
+
+def cycles_repeat_after_their_period(subject: Subject) -> None:
+    """A cycle is a state the game comes back to, at the counts it reports: cut by an agreed
+    limit (``max_<measure>``) at the entry, the game stops there as ``limit`` with the
+    entry's counts in every measure, as the reference does; cut one period later, it stops
+    with the first repeat's counts (as ``limit`` or ``cycle``). For a game with limits."""
+    game = subject.game
+    if "cycle" not in game.outcomes or not (limits := _limits(game)):
+        return
+    cycle = game.outcomes.index("cycle")
+    for options, rows, _ in _cycle_cases(subject):
+        batch = game.play_batch(rows, options)
+        for i in np.flatnonzero(batch.outcome == cycle)[:CYCLES_CUT]:
+            row = rows[i]
+            text = game.format(row, options)
+            result = game.result(batch, int(i), row, options)
+            for k, name in limits:
+                measure = game.measures[k]
+                at_entry = _cut(game, options, name, result.entry[measure])
+                if at_entry is not None and result.period[measure] > 0:
+                    cut = game.result(game.play_batch(row[None], at_entry), 0, row, at_entry)
+                    where = f"{text} cut at {name}={result.entry[measure]}"
+                    assert cut.outcome == "limit", f"{where}: {cut.outcome}, not limit"
+                    assert dict(cut.measures) == dict(result.entry), \
+                        f"{where}: {dict(cut.measures)}, not the entry {dict(result.entry)}"
+                    assert dict(game.play_reference(row, at_entry).measures) == \
+                        dict(result.entry), f"{where}: the reference stops elsewhere"
+                at_repeat = _cut(game, options, name, result.measures[measure])
+                if at_repeat is not None:
+                    cut = game.result(game.play_batch(row[None], at_repeat), 0, row, at_repeat)
+                    where = f"{text} cut at {name}={result.measures[measure]}"
+                    assert cut.outcome in ("cycle", "limit"), f"{where}: {cut.outcome}"
+                    assert dict(cut.measures) == dict(result.measures), \
+                        f"{where}: {dict(cut.measures)}, not the repeat's " \
+                        f"{dict(result.measures)}"
+
+
+def limits_cut_the_game(subject: Subject) -> None:
+    """An agreed limit (an option ``max_<measure>``) stops the game once that measure reaches
+    it, never ending in a win beyond it: a game that ends (or repeats) before the limit is
+    unchanged; a longer one reports ``limit``, no cycle, with the measure at least the limit
+    and no count past the unlimited game's; one that ends just at the limit keeps its counts.
+    The reference agrees. Cut at a few lengths the option set's random deals reach."""
+    game = subject.game
+    for options, rows in subject.cases():
+        free = game.play_batch(rows, options)
+        n = len(rows)
+        for k, name in _limits(game):
+            length = free.measures[:, k]
+            for value in sorted({1, *np.sort(length)[[n // 10, n // 2, 9 * n // 10]].tolist()}):
+                cut_options = _cut(game, options, name, value)
+                if cut_options is None:
+                    continue
+                cut = game.play_batch(rows, cut_options)
+                for i in np.flatnonzero(length < value):
+                    for part in ("outcome", "measures", "entry", "period"):
+                        assert (getattr(cut, part)[i] == getattr(free, part)[i]).all(), \
+                            _cut_text(game, rows[i], options, name, value, f"{part} changed")
+                for i in np.flatnonzero(length == value):
+                    assert (cut.measures[i] == free.measures[i]).all() and \
+                        cut.outcome[i] in (free.outcome[i], game.outcomes.index("limit")), \
+                        _cut_text(game, rows[i], options, name, value, "it ends at the limit")
+                longer = np.flatnonzero(length > value)
+                for i in longer:
+                    outcome = game.outcomes[cut.outcome[i]]
+                    assert outcome == "limit" and cut.measures[i, k] >= value and \
+                        (cut.measures[i] <= free.measures[i]).all() and \
+                        not cut.period[i].any(), _cut_text(
+                            game, rows[i], options, name, value,
+                            f"{outcome} with {cut.measures[i].tolist()}, not the limit")
+                for i in longer[:3]:
+                    compiled = game.result(cut, int(i), rows[i], cut_options)
+                    assert game.play_reference(rows[i], cut_options).to_json() == \
+                        compiled.to_json(), _cut_text(game, rows[i], options, name, value,
+                                                      "the reference differs")
+
+
+def _cut_text(game: Game, row: Row, options: GameOptions, name: str, value: int,
+              what: str) -> str:
+    return f"{game.format(row, options)} cut at {name}={value}: {what}"
+
+
+def cycle_key_refuses_an_ending_deal(subject: Subject) -> None:
+    """A game with a cycle catalogue names only cycles: ``cycle_key`` of a deal that ends
+    raises ``ValueError`` (the log never files a finished game under a cycle)."""
+    game = subject.game
+    if not isinstance(game, CycleCatalogue):
+        return
+    for options, rows in subject.cases():
+        batch = game.play_batch(rows[:20], options)
+        for i in np.flatnonzero(np.array(game.outcomes)[batch.outcome] != "cycle")[:5]:
+            try:
+                key = game.cycle_key(rows[i], options)
+            except ValueError:
+                continue
+            raise AssertionError(f"{game.format(rows[i], options)} ends, yet has the cycle "
+                                 f"key {key!r}")
 
 
 def kernel_agrees(subject: Subject) -> None:
@@ -266,7 +390,8 @@ def exhaustive_respects_the_layout(subject: Subject) -> None:
 
 CHECKS: tuple[Callable[[Subject], None], ...] = (
     compiled_equals_reference, parse_and_format_are_inverse, same_deal_same_result,
-    cycles_add_up, kernel_agrees, options_round_trip, describes_its_options,
+    cycles_add_up, cycles_repeat_after_their_period, limits_cut_the_game,
+    cycle_key_refuses_an_ending_deal, kernel_agrees, options_round_trip, describes_its_options,
     climb_resumes_exactly, crossover_keeps_parts, exhaustive_respects_the_layout)
 
 

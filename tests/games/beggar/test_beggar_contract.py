@@ -15,9 +15,13 @@ OPTION_SETS = (
     {"deck": "------JJQQK"}, {"deck": "-----JJQQ", "players": 3},
     {"hand_sizes": "27/25"}, {"max_tricks": 40},
 )
-# Deals known never to end, so the cycle checks surely run.
+# Deals known never to end, so the cycle checks surely run: two entering their cycle after
+# the deal (the cut at the entry needs one), one of 65 cards (played on rings).
 CYCLE_DEALS = (({}, CASELLA),
-               ({"rules": "italian"}, "00302020303100000310/00100200002000000010"))
+               ({"rules": "italian"}, "00302020303100000310/00100200002000000010"),
+               ({"deck": "------JJQQK"}, "KQ---J/-Q-J-"),
+               ({"deck": "-" * 63 + "JQ", "players": 3},
+                "----------J-----------/-------Q--------------/---------------------"))
 
 SUBJECT = Subject(get_game("beggar"), OPTION_SETS, CYCLE_DEALS)
 

@@ -178,9 +178,9 @@ def cycles_add_up(subject: Subject) -> None:
 
 def cycles_repeat_after_their_period(subject: Subject) -> None:
     """A cycle is a state the game comes back to, at the counts it reports: cut by an agreed
-    limit (``max_<measure>``) at the entry, the game stops there as ``limit`` with the
-    entry's counts in every measure, as the reference does; cut one period later, it stops
-    with the first repeat's counts (as ``limit`` or ``cycle``). For a game with limits."""
+    limit (``max_<measure>``) at the entry, the game and its reference stop there as
+    ``limit`` with the entry's counts in every measure; cut one period later, both stop with
+    the first repeat's counts (as ``limit`` or ``cycle``). For a game with limits."""
     game = subject.game
     if "cycle" not in game.outcomes or not (limits := _limits(game)):
         return
@@ -206,10 +206,13 @@ def cycles_repeat_after_their_period(subject: Subject) -> None:
                 if at_repeat is not None:
                     cut = game.result(game.play_batch(row[None], at_repeat), 0, row, at_repeat)
                     where = f"{text} cut at {name}={result.measures[measure]}"
-                    assert cut.outcome in ("cycle", "limit"), f"{where}: {cut.outcome}"
-                    assert dict(cut.measures) == dict(result.measures), \
-                        f"{where}: {dict(cut.measures)}, not the repeat's " \
-                        f"{dict(result.measures)}"
+                    reference = game.play_reference(row, at_repeat)
+                    for played in (cut, reference):
+                        assert played.outcome in ("cycle", "limit"), \
+                            f"{where}: {played.outcome}"
+                        assert dict(played.measures) == dict(result.measures), \
+                            f"{where}: {dict(played.measures)}, not the repeat's " \
+                            f"{dict(result.measures)}"
 
 
 def limits_cut_the_game(subject: Subject) -> None:

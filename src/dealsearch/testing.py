@@ -41,7 +41,7 @@ from typing import Any
 
 import numpy as np
 
-from .game import CycleCatalogue, Game, GameOptions, GameResult, Row
+from .game import CycleCatalogue, Game, GameOptions, GameResult, Row, SpeedTable
 from .search.base import Task, crossover, random_row
 from .search.climb import climb_slice
 from .search.distinct import DistinctDeals, at_least
@@ -260,6 +260,23 @@ def _cut_text(game: Game, row: Row, options: GameOptions, name: str, value: int,
     return f"{game.format(row, options)} cut at {name}={value}: {what}"
 
 
+def speed_table_agrees(subject: Subject) -> None:
+    """A game with a speed table (``dealsearch bench``) gives one row per setting with the
+    documented keys, a positive speed for engine and reference, and no mismatch between them.
+    """
+    game = subject.game
+    if not isinstance(game, SpeedTable):
+        return
+    table = game.speed_table(deals=20, seed=1)
+    keys = {"setting", "deals_per_s", *(f"{m}_per_s" for m in game.measures),
+            "reference_deals_per_s", "ratio", "mismatches"}
+    assert table and len({row["setting"] for row in table}) == len(table), table
+    for row in table:
+        assert set(row) == keys, row
+        assert row["deals_per_s"] > 0 and row["reference_deals_per_s"] > 0, row
+        assert row["mismatches"] == 0, f"{row['setting']}: the reference plays otherwise"
+
+
 def cycle_key_refuses_an_ending_deal(subject: Subject) -> None:
     """A game with a cycle catalogue names only cycles: ``cycle_key`` of a deal that ends
     raises ``ValueError`` (the log never files a finished game under a cycle)."""
@@ -394,8 +411,9 @@ def exhaustive_respects_the_layout(subject: Subject) -> None:
 CHECKS: tuple[Callable[[Subject], None], ...] = (
     compiled_equals_reference, parse_and_format_are_inverse, same_deal_same_result,
     cycles_add_up, cycles_repeat_after_their_period, limits_cut_the_game,
-    cycle_key_refuses_an_ending_deal, kernel_agrees, options_round_trip, describes_its_options,
-    climb_resumes_exactly, crossover_keeps_parts, exhaustive_respects_the_layout)
+    cycle_key_refuses_an_ending_deal, kernel_agrees, speed_table_agrees, options_round_trip,
+    describes_its_options, climb_resumes_exactly, crossover_keeps_parts,
+    exhaustive_respects_the_layout)
 
 
 def check_game(game: Game, option_sets: Sequence[dict[str, Any]] = ({},),

@@ -15,12 +15,14 @@ from dealsearch.examples.war import War
 from dealsearch.game import BatchResults, GameResult, Row
 from dealsearch.games.beggar.game import Beggar
 from dealsearch.games.durak.game import DurakGame
+from dealsearch.games.spite.game import SpiteGame
 from dealsearch.testing import (
     Subject,
     cycle_key_refuses_an_ending_deal,
     cycles_add_up,
     cycles_repeat_after_their_period,
     limits_cut_the_game,
+    speed_table_agrees,
 )
 
 WAR_CYCLE = "02313100/22311203"     # never ends
@@ -92,6 +94,15 @@ class KeysEveryDeal(DurakGame):
             return "hands=-/-; trump=H"
 
 
+class ReferenceCountsACardMore(SpiteGame):
+    """A reference that counts one card more than the engine."""
+
+    def play_reference(self, row: Row, options: Any) -> GameResult:
+        result = super().play_reference(row, options)
+        return dataclasses.replace(result, measures={**result.measures,
+                                                     "cards": result.measures["cards"] + 1})
+
+
 def test_a_cycle_entered_one_card_late_is_caught_by_the_cut_at_its_entry() -> None:
     def subject(game: Beggar) -> Subject:
         return Subject(game, (SMALL_BMN,), ((SMALL_BMN, BMN_CYCLE),), rows=20)
@@ -122,3 +133,9 @@ def test_a_cycle_key_for_a_deal_that_ends_is_caught() -> None:
     with pytest.raises(AssertionError, match="ends, yet has the cycle key"):
         cycle_key_refuses_an_ending_deal(Subject(KeysEveryDeal(), ({},), rows=20))
     cycle_key_refuses_an_ending_deal(Subject(DurakGame(), ({},), rows=20))
+
+
+def test_a_speed_table_with_mismatches_is_caught() -> None:
+    with pytest.raises(AssertionError, match="the reference plays otherwise"):
+        speed_table_agrees(Subject(ReferenceCountsACardMore()))
+    speed_table_agrees(Subject(SpiteGame()))

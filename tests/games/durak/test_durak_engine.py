@@ -124,19 +124,6 @@ def test_three_player_aggressive_deals_cycle_within_a_few_thousand() -> None:
     assert (batch.outcome == DURAK.outcomes.index("cycle")).any()
 
 
-def test_kernel_plays_like_the_batch() -> None:
-    options = DurakOptions(players=3, variant="perevodnoy", policy="aggressive")
-    kernel = DURAK.kernel(options)
-    assert (kernel.n_cards, kernel.n_measures) == (36, 2)
-    rows = random_rows(options, 200, seed=5)
-    batch = DURAK.play_batch(rows, options)
-    for i, row in enumerate(rows):
-        outcome, measures, entry, period = kernel.play(row)
-        assert outcome == batch.outcome[i]
-        assert measures == tuple(batch.measures[i]) and entry == tuple(batch.entry[i])
-        assert period == tuple(batch.period[i])
-
-
 def test_entry_points_check_their_arguments() -> None:
     rows = np.zeros((1, 36), dtype=np.uint8)
     with pytest.raises(ValueError, match="a 52-card row has 52 cards, not 36"):

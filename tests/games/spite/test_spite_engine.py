@@ -158,16 +158,6 @@ def test_limits_agree_with_the_reference(limit: int, policy: str) -> None:
         assert got.tolist() == columns(reference.play_row(row, options))
 
 
-def test_kernel_plays_like_play_rows() -> None:
-    options = SpiteOptions()
-    rows = np.vstack([cycling_rows(options, 2)[0], random_deals(20, seed=5)])
-    table = engine(options).play_rows(rows)
-    kernel = SPITE.kernel(options)
-    for row, got in zip(rows, table, strict=True):
-        outcome, measures, entry, period = kernel.play(row)
-        assert (outcome, *measures, *entry, *period) == tuple(got[[0, 3, 4, 9, 10, 11, 12]])
-
-
 # ---------------------------------------------------------------- the compiled boundary
 
 def test_engine_checks_its_arguments() -> None:

@@ -39,12 +39,6 @@ def test_options_from_the_command_line_names() -> None:
     assert SPITE.options(policy=None, max_turns=None) == SpiteOptions()
 
 
-def test_options_reject_an_unknown_name() -> None:
-    with pytest.raises(GameError, match="spite has no option 'players'"):
-        SPITE.options(players=3)
-
-
-
 def test_layout_is_two_fixed_packs() -> None:
     layout = SPITE.layout(SPITE.options())
     assert layout.segments == (52, 56) and layout.fixed == (True, True)
@@ -83,19 +77,6 @@ def test_verify_rejects_bad_text() -> None:
         SPITE.verify("hello", SPITE.options())
     with pytest.raises(GameError, match="position: missing key 'hand'"):
         SPITE.verify('{"payoff": ["A", "2"]}', SPITE.options())
-
-
-def test_play_batch_matches_verify_and_the_reference() -> None:
-    options = SPITE.options(policy="greedy,cautious", max_turns=80)
-    rows = random_deals(30, seed=11)
-    batch = SPITE.play_batch(rows, options)
-    assert len(batch) == 30 and batch.measures.shape == (30, 2)
-    for i, row in enumerate(rows):
-        _, result = SPITE.verify(SPITE.format(row, options), options)
-        assert result == SPITE.play_reference(row, options)
-        assert SPITE.outcomes[batch.outcome[i]] == result.outcome
-        assert batch.measures[i].tolist() == [result.measures["turns"],
-                                              result.measures["cards"]]
 
 
 def test_trace_of_a_deal_ends_with_its_result() -> None:
@@ -138,20 +119,6 @@ def test_cycle_key_states_are_the_references() -> None:
             expected = reference.cycle_positions(reference.deal_position(row), options)
             assert expected
             assert SPITE.cycle_key(row, options) == cycle_key_of(expected, options)
-
-
-def test_cycle_key_of_a_finished_game_is_an_error() -> None:
-    with pytest.raises(ValueError, match="the game ends"):
-        SPITE.cycle_key(SPITE.parse(DEAL_D, SPITE.options()), SPITE.options())
-
-
-def test_speed_table_has_a_row_per_option_and_policy_pair() -> None:
-    table = SPITE.speed_table(deals=20, seed=1)
-    assert len(table) == 16 and len({row["setting"] for row in table}) == 16
-    for row in table:
-        assert set(row) == {"setting", "deals_per_s", "turns_per_s", "cards_per_s",
-                            "reference_deals_per_s", "ratio", "mismatches"}
-        assert row["mismatches"] == 0   # the reference replays the same deals
 
 
 def test_result_is_a_game_result() -> None:

@@ -6,7 +6,11 @@ CLI rely on the same promises, checked here against the game's own pure-Python r
 - the compiled engine agrees with the reference, and plays a deal the same way every time;
 - ``parse`` and ``format`` are inverse, and a row keeps the deck's cards;
 - a never-ending game's counts add up (first repeat = entry + one period), and a game with a
-  cycle catalogue names its cycle;
+  cycle catalogue names its cycle (and only cycles);
+- with agreed limits (options named ``max_<measure>``): a limit cuts the game, never ending in
+  a win beyond it, and a cycle cut at its entry and at its repeat stops at the counts it
+  reports there, in the engine and in the reference;
+- a speed table (``dealsearch bench``) has its keys and no mismatch;
 - the C-level :class:`~dealsearch._kernel.Kernel` agrees with ``play_batch``;
 - options round-trip through JSON (the log stores them), reject unknown names, and read as
   words for people;

@@ -243,7 +243,8 @@ def limits_cut_the_game(subject: Subject) -> None:
                 for i in np.flatnonzero(length == value):
                     assert (cut.measures[i] == free.measures[i]).all() and \
                         cut.outcome[i] in (free.outcome[i], game.outcomes.index("limit")), \
-                        _cut_text(game, rows[i], options, name, value, "it ends at the limit")
+                        _cut_text(game, rows[i], options, name, value,
+                                  "a game ending just at the limit changed")
                 longer = np.flatnonzero(length > value)
                 for i in longer:
                     outcome = game.outcomes[cut.outcome[i]]

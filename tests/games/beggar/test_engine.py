@@ -387,8 +387,8 @@ def test_cards_are_conserved_at_every_trick(
 
 
 def check_cycle(deal: Deal, rules: Rules, result: Result) -> None:
-    """The reported cycle is real: the state after the entry comes back after one period and
-    no state repeats earlier (a limit cut at the entry or the repeat is the contract's)."""
+    """The reported cycle is real: the state after the entry comes back after one period,
+    no state repeats earlier, and a limit at the repeat stops the game at the same counts."""
     cycle = result.cycle
     assert result.outcome == "cycle" and cycle is not None and result.winner is None
     assert cycle.period_tricks >= 1 and cycle.period_cards >= 1
@@ -402,6 +402,11 @@ def check_cycle(deal: Deal, rules: Rules, result: Result) -> None:
     assert len(set(tracker.states[:repeat])) == repeat, "an earlier state already repeated"
     assert tracker.cards_at[entry] == cycle.entry_cards
     assert tracker.cards_at[repeat] == result.cards
+    for limited in (play(deal, rules, max_tricks=repeat),
+                    play_reference(deal, rules, max_tricks=repeat),
+                    play(deal, rules, max_cards=result.cards)):
+        assert limited.outcome == "limit"
+        assert (limited.cards, limited.tricks) == (result.cards, result.tricks)
 
 
 CYCLE_RICH_DECKS = [(r, d) for r, d in SMALL_DECKS if sum(d[1:]) <= 2]
@@ -464,6 +469,37 @@ def test_limited_game_ends_at_the_first_trick_past_the_limit(
         assert unlimited.cards >= result.cards and unlimited.tricks >= result.tricks
     else:
         assert play(deal, rules) == result, "a limit that was not reached changed the game"
+
+
+@settings(max_examples=300, deadline=None)
+@given(game=games(), limit=limits)
+def test_limited_game_never_reports_a_win_by_exhaustion(
+    game: tuple[Rules, Deal], limit: tuple[int | None, int | None]
+) -> None:
+    """docs/games/beggar.md, [Play]: once the limit is reached, the game ends when the pile in play
+    is taken;
+    "report it as limited, never as a win by exhaustion".
+
+    The limit is reached once ``max_cards`` cards have been turned, or once ``max_tricks``
+    piles have been taken at trick boundaries. The pile a last player standing takes after the
+    others ran out is counted as a trick but comes after the game was decided, so it alone
+    does not reach the trick limit.
+    """
+    rules, deal = game
+    max_cards, max_tricks = limit
+    tracker = Tracker(deal)
+    result = play_reference(deal, rules, max_cards, max_tricks, on_trick=tracker)
+    assert play(deal, rules, max_cards, max_tricks) == result
+    last_out = result.out[-1] - 1 if result.out else None
+    taken_after_the_end = bool(
+        result.outcome == "win" and tracker.tricks and last_out in tracker.tricks[-1].went_out
+    )
+    boundary_tricks = result.tricks - taken_after_the_end
+    if (max_cards is not None and result.cards >= max_cards) or (
+        max_tricks is not None and boundary_tricks >= max_tricks
+    ):
+        assert result.outcome == "limit", result
+        assert result.winner == most_cards(tracker.sizes)
 
 
 @pytest.mark.parametrize(

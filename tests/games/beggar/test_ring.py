@@ -115,6 +115,24 @@ def test_the_361_card_exercise_deal() -> None:
     assert (result.cards, result.tricks, result.winner) == (361, 1, 2)
 
 
+def test_a_ring_cycle_really_repeats() -> None:
+    """A cycle found at 65 cards: after entry + period cards the state is the same again."""
+    deck = (63, 1, 1, 0, 0)
+    rows = _engine.random_rows(deck, 50, 3)
+    batch = play_batch(rows, STANDARD.with_deck(deck), 3)
+    cycles = np.flatnonzero(batch.outcome == 1)
+    assert len(cycles)
+    for i in cycles[:5]:
+        cycle = batch.result(int(i)).cycle
+        assert cycle is not None
+        deal = split(rows[i], Rules.deal_sizes(65, 3))
+        # the limit at the entry and at one period later stops on the same trick boundary
+        early = play_reference(deal, STANDARD.with_deck(deck), max_tricks=cycle.entry_tricks)
+        late = play_reference(deal, STANDARD.with_deck(deck),
+                              max_tricks=cycle.entry_tricks + cycle.period_tricks)
+        assert late.cards - early.cards == cycle.period_cards
+
+
 @pytest.mark.parametrize("strategy", ["random", "climb"])
 def test_a_two_pack_search_runs_and_its_finds_replay(capsys, tmp_path, strategy: str) -> None:
     assert main(["search", strategy, "--deck", TWO_PACKS, "--players", "4", "--deals", "3000",

@@ -287,6 +287,29 @@ def test_two_player_podkidnoy_never_cycles_on_many_deals() -> None:
             assert not (batch.outcome == DURAK.outcomes.index("cycle")).any()
 
 
+@settings(max_examples=200, deadline=None)
+@given(data=st.data())
+def test_a_limit_never_ends_in_a_win(data: st.DataObject) -> None:
+    options = data.draw(any_options())
+    position = data.draw(positions(options)) if data.draw(st.booleans()) else \
+        deal_position(options, data.draw(st.integers(0, 2**32 - 1)))
+    max_bouts = data.draw(st.integers(0, 40))
+    limited = DurakOptions(**{**options.to_json(), "max_bouts": max_bouts})
+    free = compiled_position(position, options)
+    capped = compiled_position(position, limited)
+    assert capped == reference.play(position, limited)
+    ended_by_then = free["bouts"] <= max_bouts or (
+        free["outcome"] == "cycle"
+        and free["cycle"]["entry_bouts"] + free["cycle"]["period_bouts"] <= max_bouts)
+    if ended_by_then:
+        assert capped == free
+    else:
+        assert capped["outcome"] == "limit"
+        assert capped["bouts"] == max_bouts and capped["cycle"] is None
+    if capped["outcome"] == "limit":
+        assert capped["outcome"] != "win" and capped["cycle"] is None
+
+
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_compiled_equals_reference_on_random_positions(data: st.DataObject) -> None:

@@ -120,6 +120,21 @@ def owner_of(db: sqlite3.Connection, run_id: int) -> dict[str, Any] | None:
     return dict(zip(keys, tuple(row), strict=True))
 
 
+def shown_status(status: str, owner: dict[str, Any] | None) -> str:
+    """A run's status as readers show it: a ``running`` run whose owner is gone is
+    ``stale``."""
+    return "stale" if status == "running" and owner is not None and is_gone(owner) else status
+
+
+def refuse_if_owned(db: sqlite3.Connection, run_id: int) -> dict[str, Any] | None:
+    """Raise the refusal (:class:`RunOwned`) if a live process owns the run; else the owner
+    row seen (None, or one whose owner is gone)."""
+    seen = owner_of(db, run_id)
+    if seen is not None and not is_gone(seen):
+        raise refusal(run_id, seen)
+    return seen
+
+
 def describe(owner: dict[str, Any]) -> str:
     """``pid 4242 on host-a since 2026-12-01 15:50:03``."""
     since = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(owner["since"]))
@@ -140,9 +155,7 @@ def claim(db: sqlite3.Connection, run_id: int, owner: Owner,
     write transaction), so of two processes taking over one run, one wins and the other is
     refused. ``checked`` is a test hook, called between judging the old owner and writing.
     """
-    seen = owner_of(db, run_id)
-    if seen is not None and not is_gone(seen):
-        raise refusal(run_id, seen)
+    seen = refuse_if_owned(db, run_id)
     if checked is not None:
         checked()
     now = time.time()

@@ -16,7 +16,7 @@ from typing import Any
 from ..errors import BadOption
 from ..game import CycleFamilies, Game, GameError, LegacyLogs, cycle_key_title, get_game
 from ..log import RecordLog, iter_lines
-from ..ownership import is_gone, owner_of
+from ..ownership import owner_of, shown_status
 from ..projection import runs_projection
 from ..search import STRATEGIES, SearchSpec
 from ..text import count, table
@@ -252,8 +252,7 @@ def _print_unfinished(log: RecordLog, args: argparse.Namespace, game: Game) -> N
                 args.run and run["id"] not in args.run):
             continue
         kind = "search" if run["strategy"] in STRATEGIES else "run"
-        owner = owner_of(log.db, run["id"]) if run["status"] == "running" else None
-        status = "stale" if owner is not None and is_gone(owner) else run["status"]
+        status = shown_status(run["status"], owner_of(log.db, run["id"]))
         print(f"run {run['id']} {status}: {run['strategy']} {kind}, "
               f"{count(run['deals'])} deals; {how_to_continue(run, args.db)}")
 

@@ -23,7 +23,7 @@ from ..campaigns import campaign_names, config_path
 from ..errors import BadInput, BadLog, BadOption, RunFailed
 from ..game import FastSearch, Game, PlaysBackwards, game_names, get_game
 from ..log import Find
-from ..ownership import is_gone, owner_of, refusal
+from ..ownership import refuse_if_owned
 from ..projection import run_projection
 from ..search import STRATEGIES, Runner, SearchSpec, parse_duration
 from ..search.backends import BACKENDS, DASK_EXTRA, Backend, BackendError, MissingDask, open_backend
@@ -252,13 +252,11 @@ def _search(args: argparse.Namespace) -> int:
             raise BadLog(f"no run {args.resume}: no log at {args.db}")
         with closing(open_log(args.db)) as log:
             run = log.run(args.resume)
-            owner = owner_of(log.db, args.resume)
-        if run is None:
-            raise BadOption(f"no run {args.resume} in {args.db}")
-        if run["status"] == "done":
-            raise BadOption(f"run {args.resume} is already done")
-        if owner is not None and not is_gone(owner):  # before any worker starts
-            raise refusal(args.resume, owner)
+            if run is None:
+                raise BadOption(f"no run {args.resume} in {args.db}")
+            if run["status"] == "done":
+                raise BadOption(f"run {args.resume} is already done")
+            refuse_if_owned(log.db, args.resume)   # before any worker starts
         if run["strategy"] not in STRATEGIES:
             raise BadOption(f"run {args.resume} is a {run['strategy']} run, not a search; "
                             f"{how_to_continue(run, args.db)}")

@@ -41,7 +41,7 @@ from ...errors import BadInput, BadLog, BadOption, RunFailed
 from ...game import Game
 from ...interrupt import deferred, exit_status
 from ...log import Find, ManagedRun
-from ...ownership import Owner, claim, is_gone, let_go, owner_of, refusal
+from ...ownership import Owner, claim, let_go, refuse_if_owned
 from ...search.backends import (
     BACKENDS,
     DASK_EXTRA,
@@ -212,11 +212,9 @@ def _resumed(args: argparse.Namespace) -> tuple[Settings, dict[str, Any], dict[s
     with closing(open_log(args.db)) as log:
         log.refuse_damage()   # a resumed run writes into the log: it must be sound
         run = log.run(args.resume)
-        owner = owner_of(log.db, args.resume)
-    if run is None:
-        raise BadLog(f"no run {args.resume} in {args.db}")
-    if owner is not None and not is_gone(owner):  # before any worker starts
-        raise refusal(args.resume, owner)
+        if run is None:
+            raise BadLog(f"no run {args.resume} in {args.db}")
+        refuse_if_owned(log.db, args.resume)   # before any worker starts
     if run["strategy"] != "factory" or "settings" not in run["options"]:
         raise BadOption(f"run {args.resume} is not a factory run of this version: "
                         "resume it with the command that started it")

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +45,19 @@ def search_json(capsys: pytest.CaptureFixture[str], *argv: str
     assert main(["search", *argv, "--json", "--quiet"]) == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     return lines[:-1], lines[-1]
+
+
+def ctrl_c_after_first_find() -> Callable[[Any], None]:
+    """An ``on_find`` for a :class:`~dealsearch.search.Runner` that presses Ctrl-C once,
+    right after the first committed find is told."""
+    pressed: list[Any] = []
+
+    def ctrl_c(find: Any) -> None:
+        if not pressed:
+            pressed.append(find)
+            raise KeyboardInterrupt
+
+    return ctrl_c
 
 
 def start_cli(*argv: str, hooks: TestHooks | None = None, env: Mapping[str, str] | None = None,

@@ -16,7 +16,7 @@ from dealsearch.log import Find, RecordLog
 from dealsearch.search import Runner, SearchSpec
 from dealsearch.search.backends import DaskBackend
 
-from conftest import run_cli, search_json
+from conftest import ctrl_c_after_first_find, run_cli, search_json
 
 pytestmark = pytest.mark.slow  # each test starts a Dask cluster
 
@@ -124,12 +124,7 @@ def test_an_interrupted_dask_run_resumes_to_the_exact_budget(capsys, tmp_path, s
     db = str(tmp_path / "log.sqlite")
     spec = SearchSpec("random", deals=1_200_000, seed=5, workers=2)
 
-    pressed: list[Find] = []
-
-    def ctrl_c(find: Find) -> None:
-        if not pressed:  # Ctrl-C, once, right after the first committed find
-            pressed.append(find)
-            raise KeyboardInterrupt
+    ctrl_c = ctrl_c_after_first_find()
 
     with DaskBackend(scheduler) as backend:
         interrupted, _ = run_collecting(spec, db, backend, also=ctrl_c)

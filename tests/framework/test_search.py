@@ -21,7 +21,7 @@ from dealsearch.games.beggar.engine import play, play_batch, random_deals
 from dealsearch.games.beggar.notation import format_deal, parse_deal, parse_deck
 from dealsearch.games.beggar.reference import play_reference
 from dealsearch.games.beggar.rules import Rules
-from dealsearch.log import Find, RecordLog
+from dealsearch.log import RecordLog
 from dealsearch.search import Runner, SearchSpec
 from dealsearch.search.base import Report, Task, compact
 from dealsearch.search.climb import (
@@ -34,7 +34,7 @@ from dealsearch.search.climb import (
 from dealsearch.search.exhaustive import count_deals, rank, unrank
 from dealsearch.search.hooks import TestHooks
 
-from conftest import run_cli, search_json, start_cli
+from conftest import ctrl_c_after_first_find, run_cli, search_json, start_cli
 from deals import CASELLA, RECORD
 
 
@@ -313,12 +313,7 @@ def test_an_interrupted_climb_resumes_to_the_fresh_run(capsys, tmp_path):
     db = str(tmp_path / "log.sqlite")
     spec = SearchSpec("climb", deals=150_000, seed=8, workers=2)
 
-    pressed: list[Find] = []
-
-    def ctrl_c(find: Find) -> None:
-        if not pressed:  # Ctrl-C, once, right after the first committed find
-            pressed.append(find)
-            raise KeyboardInterrupt
+    ctrl_c = ctrl_c_after_first_find()
 
     log = RecordLog(db)
     interrupted = Runner(spec, log, on_find=ctrl_c, progress=False).run()
@@ -550,12 +545,7 @@ def test_a_pool_climb_with_kicks_resumes_to_the_fresh_run(capsys, tmp_path):
     db = str(tmp_path / "log.sqlite")
     spec = SearchSpec("climb", deals=120_000, seed=6, workers=2, stall=1000, restart="pool",
                       kick=2)
-    pressed: list[Find] = []
-
-    def ctrl_c(find: Find) -> None:
-        if not pressed:
-            pressed.append(find)
-            raise KeyboardInterrupt
+    ctrl_c = ctrl_c_after_first_find()
 
     log = RecordLog(db)
     interrupted = Runner(spec, log, on_find=ctrl_c, progress=False).run()

@@ -24,6 +24,8 @@ from dealsearch.search.device import task_finds
 from dealsearch.search.random_search import play_chunk
 from dealsearch.search.spec import SearchSpec
 
+from conftest import ctrl_c_after_first_find
+
 WIN = 0
 
 
@@ -380,18 +382,13 @@ def test_the_gpu_plays_the_next_chunks_while_the_host_reports(monkeypatch):
 def test_an_interrupted_device_run_resumes_to_the_cpu_runs_log(capsys, tmp_path):
     """A device run keeps the runner's promises: interrupted after its first find and resumed,
     it logs the counts, best and finds of the same run left alone on the CPU."""
-    from dealsearch.log import Find, RecordLog
+    from dealsearch.log import RecordLog
     from dealsearch.search import Runner
 
     db = str(tmp_path / "device.sqlite")
     spec = SearchSpec.from_json({"strategy": "random", "deals": 400_000, "seed": 6,
                                  "workers": 1, "device": "emulate"})
-    pressed: list[Find] = []
-
-    def ctrl_c(find: Find) -> None:
-        if not pressed:  # Ctrl-C, once, right after the first committed find
-            pressed.append(find)
-            raise KeyboardInterrupt
+    ctrl_c = ctrl_c_after_first_find()
 
     log = RecordLog(db)
     interrupted = Runner(spec, log, on_find=ctrl_c, progress=False).run()

@@ -304,9 +304,9 @@ class CycleCatalogue(Protocol):
 class CycleFamilies(Protocol):
     """Groups catalogued cycles into families (cycles one is the other rearranged)."""
 
-    def cycle_family(self, key: str, label: str) -> str | None:
-        """The family id of a catalogued cycle (its key and label as the log stores them),
-        or None if the game cannot say."""
+    def cycle_family(self, key: str, options: GameOptions) -> str | None:
+        """The family id of a catalogued cycle (its key as the log stores it) under these
+        options, or None if the game cannot say."""
 
 
 @runtime_checkable
@@ -401,14 +401,16 @@ class LegacyLogs(Protocol):
     def migrate_v1(self, db: Any) -> None:
         """Rewrite a v1 log's tables to schema v2 inside the caller's transaction."""
 
-    def rules_column(self, values: Mapping[str, Any]) -> str | None:
-        """What the log's legacy ``rules`` column holds for these option values (None: the
-        values do not set it)."""
+    def v1_columns(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        """The columns a v1 log named a find's setting by, for these option values, in v1's
+        order: ``records`` shows the first beside each cycle, and ``records --csv`` the
+        first after the deal and the rest at the end, as v1 did."""
 
 
-def rules_column(game: Game, values: Mapping[str, Any]) -> str | None:
-    """The game's value of the log's legacy ``rules`` column (:class:`LegacyLogs`), if any."""
-    return game.rules_column(values) if isinstance(game, LegacyLogs) else None
+def v1_columns(game: Game, values: Mapping[str, Any]) -> dict[str, Any]:
+    """The game's v1 columns of a find or cycle (:class:`LegacyLogs`); none for a game
+    without logs from before plug-ins."""
+    return game.v1_columns(values) if isinstance(game, LegacyLogs) else {}
 
 
 def cycle_key_title(game: Game) -> str:

@@ -40,7 +40,7 @@ def bin_widths(game: Game) -> dict[str, int]:
 
 
 def counted_measure(game: Game) -> str:
-    """The measure a run totals (the runs table's ``cards``): the game's throughput measure."""
+    """The measure a run totals (the log's ``totals``): the game's throughput measure."""
     return game.throughput_measure or game.measures[0]
 
 
@@ -48,12 +48,12 @@ def counted_measure(game: Game) -> str:
 class Report:
     """What a worker sends back for a task.
 
-    ``cards`` totals the game's :func:`counted_measure`; ``outcomes`` counts per outcome code.
+    ``total`` sums the game's :func:`counted_measure`; ``outcomes`` counts per outcome code.
     """
 
     key: int
     deals: int = 0
-    cards: int = 0
+    total: int = 0
     outcomes: list[int] = field(default_factory=lambda: [0, 0, 0])
     histograms: dict[str, npt.NDArray[np.int64]] = field(default_factory=new_histograms)
     finds: list[tuple[str, GameResult]] = field(default_factory=list)  # (canonical text, result)
@@ -73,7 +73,7 @@ class Report:
         """Add per-outcome counts and per-measure totals (in the game's order)."""
         for code, n in enumerate(counts):
             self.outcomes[code] += int(n)
-        self.cards += int(totals[game.measures.index(counted_measure(game))])
+        self.total += int(totals[game.measures.index(counted_measure(game))])
 
     def hist_args(self, game: Game) -> tuple[list[npt.NDArray[np.int64]], list[int]]:
         """The histograms and widths as the compiled loops take them."""

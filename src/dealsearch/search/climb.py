@@ -168,7 +168,7 @@ def climb_slice(spec: SearchSpec, task: Task) -> Report:
         outcome, measures, *_ = climber.play_current()
         counts[outcome] += 1
         report.deals += 1
-        report.cards += measures[count_index]
+        report.total += measures[count_index]
         for measure, value in zip(game.measures, measures, strict=True):  # every game counted
             width, bins = game.histogram(measure)
             report.histograms[measure][min(value // width, bins - 1)] += 1
@@ -199,7 +199,7 @@ def climb_slice(spec: SearchSpec, task: Task) -> Report:
             task.payload["games"] - report.deals, spec.stall, COOLING, spec.escape == "anneal",
             counts, hists, widths)
         report.deals += played
-        report.cards += int(totals[count_index])
+        report.total += int(totals[count_index])
         cycle_rows = np.asarray(cycle_rows)
         for row, found in zip(cycle_rows, results_of(spec, cycle_rows), strict=True):
             report.finds.append((compact(row, spec), found))

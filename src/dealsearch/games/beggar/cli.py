@@ -108,7 +108,7 @@ def _along(args: argparse.Namespace, deal: Any, rules: Any) -> int:
     options = {"deal": args.deal, "tricks": args.tricks, "max_states": args.max_states}
     bmn = make_options(rules.name)
     with closing(open_log(args.db)) as log, \
-            ManagedRun.start(log, "reverse", options, rules.name, None, 1, "beggar",
+            ManagedRun.start(log, "reverse", options, None, 1, "beggar",
                              bmn.to_json(), bmn.key(), again=_again_reverse(args)) as run:
         finds = []
         for text, result in longer:
@@ -117,7 +117,7 @@ def _along(args: argparse.Namespace, deal: Any, rules: Any) -> int:
                               details=dict(found.details), options_key=bmn.key(),
                               game_options=bmn.to_json()))
         progress = {"seconds": time.time() - started, "deals": len(longer),
-                    "cards": sum(f.measures["cards"] for f in finds),
+                    "totals": {"cards": sum(f.measures["cards"] for f in finds)},
                     "outcomes": {"win": len(finds)},
                     "checkpoint": {}}
         run.save(finds, progress)

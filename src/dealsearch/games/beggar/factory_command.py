@@ -180,7 +180,8 @@ def _finds(child: Child, rules: Rules, run_id: int, options: BeggarOptions) -> l
 
 
 def _progress(factory: Factory, found: int, checkpoint: dict[str, Any]) -> dict[str, Any]:
-    return {"seconds": factory.stats.seconds, "deals": factory.stats.played, "cards": 0,
+    return {"seconds": factory.stats.seconds, "deals": factory.stats.played,
+            "totals": {"cards": 0},
             "outcomes": {"cycle": found}, "checkpoint": checkpoint}
 
 
@@ -285,7 +286,7 @@ def _factory(args: argparse.Namespace) -> int:
                 factory = Factory(settings, seeds, None)
                 # "resume": how records says to go on (the run's id and log appended)
                 run = ManagedRun.start(log, "factory", {**options, "resume": RESUME},
-                                       rules.name, settings.seed, backend.slots, "beggar",
+                                       settings.seed, backend.slots, "beggar",
                                        bmn.to_json(), bmn.key(), again=_again(args),
                                        owner=owner)
             else:
@@ -294,7 +295,7 @@ def _factory(args: argparse.Namespace) -> int:
                 checkpoint = (log.run(args.resume) or {}).get("checkpoint", checkpoint)
                 seeds = [Node.from_json(node) for node in checkpoint["seeds"]]
                 factory = Factory(settings, seeds, checkpoint["factory"])
-                run = ManagedRun(log, args.resume, rules.name, owner.token)
+                run = ManagedRun(log, args.resume, owner.token)
             with run:   # however this block is left, the run ends (never left 'running')
                 if not args.json:
                     action = "resuming" if args.resume else "starting"

@@ -142,10 +142,12 @@ class Beggar(Game):
         """Whether a text that does not parse was meant as a deal, not a file name."""
         return card_text(text)
 
-    def rules_column(self, values: Any) -> str | None:
-        """The rules preset: the v1 log's ``rules`` column."""
+    def v1_columns(self, values: Any) -> dict[str, Any]:
+        """The v1 log's ``rules`` (the preset) and ``limits`` (``max_cards=N,...``)."""
         rules = values.get("rules")
-        return None if rules is None else str(rules)
+        limits = ",".join(f"{k}={v}" for k in ("max_cards", "max_tricks")
+                          if (v := values.get(k)))
+        return {"rules": "" if rules is None else str(rules), "limits": limits}
 
     def describe_options(self, options: Any) -> str:
         """E.g. ``standard rules, 2 players`` (the deck, hand sizes and a limit only when
@@ -345,13 +347,13 @@ class Beggar(Game):
                                       REVERSE_TRICKS, REVERSE_STATES)
         return [(self.parse(text, options), to_game_result(result)) for text, result in found]
 
-    def cycle_family(self, key: str, label: str) -> str | None:
+    def cycle_family(self, key: str, options: Any) -> str | None:
         """The family of a catalogued cycle (:func:`dealsearch.games.beggar.families.
-        family_of`); the label is the rules' name."""
+        family_of`) under its options' rules."""
         from .families import family_of  # records --cycles only
 
         try:
-            return family_of(key, get_rules(label))
+            return family_of(key, _options(options).game_rules)
         except (ValueError, KeyError):  # a key or rules this version cannot read
             return None
 

@@ -58,7 +58,7 @@ class Simulated(Backend):
         task: Task = args[1]
         self.submitted.append((self.clock.now, task))
         deals = task.payload["deals"]
-        report = Report(task.key, deals=deals, cards=300 * deals, outcomes=[deals, 0, 0],
+        report = Report(task.key, deals=deals, total=300 * deals, outcomes=[deals, 0, 0],
                         seconds=deals / RATE)
         deal = f"deal-{task.key}"
         report.finds.append((deal, GameResult("cycle", {"cards": 9, "tricks": 1},
@@ -206,7 +206,7 @@ def test_tasks_of_any_size_find_the_same_deals(tmp_path: Path,
             summary = runner.run()
             finds = [(f["deal"], f["outcome"], f["cycle_id"]) for f in log.finds()]
             histogram = log.histogram([runner.run_id], next(iter(runner.widths)))
-        return summary.deals, summary.cards, summary.outcomes, summary.best, finds, histogram
+        return summary.deals, summary.total, summary.outcomes, summary.best, finds, histogram
 
     monkeypatch.setattr(runner_module, "MAX_UNITS", 1)
     one_chunk = run("one")

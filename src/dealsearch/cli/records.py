@@ -207,7 +207,7 @@ def _print_screenful(log: RecordLog, args: argparse.Namespace, game: Game,
         cycle_key = _cycle_setting(key)
         reached[cycle_key] = reached.get(cycle_key, 0) + sum(
             row["outcome"] == "cycle" for row in group)
-    keys = [key for key, _ in finds] + [key for key in by_key if key not in dict(finds)]
+    keys = [key for key, _ in finds] + [key for key in by_key if key not in reached]
     shown: set[Setting | None] = set()
     for key in keys:
         group = dict(finds).get(key, [])

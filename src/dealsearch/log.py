@@ -437,12 +437,14 @@ class RecordLog:
             raise damaged(self.path, f"{rows} that cannot be read left out, the first: "
                                      f"{self.skipped[0]}")
 
-    def refuse_damage(self) -> None:
-        """Raise :class:`DamagedLog` unless the log passes ``dealsearch log check``: called
-        before a run is written into it."""
+    def refuse_damage(self, run_id: int | None = None) -> None:
+        """Raise :class:`DamagedLog` if the log fails the check before writing (SQLite's
+        quick check, and the log's rules on the rows of ``run_id``, the run to resume, if
+        any; :func:`dealsearch.logcheck.check_before_writing`): called before a run is
+        written into it."""
         if self.path != ":memory:":
             from .logcheck import refuse_damaged
-            refuse_damaged(self.path)
+            refuse_damaged(self.path, run_id)
 
     def save(self, run_id: int, finds: Iterable[Find], progress: dict[str, Any],
              status: str = "running", limits: str = "",

@@ -259,16 +259,17 @@ def _expected_columns() -> dict[str, list[str]]:
         db.close()
 
 
-def _rows(db: sqlite3.Connection, table: str, columns: list[str], problems: list[Problem]
-          ) -> Iterator[Row]:
-    """Every row SQLite can still read, in rowid order. Where it cannot read on, the problem
-    is noted and reading goes on at the next row it can reach."""
+def _rows(db: sqlite3.Connection, table: str, columns: list[str], problems: list[Problem],
+          where: str = "1", args: tuple[Any, ...] = ()) -> Iterator[Row]:
+    """Every row SQLite can still read (of those ``where`` selects), in rowid order. Where it
+    cannot read on, the problem is noted and reading goes on at the next row it can reach."""
     selected = ", ".join(f'"{c}", typeof("{c}")' for c in columns)
-    query = f'SELECT rowid, {selected} FROM "{table}" WHERE rowid >= ? ORDER BY rowid'
+    query = (f'SELECT rowid, {selected} FROM "{table}" WHERE ({where}) AND rowid >= ?'
+             " ORDER BY rowid")
     start: int | None = _MIN_ROWID
     while start is not None:
         try:
-            for values in db.execute(query, (start,)):
+            for values in db.execute(query, (*args, start)):
                 if values[0] < start:   # out of order on a damaged page: read already
                     continue
                 row = Row(table, values[0], {})
@@ -482,11 +483,63 @@ def check(path: str | Path) -> list[Problem]:
     return read_log(path).row_problems
 
 
-def refuse_damaged(path: str | Path) -> None:
-    """Raise :class:`~dealsearch.errors.DamagedLog` unless the log at ``path`` passes its
-    check: nothing is written into a damaged log."""
-    problems = check(path)
+def check_before_writing(path: str | Path, run_id: int | None = None) -> list[Problem]:
+    """What a run about to be written into the log at ``path`` must not meet, in a time that
+    does not grow with the log's finds: SQLite's ``PRAGMA quick_check`` (every page and
+    b-tree readable, without matching indexes to their tables), this release's tables and
+    columns, and the log's rules on the rows the run reads or touches (a resumed run's
+    ``run_id``: its run row, with its counts and checkpoint, and its histograms). The full
+    check (:func:`check`, ``dealsearch log check``) reads every row of every table."""
+    if Path(path).stat().st_size == 0:
+        return [Problem("the file is empty: nothing of a log is left in it")]
+    try:
+        db = open_damaged(path)
+    except READ_ERRORS as error:
+        return [Problem(f"SQLite cannot open it: {error}")]
+    try:
+        db.execute("BEGIN")
+        try:
+            lines = [line.decode(errors="replace") if isinstance(line, bytes) else str(line)
+                     for (line,) in db.execute("PRAGMA quick_check")]
+            if db.execute("PRAGMA user_version").fetchone()[0] != VERSION:
+                return check(path)   # an older log, read as migrated: the full check
+        except READ_ERRORS as error:
+            if not is_damage(error):
+                raise
+            return [Problem(f"SQLite's quick check fails: {error}")]
+        if lines != ["ok"]:
+            return [Problem(f"SQLite's quick check: {line}") for line in lines[:MAX_SQLITE_LINES]]
+        reading = Reading(str(path))
+        expected = _expected_columns()
+        touched = {"runs": "rowid = ?", "histograms": "run_id = ?"}
+        for table in TABLES:
+            try:
+                columns = [schema_name(row[1]) for row in db.execute(
+                    f'PRAGMA table_info("{table}")')]
+                missing = [c for c in expected[table] if c not in columns]
+                if not columns:
+                    reading.problems.append(Problem("the table is missing", table))
+                elif missing:
+                    reading.problems.append(Problem(f"no column {', '.join(missing)}", table))
+                elif run_id is not None and table in touched:
+                    reading.rows[table] = list(_rows(db, table, columns, reading.problems,
+                                                     touched[table], (run_id,)))
+            except READ_ERRORS as error:
+                if not is_damage(error):
+                    raise
+                reading.problems.append(Problem(f"cannot be read: {error}", table))
+        _hold_to_rules(reading)
+        return reading.row_problems
+    finally:
+        db.close()
+
+
+def refuse_damaged(path: str | Path, run_id: int | None = None) -> None:
+    """Raise :class:`~dealsearch.errors.DamagedLog` if the log at ``path`` fails the check
+    before writing (:func:`check_before_writing`) for a new run, or for resuming ``run_id``:
+    nothing is written into a damaged log."""
+    problems = check_before_writing(path, run_id)
     if problems:
         count = f"{len(problems)} problem" + "s" * (len(problems) > 1)
-        raise damaged(path, f"{count}, the first: {problems[0]}; nothing is written into a "
-                            "damaged log")
+        raise damaged(path, f"{count}, nothing is written into a damaged log; the first: "
+                            f"{problems[0]}")

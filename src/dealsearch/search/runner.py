@@ -212,7 +212,7 @@ class Runner:
         self.owner = Owner.this_process()
         found: dict[str, Any] | None = None
         if run_id is not None:
-            log.refuse_damage()   # a resumed run writes into the log: it must be sound
+            log.refuse_damage(run_id)   # a resumed run writes into the log: it must be sound
             found = log.run(run_id)
             # before its checkpoint is read: the owner may be writing it
             claim(log.db, run_id, self.owner)

@@ -211,7 +211,7 @@ def _resumed(args: argparse.Namespace) -> tuple[Settings, dict[str, Any], dict[s
                         "--db and where it runs (--workers, --backend, --scheduler)")
     check_log_path(args.db, must_exist=True)
     with closing(open_log(args.db)) as log:
-        log.refuse_damage()   # a resumed run writes into the log: it must be sound
+        log.refuse_damage(args.resume)   # a resumed run writes into the log: it must be sound
         run = log.run(args.resume)
         if run is None:
             raise BadLog(f"no run {args.resume} in {args.db}")

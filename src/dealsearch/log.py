@@ -447,7 +447,7 @@ class RecordLog:
             refuse_damaged(self.path, run_id)
 
     def save(self, run_id: int, finds: Iterable[Find], progress: dict[str, Any],
-             status: str = "running", limits: str = "",
+             status: str = "running",
              histograms: dict[str, tuple[int, dict[int, int]]] | None = None,
              sample: bool = False, owner: str | None = None) -> None:
         """Commit finds and the run's progress in one transaction.
@@ -534,7 +534,7 @@ class RecordLog:
         measures in order, then in the order found); finds ranked by one measure come
         together, those of the game's first measure first. Finds ranked by different
         measures are not comparable: a reader that lists them groups them by ``objective``
-        (:func:`rank_groups`)."""
+        (``records`` gives each its own table)."""
         ids = list(run_ids)
         where, args = [], []
         if ids:
@@ -785,16 +785,6 @@ def _drop(copy: Path | None) -> None:
     log is as it was)."""
     if copy is not None:
         copy.unlink(missing_ok=True)
-
-
-def rank_groups(rows: Iterable[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-    """Finds of :meth:`RecordLog.finds` by the measure they are ranked by (their run's
-    objective), in order of first appearance: finds ranked by different measures are not
-    comparable."""
-    groups: dict[str, list[dict[str, Any]]] = {}
-    for row in rows:
-        groups.setdefault(row.get("objective") or "", []).append(row)
-    return groups
 
 
 class ManagedRun:

@@ -308,7 +308,7 @@ class Runner:
             self.last_sample = progress["seconds"]
         merged = self.state.merged_histograms()
         histograms = {m: (self.widths[m], merged.get(m, {})) for m in self.widths}
-        extra = {"limits": self.spec.limits, "histograms": histograms, "sample": sample}
+        extra = {"histograms": histograms, "sample": sample}
         if status == "running":
             self.managed.save(finds, progress, **extra)
         else:

@@ -14,7 +14,15 @@ import sys
 from typing import Any
 
 from ..errors import BadOption
-from ..game import CycleFamilies, Game, GameError, LegacyLogs, cycle_key_title, get_game
+from ..game import (
+    CycleFamilies,
+    Game,
+    GameError,
+    LegacyLogs,
+    cycle_key_title,
+    get_game,
+    make_options,
+)
 from ..log import RecordLog, iter_lines
 from ..ownership import owner_of, shown_status
 from ..projection import runs_projection
@@ -116,7 +124,7 @@ def _print_projections(log: RecordLog, args: argparse.Namespace, game: Game) -> 
         projection = runs_projection(log, runs, args.target)
         if projection is not None:
             try:
-                setting = game.describe_options(game.options(**runs[0]["game_options"]))
+                setting = game.describe_options(make_options(game, runs[0]["game_options"]))
             except (ValueError, TypeError):
                 setting = key
             print(f"projection for random {game.title} deals, {setting}:")
@@ -301,7 +309,7 @@ def _find_options(log: RecordLog, row: dict[str, Any], specs: dict[int, Any]) ->
             specs[row["run_id"]] = None
     options = specs[row["run_id"]]
     if options is None or options.key() != row["options_key"]:
-        options = game.options(**row["game_options"])
+        options = make_options(game, row["game_options"])
     return options
 
 

@@ -8,7 +8,9 @@ import numpy as np
 import pytest
 
 from dealsearch.game import GameError, get_game
-from dealsearch.games.durak import DURAK, DurakGame, notation, random_rows
+from dealsearch.games.durak import DURAK, notation
+from dealsearch.games.durak.game import DurakGame
+from dealsearch.games.durak.notation import random_rows
 from dealsearch.games.durak.options import DurakOptions
 
 SECTION_9_KEYS = {"outcome", "loser", "losing_pair", "out", "bouts", "cards", "takes",

@@ -7,9 +7,9 @@ The rules as the engine plays them: the docs' Durak page.
 from typing import Any
 
 from ...game import register
-from .game import DurakGame
+from . import game as _game
 
-DURAK = register(DurakGame())
+DURAK = register(_game.DurakGame())
 
 # Names this package exported before each module had one role: still importable, with a
 # DeprecationWarning naming the module they live in now.

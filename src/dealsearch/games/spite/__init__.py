@@ -7,9 +7,9 @@ The rules as the engine plays them: the docs' Spite and Malice page.
 from typing import Any
 
 from ...game import register
-from .game import SpiteGame
+from . import game as _game
 
-SPITE = register(SpiteGame())
+SPITE = register(_game.SpiteGame())
 
 # Names this package exported before each module had one role: still importable, with a
 # DeprecationWarning naming the module they live in now.

@@ -453,9 +453,10 @@ def rules_column(game: Game, values: Mapping[str, Any]) -> str | None:
 
 
 def make_options(game: Game[OptionsT], values: Mapping[str, Any]) -> OptionsT:
-    """The game's options from ``values`` (option names with ``_`` or ``-``): the one place
-    unknown names are refused, from :attr:`Game.option_specs`; ``None`` values are left out
-    (the default).
+    """The game's options from ``values``: the one place unknown names are refused. A name is
+    an option spec's (with ``_`` or ``-``; what the CLI and campaign files give) or a field the
+    game's options write (``to_json``: what the log stores and reads back); ``None`` values are
+    left out (the default).
 
     >>> from dealsearch.examples.war import War
     >>> make_options(War(), {"colour": "red"})
@@ -464,10 +465,13 @@ def make_options(game: Game[OptionsT], values: Mapping[str, Any]) -> OptionsT:
     dealsearch.game.GameError: war has no option 'colour': its options are ranks, max_rounds
     """
     names = [spec.name for spec in game.option_specs]
+    written: set[str] | None = None
     given: dict[str, Any] = {}
     for key, value in values.items():
         name = key.replace("-", "_")
-        if name not in names:
+        if name not in names and written is None:
+            written = set(game.options().to_json())
+        if name not in names and name not in (written or ()):
             offered = (f"its options are {', '.join(names)}" if names
                        else "it has no options")
             raise GameError(f"{game.name} has no option {key!r}: {offered}")

@@ -232,7 +232,7 @@ class Game(ABC, Generic[OptionsT]):
         >>> class Plain:
         ...     def to_json(self):
         ...         return {"seats": 3, "max_turns": None, "fast": True}
-        >>> Game.describe_options(None, Plain())  # type: ignore[arg-type]
+        >>> Game.describe_options(None, Plain())
         'seats 3, fast'
         """
         words = []

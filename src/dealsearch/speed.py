@@ -15,15 +15,16 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .game import GameOptions, Reference, play_batch
+from .game import Game, GameOptions, Reference, play_batch
 
 
-def speed_row(game: Any, setting: str, options: GameOptions, rows: npt.NDArray[np.uint8],
+def speed_row(game: Game[Any], setting: str, options: GameOptions, rows: npt.NDArray[np.uint8],
               sample: int) -> dict[str, Any]:
     """``setting, deals_per_s, <measure>_per_s..., reference_deals_per_s, ratio, mismatches``
     for ``rows`` under ``options``; the reference plays the first ``sample`` of them (a game
     with a :class:`~dealsearch.game.Reference`)."""
-    assert isinstance(game, Reference), f"{game.name} has no reference engine"
+    if not isinstance(game, Reference):
+        raise TypeError(f"{game.name} has no reference engine to compare with")
     started = time.process_time()
     batch = play_batch(game, rows, options)
     compiled = max(time.process_time() - started, 1e-9)

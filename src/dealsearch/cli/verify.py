@@ -127,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(canonical)
             print(f"  {game.describe(result)}")
-        if args.trace:
+        if args.trace and isinstance(game, Reference):  # refused above otherwise
             # --json: stdout holds JSON lines only, so the trace goes to stderr.
             _print_trace(game, text, options, sys.stderr if args.json else sys.stdout)
     return status

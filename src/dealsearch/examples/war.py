@@ -144,8 +144,8 @@ def play(row: Row, options: WarOptions, lines: list[str] | None = None) -> GameR
 def play_lines(row: Row, options: WarOptions) -> list[str]:
     """The trace: one line per round (the cards turned, who takes, the hands' sizes).
 
-    >>> play_lines(np.array([1, 0, 0, 1], dtype=np.uint8), WarOptions(ranks=2))[:2]
-    ['round 1: 1 v 0 -> hand 1 takes; hands 3/1', 'round 2: 0 v 1 -> hand 2 takes; hands 2/2']
+    >>> play_lines(np.array([1, 0, 0, 1, 0, 1, 1, 0], dtype=np.uint8), WarOptions(ranks=2))[:2]
+    ['round 1: 1 v 0 -> hand 1 takes; hands 5/3', 'round 2: 0 v 1 -> hand 2 takes; hands 4/4']
     """
     lines: list[str] = []
     play(row, options, lines)

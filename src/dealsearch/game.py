@@ -6,10 +6,13 @@ game's options, the game is deterministic; it ends in one of the game's outcomes
 (its *measures*), and a game that repeats a turn-boundary state never ends (outcome ``cycle``,
 with the entry and the period in every measure).
 
-Search strategies see a game only through :class:`Game`: the deck and segments to deal and
-mutate (:class:`Layout`), a compiled :class:`~dealsearch._kernel.Kernel` to play rows without
-the GIL, and text in and out for the log. The CLI builds each game's option group from
-:attr:`Game.option_specs`. A game knows nothing of the search, the log or the CLI.
+Search strategies see a game only through :class:`Game`, 14 members: the deck and segments to
+deal and mutate (:class:`Layout`), a compiled :class:`~dealsearch._kernel.Kernel` to play rows
+without the GIL, and text in and out for the log. The CLI builds each game's option group from
+:attr:`Game.option_specs`. Whatever else a game offers is a capability (a ``Protocol`` below,
+checked with ``isinstance``), reached through a function taking the game that gives the
+default otherwise (:func:`play_batch`, :func:`cycle_id`, :func:`histogram`, ...). A game knows
+nothing of the search, the log or the CLI.
 
 >>> DEFAULT_GAME in game_names()
 True
@@ -142,7 +145,7 @@ class GameResult:
 
 @dataclass(frozen=True)
 class BatchResults:
-    """Results of :meth:`Game.play_batch`, one entry per row.
+    """Results of :func:`play_batch`, one entry per row.
 
     ``outcome`` indexes :attr:`Game.outcomes`; ``measures``, ``entry`` and ``period`` have
     one column per measure (``entry``/``period`` are 0 unless the outcome is ``cycle``).

@@ -4,7 +4,8 @@ A game is a plug-in (:mod:`dealsearch.game`); whatever its engine, the search, t
 CLI rely on the same promises, checked here against the game's own pure-Python reference:
 
 - the compiled engine agrees with the reference (a game with a
-  :class:`~dealsearch.game.Reference`), and plays a deal the same way every time;
+  :class:`~dealsearch.game.Reference`, whose trace is a line per turn), and plays a deal the
+  same way every time;
 - ``parse`` and ``format`` are inverse, and a row keeps the deck's cards;
 - a never-ending game's counts add up (first repeat = entry + one period), and a game with a
   cycle catalogue names its cycle (and only cycles);
@@ -148,6 +149,20 @@ def compiled_equals_reference(subject: Subject) -> None:
             assert compiled.to_json() == reference.to_json(), game.format(row, options)
             assert game.outcomes[batch.outcome[i]] == compiled.outcome
             assert tuple(batch.measures[i]) == tuple(compiled.measures.values())
+
+
+def traces_the_game(subject: Subject) -> None:
+    """A game with a :class:`~dealsearch.game.Reference` traces a deal as lines of text, one
+    per turn (``verify --trace``): at least one, each a single line."""
+    game = subject.game
+    if not isinstance(game, Reference):
+        return
+    for options, rows in subject.cases():
+        for row in rows[:3]:
+            text = game.format(row, options)
+            lines = list(game.trace(text, options))
+            assert lines, f"{text}: an empty trace"
+            assert all(isinstance(line, str) and "\n" not in line for line in lines), text
 
 
 def parse_and_format_are_inverse(subject: Subject) -> None:
@@ -438,8 +453,8 @@ def exhaustive_respects_the_layout(subject: Subject) -> None:
 
 
 CHECKS: tuple[Callable[[Subject], None], ...] = (
-    compiled_equals_reference, parse_and_format_are_inverse, same_deal_same_result,
-    cycles_add_up, cycles_repeat_after_their_period, limits_cut_the_game,
+    compiled_equals_reference, traces_the_game, parse_and_format_are_inverse,
+    same_deal_same_result, cycles_add_up, cycles_repeat_after_their_period, limits_cut_the_game,
     cycle_key_refuses_an_ending_deal, kernel_agrees, speed_table_agrees, options_round_trip,
     describes_its_options, climb_resumes_exactly, crossover_keeps_parts,
     exhaustive_respects_the_layout)

@@ -75,8 +75,8 @@ CYCLES_CUT = 10  # most cycling deals of an option set cut by a limit at entry a
 class Subject:
     """A game and what to play it with.
 
-    ``option_sets``: option values (as :meth:`Game.options` takes them) to check under, each
-    with ``rows`` random deals. ``cycle_deals``: (option values, deal text) pairs known never
+    ``option_sets``: option values (as :func:`~dealsearch.game.make_options` takes them) to
+    check under, each with ``rows`` random deals. ``cycle_deals``: (option values, deal text) pairs known never
     to end, so the cycle checks surely run even where random deals rarely cycle.
     """
 

@@ -74,10 +74,10 @@ class DurakGame(Game[DurakOptions]):
         OptionSpec("max_bouts", "agreed limit: stop after this many bouts", None,
                    _max_bouts, metavar="N"),
     )
-    #: Option sets the generic contract tests run every game through.
 
     def options(self, **values: Any) -> DurakOptions:
-        """Options from option-spec values (names with ``_`` or ``-``; ``None`` = default).
+        """Options from option-spec values or the fields ``to_json`` writes (``None`` =
+        default); :func:`~dealsearch.game.make_options` has refused any other name.
 
         >>> DurakGame().options(players="3", no_throw_after_take=True).throw_after_take
         False

@@ -119,7 +119,6 @@ class SpiteGame(Game[SpiteOptions]):
         OptionSpec("max_turns", "the agreed limit: the game ends after this many turns "
                    "(default: none)", default=None, parse=parse_max_turns, metavar="N"),
     )
-    # Option sets (``options(**values)``) the generic contract tests play every game under.
 
     def options(self, **values: Any) -> SpiteOptions:
         """Options from the :attr:`option_specs` names (``policies`` is taken for ``policy``)."""

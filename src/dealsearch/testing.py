@@ -76,8 +76,9 @@ class Subject:
     """A game and what to play it with.
 
     ``option_sets``: option values (as :func:`~dealsearch.game.make_options` takes them) to
-    check under, each with ``rows`` random deals. ``cycle_deals``: (option values, deal text) pairs known never
-    to end, so the cycle checks surely run even where random deals rarely cycle.
+    check under, each with ``rows`` random deals. ``cycle_deals``: (option values, deal text)
+    pairs known never to end, so the cycle checks surely run even where random deals rarely
+    cycle.
     """
 
     game: Game

@@ -29,7 +29,7 @@ matplotlib.use("Agg")  # files only: no screen is needed or wanted
 import matplotlib.pyplot as plt
 from matplotlib.ticker import MaxNLocator, StrMethodFormatter
 
-from .game import DEFAULT_GAME, Published, PublishedRecords, get_game
+from .game import DEFAULT_GAME, Published, PublishedRecords, get_game, histogram, make_options
 from .log import RecordLog
 from .projection import (
     ALPHA,
@@ -68,7 +68,7 @@ def setting_text(run: dict[str, Any]) -> str:
     options key if the game cannot read the logged options any more."""
     game = get_game(run.get("game", DEFAULT_GAME))
     try:
-        return game.describe_options(game.options(**run.get("game_options", {})))
+        return game.describe_options(make_options(game, run.get("game_options", {})))
     except (ValueError, TypeError):
         return run.get("options_key", "")
 
@@ -148,7 +148,7 @@ def group_lengths(log: RecordLog, group: Group, measure: str) -> GroupLengths:
                                 f"a {group.strategy} search's lengths are not random deals")
         return GroupLengths(group, width, counts, None,
                             f"{label} ({games:,} games): no tail fit, because {reason}.")
-    _, bins = get_game(group.game).histogram(measure)
+    _, bins = histogram(get_game(group.game), measure)
     fit = fit_tail(width, counts, overflow=bins - 1, measure=measure)
     if not fit.accepted:
         return GroupLengths(group, width, counts, fit,

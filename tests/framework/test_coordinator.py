@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from dealsearch.game import GameResult
+from dealsearch.game import GameResult, cycle_id
 from dealsearch.log import RecordLog
 from dealsearch.search import Runner, SearchSpec
 from dealsearch.search import runner as runner_module
@@ -228,5 +228,5 @@ def test_workers_name_their_cycles_as_the_coordinator_would() -> None:
     assert cycles and set(report.cycles) == set(cycles)
     for deal in cycles:
         key = game.cycle_key(game.parse(deal, options), options)
-        assert report.cycles[deal] == (key, game.cycle_id(key, options))
+        assert report.cycles[deal] == (key, cycle_id(game, key, options))
     assert report.seconds > 0

@@ -21,7 +21,16 @@ from ..errors import (
     MissingDirectory,
     NotAFile,
 )
-from ..game import DEFAULT_GAME, Game, GameError, GameOptions, OptionSpec, game_names, get_game
+from ..game import (
+    DEFAULT_GAME,
+    Game,
+    GameError,
+    GameOptions,
+    OptionSpec,
+    game_names,
+    get_game,
+    make_options,
+)
 from ..log import VERSION, RecordLog
 from ..search.spec import MAX_SEED, parse_duration
 from ..text import plain
@@ -286,6 +295,6 @@ def option_values(args: argparse.Namespace, game: Game, exclude: Collection[str]
 def game_options(game: Game, values: dict[str, Any]) -> GameOptions:
     """The game's options from ``values``; bad input is one line (exit status 2)."""
     try:
-        return game.options(**values)
+        return make_options(game, values)
     except GameError as error:
         raise BadInput(str(error)) from None

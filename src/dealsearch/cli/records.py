@@ -21,6 +21,7 @@ from ..game import (
     LegacyLogs,
     cycle_key_title,
     get_game,
+    make_options,
     v1_columns,
 )
 from ..log import RecordLog, iter_lines
@@ -124,7 +125,7 @@ def _print_projections(log: RecordLog, args: argparse.Namespace, game: Game) -> 
         projection = runs_projection(log, runs, args.target)
         if projection is not None:
             try:
-                setting = game.describe_options(game.options(**runs[0]["game_options"]))
+                setting = game.describe_options(make_options(game, runs[0]["game_options"]))
             except (ValueError, TypeError):
                 setting = key
             print(f"projection for random {game.title} deals, {setting}:")
@@ -185,7 +186,7 @@ def _by_family(cycles: list[dict[str, Any]], game: Game) -> list[dict[str, Any]]
     order: dict[str | None, int] = {}
     for cycle in cycles:
         try:
-            options = game.options(**cycle["game_options"])
+            options = make_options(game, cycle["game_options"])
         except (ValueError, TypeError):   # options this version cannot read
             cycle["family"] = None
         else:
@@ -344,7 +345,7 @@ def _find_options(log: RecordLog, row: dict[str, Any], specs: dict[int, Any]) ->
             specs[row["run_id"]] = None
     options = specs[row["run_id"]]
     if options is None or options.key() != row["options_key"]:
-        options = game.options(**row["game_options"])
+        options = make_options(game, row["game_options"])
     return options
 
 

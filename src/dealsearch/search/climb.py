@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from ..game import PlaysBackwards, specialised_climber
+from ..game import PlaysBackwards, histogram, mutation_weights, specialised_climber
 from ._generic import Climber
 from .base import (
     Report,
@@ -127,7 +127,7 @@ def climber_for(spec: SearchSpec, stream: int) -> Any:
     return Climber(game.kernel(options), layout.deck, layout.segments, layout.unordered,
                    layout.fixed, spec.seed, stream, game.measures.index(objective),
                    game.outcomes.index("cycle") if "cycle" in game.outcomes else -1,
-                   len(game.outcomes), game.mutation_weights)
+                   len(game.outcomes), mutation_weights(game))
 
 
 def climb_slice(spec: SearchSpec, task: Task) -> Report:
@@ -170,7 +170,7 @@ def climb_slice(spec: SearchSpec, task: Task) -> Report:
         report.deals += 1
         report.total += measures[count_index]
         for measure, value in zip(game.measures, measures, strict=True):  # every game counted
-            width, bins = game.histogram(measure)
+            width, bins = histogram(game, measure)
             report.histograms[measure][min(value // width, bins - 1)] += 1
         if outcome == cycle:
             row = climber.current_row

@@ -25,7 +25,7 @@ from typing import Any, Protocol
 import numpy as np
 from tqdm import tqdm
 
-from ..game import CycleCatalogue, GameResult
+from ..game import CycleCatalogue, GameResult, cycle_id, finished
 from ..interrupt import deferred
 from ..log import Find, ManagedRun, RecordLog
 from ..ownership import RENEW_SECONDS, Owner, claim, give_back, let_go
@@ -91,7 +91,7 @@ def run_task(spec: SearchSpec, task: Task) -> Report:
         for deal, result in report.finds:
             if result.outcome == "cycle" and deal not in report.cycles:
                 key = game.cycle_key(game.parse(deal, options), options)
-                report.cycles[deal] = (key, game.cycle_id(key, options))
+                report.cycles[deal] = (key, cycle_id(game, key, options))
     report.seconds = time.perf_counter() - began
     return report
 
@@ -208,7 +208,7 @@ class Runner:
         self.game = spec.plugin
         self.widths = bin_widths(self.game)
         self.full_options = spec.options.to_json()
-        self.finished = self.game.finished()
+        self.finished = finished(self.game)
         self.owner = Owner.this_process()
         found: dict[str, Any] | None = None
         if run_id is not None:
@@ -263,7 +263,7 @@ class Runner:
 
     def _keep(self, deal: str, result: GameResult) -> bool:
         """Whether a reported game is a find: any cycle, or a new best of the run among games
-        that finished (:meth:`~dealsearch.game.Game.finished`). Stalemates and
+        that finished (:func:`~dealsearch.game.finished`). Stalemates and
         limits are counted in the run's outcomes, never stored as finds."""
         if result.outcome == "cycle":
             return True
@@ -295,7 +295,7 @@ class Runner:
                 key, cycle = named[deal]
             else:
                 key = game.cycle_key(game.parse(deal, options), options)
-                cycle = game.cycle_id(key, options)
+                cycle = cycle_id(game, key, options)
         return Find(deal, result.outcome, dict(result.measures), self.spec.strategy,
                     self.run_id, dict(result.entry), dict(result.period),
                     dict(result.details), key, cycle, game.name, options.key(),

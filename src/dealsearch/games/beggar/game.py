@@ -112,7 +112,7 @@ def _options(options: Any) -> BeggarOptions:
     return options
 
 
-class Beggar(Game):
+class Beggar(Game[BeggarOptions]):
     """Beggar-My-Neighbour (docs/games/beggar.md): measures cards and tricks; outcomes win, cycle,
     limit."""
 
@@ -133,9 +133,6 @@ class Beggar(Game):
 
     def options(self, **values: Any) -> BeggarOptions:
         """Checked BMN options (see :func:`~dealsearch.games.beggar.options.make_options`)."""
-        unknown = sorted(set(values) - {spec.name for spec in OPTION_SPECS})
-        if unknown:
-            raise GameError(f"beggar has no option {unknown[0]!r}")
         return make_options(**values)
 
     def looks_like_deal(self, text: str) -> bool:
@@ -222,7 +219,7 @@ class Beggar(Game):
         """Entry ``i`` of a batch, winner and order out included."""
         if isinstance(batch, BeggarBatch) and batch.raw is not None:
             return to_game_result(batch.raw.result(i))
-        return super().result(batch, i, row, options)
+        return self.verify(self.format(row, options), options)[1]
 
     def play_deal(self, deal: Deal, options: BeggarOptions) -> Result:
         """One deal (its own hand sizes) through the compiled engine."""

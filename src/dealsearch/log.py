@@ -536,7 +536,8 @@ class RecordLog:
         measures are not comparable: a reader that lists them groups them by ``objective``
         (``records`` gives each its own table)."""
         ids = list(run_ids)
-        where, args = [], []
+        where: list[str] = []
+        args: list[Any] = []
         if ids:
             where.append(f"f.run_id IN ({', '.join('?' * len(ids))})")
             args.extend(ids)

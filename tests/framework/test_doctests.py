@@ -27,7 +27,7 @@ MODULES = modules()
 
 
 def test_the_walk_finds_the_whole_package() -> None:
-    assert {"dealsearch", "dealsearch.cli.main", "dealsearch.games.beggar.deal",
+    assert {"dealsearch", "dealsearch.cli.main", "dealsearch.games.beggar.notation",
             "dealsearch.games.durak.game", "dealsearch.search.runner"} <= set(MODULES)
 
 

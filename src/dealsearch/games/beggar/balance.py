@@ -31,11 +31,9 @@ import time
 from dataclasses import dataclass, field
 
 from . import _engine
-from .deal import Deal
 from .factory import Hands, Loop, find_loop, never_ending
-from .notation import parse_deal
+from .notation import STANDARD, Deal, Rules, parse_deal
 from .reverse import pack, unpack
-from .rules import STANDARD, Rules
 
 
 def gap(hands: Hands) -> int:

@@ -13,10 +13,8 @@ from __future__ import annotations
 
 import hashlib
 
-from .deal import Deal
-from .notation import format_hand
+from .notation import STANDARD, Deal, Rules, format_hand
 from .reference import cycle_states
-from .rules import STANDARD, Rules
 
 
 def _seen_from_mover(hands: tuple[tuple[int, ...], ...], to_move: int, rules: Rules) -> str:

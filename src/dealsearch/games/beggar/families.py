@@ -33,10 +33,9 @@ from collections.abc import Sequence
 from functools import lru_cache
 from math import gcd
 
-from .deal import Deal
-from .notation import parse_deal
+from .notation import STANDARD, Deal, Rules, parse_deal
+from .options import get_rules
 from .reference import Trick, cycle_states, play_reference
-from .rules import STANDARD, Rules, get_rules
 
 Labelled = tuple[tuple[int, ...], ...]  # hands of card labels (positions in the first state)
 MAX_TURNS = 64  # turns of the cycle followed until the labelled state repeats

@@ -55,11 +55,9 @@ class EntryOneCardLate(BeggarGame):
     still add up."""
 
     def play_batch(self, rows: npt.ArrayLike, options: Any) -> BatchResults:
+        # BMN's result(i) reads the batch it is given, so the shift reaches it too.
         return shifted_batch(super().play_batch(rows, options), self.outcomes.index("cycle"),
                              0, 1, 0)
-
-    def result(self, batch: BatchResults, i: int, row: Row, options: Any) -> GameResult:
-        return shifted(super().result(batch, i, row, options), "cards", 1, 0)
 
 
 class RepeatOneRoundLate(War):

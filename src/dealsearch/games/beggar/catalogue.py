@@ -4,7 +4,7 @@ Two deals share a cycle when their games reach the same loop of trick-boundary s
 loop's identity is the smallest of its states in compact notation, with the seats rotated so
 that the player to move comes first (the same cycle seen from either seat gets one id).
 
->>> from dealsearch.games.beggar import parse_deal
+>>> from dealsearch.games.beggar.notation import parse_deal
 >>> cycle_id(parse_deal("---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"))
 'c6fd3eaa240c'
 """

@@ -105,7 +105,7 @@ class Loop:
 def find_loop(deal: Deal, rules: Rules = STANDARD, parent: str = "") -> Loop | None:
     """The cycle ``deal``'s game enters, or None if the game ends.
 
-    >>> from dealsearch.games.beggar import parse_deal
+    >>> from dealsearch.games.beggar.notation import parse_deal
     >>> find_loop(parse_deal("---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA")).period_tricks
     62
     """
@@ -354,7 +354,7 @@ def starting_deals(loop: Loop, rules: Rules = STANDARD, max_states: int = 20_000
     and, for two players, every one found walking backwards from the cycle (at most
     ``max_states`` states; :func:`dealsearch.games.beggar.reverse.basin`).
 
-    >>> from dealsearch.games.beggar import parse_deal
+    >>> from dealsearch.games.beggar.notation import parse_deal
     >>> loop = find_loop(parse_deal("---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"))
     >>> len(starting_deals(loop))
     30

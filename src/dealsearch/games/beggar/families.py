@@ -18,7 +18,7 @@ cards of each pile of one turn (:func:`tricks`) as a multiset, and :func:`family
 it into a 12-digit id; :data:`KNOWN_FAMILIES` names the published cycles' families. Court
 cards in another order (a king and a queen swapped) make another family.
 
->>> from dealsearch.games.beggar import parse_deal
+>>> from dealsearch.games.beggar.notation import parse_deal
 >>> casella = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
 >>> family_of(casella) == KNOWN_FAMILIES["Casella"]
 True

@@ -5,7 +5,7 @@ same simple way; :func:`basin` refuses other deals). A state is a trick boundary
 the player to move, packed as the compiled
 :func:`~dealsearch.games.beggar._engine.predecessors` wants it.
 
->>> from dealsearch.games.beggar import parse_deal
+>>> from dealsearch.games.beggar.notation import parse_deal
 >>> walk = basin(parse_deal("---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"))
 >>> walk.cycle_states, len(walk.starts)
 (62, 30)

@@ -16,7 +16,7 @@ are card classes (0 = a plain card), hand 1 first.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
 
 import numpy as np
@@ -50,9 +50,14 @@ REVERSE_TRICKS = 12       # longer_starts: walk back from this many states of th
 REVERSE_STATES = 2_000    # ... each walk bounded to this many states
 
 
+def _counts(values: Mapping[str, int]) -> str:
+    """Cards and tricks, in that order, in words ("1 trick" too)."""
+    return measures({m: values[m] for m in MEASURES})
+
+
 def describe(result: GameResult) -> str:
     """A result in words, e.g. 'hand 2 wins: 8,344 cards, 1,164 tricks'."""
-    counts = measures(dict(result.measures))  # "1 trick" too
+    counts = _counts(result.measures)
     out = result.details.get("out", ())
     out_text = f"; out in order: {', '.join(map(str, out))}" if len(out) > 1 else ""
     winner = result.details.get("winner")
@@ -61,8 +66,8 @@ def describe(result: GameResult) -> str:
     if result.outcome == "limit":
         leader = f"hand {winner} has most cards" if winner else "a draw"
         return f"limit reached at {counts}: {leader}{out_text}"
-    return (f"never ends: first repeat at {counts}; entry {measures(dict(result.entry))}; "
-            f"period {measures(dict(result.period))}")
+    return (f"never ends: first repeat at {counts}; entry {_counts(result.entry)}; "
+            f"period {_counts(result.period)}")
 
 
 def _options(options: Any) -> BeggarOptions:

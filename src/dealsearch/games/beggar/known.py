@@ -75,9 +75,8 @@ def load_known() -> list[KnownDeal]:
     text = csv_file.read_text(encoding="utf-8")
     known = []
     for row in csv.DictReader(text.splitlines()):
-        cycle_fields = {k: _optional_int(row[k]) for k in
-                        ("entry_cards", "entry_tricks", "period_cards", "period_tricks")}
-        cycle = cycle_fields if None not in cycle_fields.values() else None
+        names = ("entry_cards", "entry_tricks", "period_cards", "period_tricks")
+        cycle = {k: int(row[k]) for k in names} if all(row[k].strip() for k in names) else None
         known.append(KnownDeal(
             text=row["deal"], rules_name=row["rules"], outcome=row["outcome"],
             cards=int(row["cards"]), tricks=int(row["tricks"]),

@@ -47,6 +47,14 @@ _MOVED = {
     "make_options": ("options", "make_options"),
 }
 
+# The two old result classes are the framework's results now, built from other fields.
+_RESHAPED = {
+    "Result": " (a GameResult: measures cards/tricks, entry, period, details winner/out; "
+              "BeggarResult.of builds one from the old fields)",
+    "BatchResult": " (a BatchResults: measures, entry, period columns cards/tricks; winner, "
+                   "out)",
+}
+
 
 def __getattr__(name: str) -> Any:
     """The names this package used to export, from their modules, with a
@@ -54,6 +62,7 @@ def __getattr__(name: str) -> Any:
     if name in _MOVED:
         module, new = _MOVED[name]
         warnings.warn(f"dealsearch.games.beggar.{name} is deprecated: use "
-                      f"dealsearch.games.beggar.{module}.{new}", DeprecationWarning, stacklevel=2)
+                      f"dealsearch.games.beggar.{module}.{new}{_RESHAPED.get(name, '')}",
+                      DeprecationWarning, stacklevel=2)
         return getattr(importlib.import_module(f"{__name__}.{module}"), new)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -27,7 +27,7 @@ from pathlib import Path
 from dealsearch.games.beggar import balance
 from dealsearch.games.beggar.factory import Loop, find_loop
 from dealsearch.games.beggar.notation import parse_deal
-from dealsearch.games.beggar.rules import get_rules
+from dealsearch.games.beggar.options import get_rules
 from dealsearch.log import RecordLog
 
 FACTORY = {

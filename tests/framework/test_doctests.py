@@ -38,6 +38,7 @@ WITH_EXAMPLES = [name for name in MODULES if examples(name)]
 
 def test_the_walk_finds_the_whole_package() -> None:
     assert {"dealsearch", "dealsearch.cli.main", "dealsearch.game",
+            "dealsearch.games.beggar.notation",
             "dealsearch.games.durak.game", "dealsearch.search.runner"} <= set(MODULES)
     # The public modules a newcomer reads first show an example; a module without one is
     # not collected below (a doctest case that runs nothing would pass without testing).

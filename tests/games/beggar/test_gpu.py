@@ -16,7 +16,8 @@ import numpy as np
 import pytest
 
 from dealsearch.cli import main
-from dealsearch.games.beggar import STANDARD, _engine, _gpu_emulate, gpu
+from dealsearch.games.beggar import _engine, _gpu_emulate, gpu
+from dealsearch.games.beggar.notation import STANDARD
 from dealsearch.games.beggar.options import make_options
 from dealsearch.search import device as device_module
 from dealsearch.search.base import Task

@@ -57,10 +57,8 @@ from .engine import play
 from .factory import find_loop, seed_loops
 from .factory_run import Child, Factory, Node, Settings, expand_node, task_args
 from .families import family_of
-from .game import to_game_result
-from .notation import DealError, parse_deal, parse_deck
-from .options import BeggarOptions, make_options
-from .rules import PRESETS, Rules
+from .notation import DealError, Rules, parse_deal, parse_deck
+from .options import PRESETS, BeggarOptions, make_options
 
 # Small decks whose exhaustive play has cycles to grow from, per (rules, players).
 START_DECKS = {("standard", 2): "------JJQQK", ("italian", 2): "00000011223",
@@ -171,7 +169,7 @@ def _finds(child: Child, rules: Rules, run_id: int, options: BeggarOptions) -> l
     extra = {"family": family, "most_even": child.even, "imbalance": node.imbalance}
     finds = []
     for text in (node.deal, *child.starts):
-        found = to_game_result(play(parse_deal(text, rules, "any"), rules))
+        found = play(parse_deal(text, rules, "any"), rules)
         finds.append(Find(text, found.outcome, dict(found.measures), "factory", run_id,
                           dict(found.entry), dict(found.period),
                           {**found.details, **extra}, node.key, key_id(node.key, rules),

@@ -133,7 +133,7 @@ def _find_options(find: dict[str, Any], run: tuple[dict[str, Any], str]
     deck and hand sizes of its deal (v1 kept a deal once per rules and limit); the run's
     options if the deal cannot be read."""
     from .notation import DealError, parse_deal
-    from .rules import get_rules
+    from .options import get_rules
 
     limits = dict(part.split("=", 1) for part in (find.get("limits") or "").split(",") if part)
     try:

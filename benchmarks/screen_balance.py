@@ -8,8 +8,9 @@ can be given however busy the machine was).
 
     python benchmarks/screen_balance.py --seeds 1 2 --nodes 400 --time 60 --cycles base1.sqlite
 
-``--cycles LOG``: a factory log whose whole-deck cycles the two whole-deck methods (shift
-climb, backward play) start from (the most even of them first; one per seed).
+``--cycles LOG``: a factory log whose whole-deck cycles the whole-deck methods (shift climb,
+backward play, pair climb) start from (the most even of them first; one per seed); with
+``--pool``, the pair climb then runs once more, for ``--time``, from all of them together.
 The factory's research page (docs/research/factory.md) shows the table this printed.
 """
 
@@ -24,10 +25,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from dealsearch.games.beggar import balance
+from dealsearch.games.beggar import Deal, balance, format_deal, get_rules, pair_step, parse_deal
 from dealsearch.games.beggar.factory import Loop, find_loop
-from dealsearch.games.beggar.notation import parse_deal
-from dealsearch.games.beggar.rules import get_rules
 from dealsearch.log import RecordLog
 
 FACTORY = {
@@ -39,7 +38,8 @@ FACTORY = {
 
 WHOLE = ("pieces moved to the short hand (shift climb)",
          "backward play toward balance, pieces changed at dead ends",
-         "pieces moved, then backward play from every cycle met")
+         "pieces moved, then backward play from every cycle met",
+         "every pair of card moves, then backward play (pair climb)")
 
 
 def child_cpu() -> float:
@@ -80,11 +80,22 @@ def run_whole(method: str, loop: Loop, seed: int, seconds: float, rules_name: st
         reached = balance.shift_climb(loop, rules, seed, seconds)
     elif method.startswith("pieces moved, then backward"):
         reached = balance.shift_then_walk(loop, rules, seed, seconds)
+    elif method.startswith("every pair of card moves"):
+        reached = pair_step.pair_climb([loop], rules, seconds)
     else:
         reached = balance.backward_balance(loop, rules, max_states=2_000_000, seconds=seconds,
                                            changes=50, seed=seed)
     return {"gap": reached.gap, "cycles": len(reached.cycles), "from": loop.imbalance(),
             "walked": reached.walked, "played": reached.played,
+            "cpu": round(time.process_time() - began, 1)}
+
+
+def run_pool(loops: list[Loop], seconds: float, rules_name: str) -> dict[str, object]:
+    began = time.process_time()
+    reached = pair_step.pair_climb(loops, get_rules(rules_name), seconds)
+    return {"gap": reached.gap, "cycles": len(reached.cycles), "from": loops[0].imbalance(),
+            "starts": len(loops), "rings": reached.rings, "walked": reached.walked,
+            "played": reached.played, "state": format_deal(Deal(reached.state)),
             "cpu": round(time.process_time() - began, 1)}
 
 
@@ -97,6 +108,8 @@ def main() -> None:
     parser.add_argument("--cycles", type=Path, help="a factory log of whole-deck cycles")
     parser.add_argument("--only", choices=("factory", "whole"), help="one half of the screen")
     parser.add_argument("--methods", nargs="+", choices=WHOLE, help="whole-deck methods")
+    parser.add_argument("--pool", action="store_true",
+                        help="then the pair climb once from every whole-deck cycle of the log")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     results: dict[str, dict[int, dict[str, object]]] = {}
@@ -115,6 +128,11 @@ def main() -> None:
                     results.setdefault(name, {})[seed] = run_whole(name, loop, seed,
                                                                     args.time, args.rules)
                     print(name, seed, results[name][seed], flush=True)
+        if args.cycles and args.pool:
+            name = "pair climb from every whole-deck cycle of the log"
+            results[name] = {0: run_pool(whole_deck_loops(args.cycles, args.rules), args.time,
+                                         args.rules)}
+            print(name, results[name][0], flush=True)
     if args.out:
         args.out.write_text(json.dumps(results, indent=1))
 

@@ -4,9 +4,8 @@ and the reference engine alike."""
 
 from __future__ import annotations
 
+from dealsearch.games.beggar import Deal, play
 from dealsearch.games.beggar.balance import gap
-from dealsearch.games.beggar.deal import Deal
-from dealsearch.games.beggar.engine import play
 from dealsearch.games.beggar.factory import find_loop, seed_loops
 from dealsearch.games.beggar.notation import parse_deck
 from dealsearch.games.beggar.pair_step import never_ending_pairs, pair_climb, pair_states

@@ -27,12 +27,13 @@ def _moves(hands):
     return out
 
 
-def _plain_ring(hands):
+def _plain_ring(hands, lateral=False):
     before = gap(hands)
     ring = set()
     for one in _moves(hands):
         if gap(one) < before:
-            ring |= {two for two in _moves(one) | {one} if gap(two) < before and all(two)}
+            ring |= {two for two in _moves(one) | {one}
+                     if gap(two) < before + lateral and all(two)}
     return ring
 
 
@@ -42,6 +43,9 @@ def test_the_ring_is_every_more_even_state_one_or_two_moves_away():
         ring = pair_states(hands)
         assert ring == _plain_ring(hands)
         assert all(sorted(a + b) == sorted(hands[0] + hands[1]) for a, b in ring)
+        wider = pair_states(hands, lateral=True)
+        assert wider == _plain_ring(hands, lateral=True)
+        assert ring < wider and {gap(state) for state in wider - ring} == {gap(hands)}
 
 
 def _never_ends(hands):
@@ -61,11 +65,12 @@ def test_never_ending_pairs_are_never_ending_and_in_the_ring():
 
 def test_the_climb_reaches_a_balanced_never_ending_deal_through_new_cycles():
     loop = next(loop for loop in seed_loops(parse_deck("------JJQQK")) if loop.imbalance())
-    # no walk backwards (its own states only): the ring alone must do it
-    reached = pair_climb([loop], max_states=1, max_rings=3, seconds=None)
-    assert reached.gap == gap(reached.state) == 0 < loop.imbalance()
-    assert _never_ends(reached.state)
-    assert reached.found and reached.rings >= 1
-    for hands in reached.found:
-        assert _never_ends(hands)
-        assert find_loop(Deal(hands)).key in reached.cycles - {loop.key}
+    for lateral in (False, True):
+        # no walk backwards (its own states only): the ring alone must do it
+        reached = pair_climb([loop], max_states=1, max_rings=3, seconds=None, lateral=lateral)
+        assert reached.gap == gap(reached.state) == 0 < loop.imbalance()
+        assert _never_ends(reached.state)
+        assert reached.found and reached.rings >= 1
+        for hands in reached.found:
+            assert _never_ends(hands)
+            assert find_loop(Deal(hands)).key in reached.cycles - {loop.key}

@@ -90,7 +90,7 @@ def _moved(rows: npt.NDArray[np.uint8], cards: int) -> tuple[npt.NDArray[np.uint
     return moved, np.argmax(moved == SEP, axis=1)
 
 
-def _ring(hands: Hands) -> Iterator[npt.NDArray[np.uint8]]:
+def _ring(hands: Hands, lateral: bool = False) -> Iterator[npt.NDArray[np.uint8]]:
     """The rows (hand 1, :data:`SEP`, hand 2) of :func:`pair_states`, in chunks (a row may
     come twice)."""
     if len(hands) != 2 or not all(hands):
@@ -103,7 +103,7 @@ def _ring(hands: Hands) -> Iterator[npt.NDArray[np.uint8]]:
     for at in range(0, len(first), _CHUNK):
         chunk = first[at:at + _CHUNK]
         second, sizes = _moved(chunk, cards)
-        keep = (_gaps(sizes, cards) < before) & (sizes > 0) & (sizes < cards)
+        keep = (_gaps(sizes, cards) < before + lateral) & (sizes > 0) & (sizes < cards)
         yield _distinct(np.concatenate([chunk, second[keep]]))
 
 
@@ -117,16 +117,17 @@ def _distinct(rows: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
     return rows[np.unique(keys, return_index=True)[1]]
 
 
-def pair_states(hands: Hands) -> set[Hands]:
+def pair_states(hands: Hands, lateral: bool = False) -> set[Hands]:
     """Every state (two hands, the player to move first) one or two card moves from
     ``hands`` and more even than it: a card of the longer hand moved to any place of the
-    shorter one, then, or not, any card moved to any place of either hand.
+    shorter one, then, or not, any card moved to any place of either hand. ``lateral``: as
+    even as it will do (the second move may take a card back to the longer hand).
 
     >>> sorted(pair_states(((0, 1, 0), (2,))))[:3]
     [((0, 0), (1, 2)), ((0, 0), (2, 1)), ((0, 1), (0, 2))]
     """
     found: set[Hands] = set()
-    for rows in _ring(hands):
+    for rows in _ring(hands, lateral):
         for row in rows.tolist():
             cut = row.index(SEP)
             found.add((tuple(row[:cut]), tuple(row[cut + 1:])))
@@ -134,12 +135,13 @@ def pair_states(hands: Hands) -> set[Hands]:
 
 
 def never_ending_pairs(hands: Hands, rules: Rules = STANDARD,
-                       max_cards: int | None = MAX_GAME) -> tuple[list[Hands], int]:
+                       max_cards: int | None = MAX_GAME, lateral: bool = False
+                       ) -> tuple[list[Hands], int]:
     """The states of :func:`pair_states` whose game (hand 1 leading) is seen to never end
     within ``max_cards`` cards, and how many states were played."""
     found: list[Hands] = []
     played = 0
-    for rows in _ring(hands):
+    for rows in _ring(hands, lateral):
         played += len(rows)
         cuts = np.argmax(rows == SEP, axis=1)
         for cut in np.unique(cuts):
@@ -153,18 +155,20 @@ def never_ending_pairs(hands: Hands, rules: Rules = STANDARD,
 
 
 def pair_climb(loops: Iterable[Loop], rules: Rules = STANDARD, seconds: float | None = 60.0,
-               max_rings: int | None = None, max_states: int = 50_000, keep: int = 64
-               ) -> Climbed:
+               max_rings: int | None = None, max_states: int = 50_000, keep: int = 64,
+               lateral: bool = False) -> Climbed:
     """Climb toward a balanced never-ending deal with the pair ring.
 
     Walk backwards best-first from every cycle of ``loops`` (at most ``max_states`` states
     each) and keep the ``keep`` most even states of each walk; then, until ``seconds`` or
     ``max_rings`` rings are spent or a dealt split is reached, take the most even state kept
     and not yet tried, play its :func:`never_ending_pairs`, and walk back from every new cycle
-    they enter (its most even states are kept in turn). ``Reached.cycles`` holds the keys of
-    the cycles met (the start ones included), ``Reached.state`` the most even never-ending
-    state met (a state of a walk, or one of a ring), ``Reached.found`` every ring state that
-    never ends into a new cycle."""
+    they enter (its most even states are kept in turn). With ``lateral`` the rings hold the
+    states as even as the one they are made from too (:func:`pair_states`): they enter new
+    cycles far more often, and each new cycle is a new basin to walk. ``Reached.cycles``
+    holds the keys of the cycles met (the start ones included), ``Reached.state`` the most
+    even never-ending state met (a state of a walk, or one of a ring), ``Reached.found``
+    every ring state that never ends into a new cycle."""
     ends = None if seconds is None else time.monotonic() + seconds
     queue: list[tuple[int, int, Hands]] = []
     reached: Climbed | None = None
@@ -198,7 +202,7 @@ def pair_climb(loops: Iterable[Loop], rules: Rules = STANDARD, seconds: float | 
         tried.add(hands)
         rings += 1
         reached.rings = rings
-        states, played = never_ending_pairs(hands, rules)
+        states, played = never_ending_pairs(hands, rules, lateral=lateral)
         reached.played += played
         for state in states:
             if gap(state) < reached.gap:

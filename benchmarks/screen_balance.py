@@ -10,7 +10,8 @@ can be given however busy the machine was).
 
 ``--cycles LOG``: a factory log whose whole-deck cycles the whole-deck methods (shift climb,
 backward play, pair climb) start from (the most even of them first; one per seed); with
-``--pool``, the pair climb then runs once more, for ``--time``, from all of them together.
+``--pool``, the pair climbs chosen (both by default) then run once more, for ``--time``, from
+all of them together.
 The factory's research page (docs/research/factory.md) shows the table this printed.
 """
 
@@ -39,7 +40,8 @@ FACTORY = {
 WHOLE = ("pieces moved to the short hand (shift climb)",
          "backward play toward balance, pieces changed at dead ends",
          "pieces moved, then backward play from every cycle met",
-         "every pair of card moves, then backward play (pair climb)")
+         "every pair of card moves, then backward play (pair climb)",
+         "every pair of card moves, lateral ones too (lateral pair climb)")
 
 
 def child_cpu() -> float:
@@ -81,7 +83,7 @@ def run_whole(method: str, loop: Loop, seed: int, seconds: float, rules_name: st
     elif method.startswith("pieces moved, then backward"):
         reached = balance.shift_then_walk(loop, rules, seed, seconds)
     elif method.startswith("every pair of card moves"):
-        reached = pair_step.pair_climb([loop], rules, seconds)
+        reached = pair_step.pair_climb([loop], rules, seconds, lateral="lateral" in method)
     else:
         reached = balance.backward_balance(loop, rules, max_states=2_000_000, seconds=seconds,
                                            changes=50, seed=seed)
@@ -90,9 +92,10 @@ def run_whole(method: str, loop: Loop, seed: int, seconds: float, rules_name: st
             "cpu": round(time.process_time() - began, 1)}
 
 
-def run_pool(loops: list[Loop], seconds: float, rules_name: str) -> dict[str, object]:
+def run_pool(loops: list[Loop], seconds: float, rules_name: str, lateral: bool
+             ) -> dict[str, object]:
     began = time.process_time()
-    reached = pair_step.pair_climb(loops, get_rules(rules_name), seconds)
+    reached = pair_step.pair_climb(loops, get_rules(rules_name), seconds, lateral=lateral)
     return {"gap": reached.gap, "cycles": len(reached.cycles), "from": loops[0].imbalance(),
             "starts": len(loops), "rings": reached.rings, "walked": reached.walked,
             "played": reached.played, "state": format_deal(Deal(reached.state)),
@@ -128,10 +131,13 @@ def main() -> None:
                     results.setdefault(name, {})[seed] = run_whole(name, loop, seed,
                                                                     args.time, args.rules)
                     print(name, seed, results[name][seed], flush=True)
-        if args.cycles and args.pool:
-            name = "pair climb from every whole-deck cycle of the log"
+        for lateral in (False, True) if args.cycles and args.pool else ():
+            if args.methods and not any(("lateral" in name) == lateral and "pair" in name
+                                        for name in args.methods):
+                continue
+            name = f"{'lateral ' * lateral}pair climb from every whole-deck cycle of the log"
             results[name] = {0: run_pool(whole_deck_loops(args.cycles, args.rules), args.time,
-                                         args.rules)}
+                                         args.rules, lateral)}
             print(name, results[name][0], flush=True)
     if args.out:
         args.out.write_text(json.dumps(results, indent=1))

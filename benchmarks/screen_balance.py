@@ -10,8 +10,8 @@ can be given however busy the machine was).
 
 ``--cycles LOG``: a factory log whose whole-deck cycles the whole-deck methods (shift climb,
 backward play, pair climb) start from (the most even of them first; one per seed); with
-``--pool``, the pair climbs chosen (both by default) then run once more, for ``--time``, from
-all of them together.
+``--pool`` (or ``--only pool``), the pair climbs chosen (both by default) then run once more,
+for ``--time``, from all of them together.
 The factory's research page (docs/research/factory.md) shows the table this printed.
 """
 
@@ -109,7 +109,8 @@ def main() -> None:
     parser.add_argument("--nodes", type=int, default=400, help="the factory's node budget")
     parser.add_argument("--rules", default="standard")
     parser.add_argument("--cycles", type=Path, help="a factory log of whole-deck cycles")
-    parser.add_argument("--only", choices=("factory", "whole"), help="one half of the screen")
+    parser.add_argument("--only", choices=("factory", "whole", "pool"),
+                        help="one part of the screen")
     parser.add_argument("--methods", nargs="+", choices=WHOLE, help="whole-deck methods")
     parser.add_argument("--pool", action="store_true",
                         help="then the pair climb once from every whole-deck cycle of the log")
@@ -131,7 +132,8 @@ def main() -> None:
                     results.setdefault(name, {})[seed] = run_whole(name, loop, seed,
                                                                     args.time, args.rules)
                     print(name, seed, results[name][seed], flush=True)
-        for lateral in (False, True) if args.cycles and args.pool else ():
+        pool = args.cycles and (args.pool or args.only == "pool")
+        for lateral in (False, True) if pool and args.only in (None, "pool") else ():
             if args.methods and not any(("lateral" in name) == lateral and "pair" in name
                                         for name in args.methods):
                 continue

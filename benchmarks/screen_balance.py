@@ -28,6 +28,7 @@ from pathlib import Path
 
 from dealsearch.games.beggar import Deal, balance, format_deal, get_rules, pair_step, parse_deal
 from dealsearch.games.beggar.factory import Loop, find_loop
+from dealsearch.games.beggar.families import family_of
 from dealsearch.log import RecordLog
 
 FACTORY = {
@@ -87,19 +88,23 @@ def run_whole(method: str, loop: Loop, seed: int, seconds: float, rules_name: st
     else:
         reached = balance.backward_balance(loop, rules, max_states=2_000_000, seconds=seconds,
                                            changes=50, seed=seed)
+    cpu = round(time.process_time() - began, 1)
     return {"gap": reached.gap, "cycles": len(reached.cycles), "from": loop.imbalance(),
-            "walked": reached.walked, "played": reached.played,
-            "cpu": round(time.process_time() - began, 1)}
+            "walked": reached.walked, "played": reached.played, "cpu": cpu,
+            "families": len({family_of(key, rules) for key in reached.cycles})}
 
 
 def run_pool(loops: list[Loop], seconds: float, rules_name: str, lateral: bool
              ) -> dict[str, object]:
     began = time.process_time()
     reached = pair_step.pair_climb(loops, get_rules(rules_name), seconds, lateral=lateral)
+    cpu = round(time.process_time() - began, 1)
+    rules = get_rules(rules_name)
     return {"gap": reached.gap, "cycles": len(reached.cycles), "from": loops[0].imbalance(),
             "starts": len(loops), "rings": reached.rings, "walked": reached.walked,
-            "played": reached.played, "state": format_deal(Deal(reached.state)),
-            "cpu": round(time.process_time() - began, 1)}
+            "played": reached.played, "state": format_deal(Deal(reached.state), rules),
+            "cpu": cpu, "families": len({family_of(key, rules) for key in reached.cycles}),
+            "new cycles": sorted(reached.cycles - {loop.key for loop in loops})}
 
 
 def main() -> None:

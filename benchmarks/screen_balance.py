@@ -11,7 +11,8 @@ can be given however busy the machine was).
 ``--cycles LOG``: a factory log whose whole-deck cycles the whole-deck methods (shift climb,
 backward play, pair climb) start from (the most even of them first; one per seed); with
 ``--pool`` (or ``--only pool``), the pair climbs chosen (both by default) then run once more,
-for ``--time``, from all of them together.
+for ``--time``, from all of them together (``--unbalanced``: only from those whose basin,
+walked back, holds no dealt split).
 The factory's research page (docs/research/factory.md) shows the table this printed.
 """
 
@@ -119,6 +120,8 @@ def main() -> None:
     parser.add_argument("--methods", nargs="+", choices=WHOLE, help="whole-deck methods")
     parser.add_argument("--pool", action="store_true",
                         help="then the pair climb once from every whole-deck cycle of the log")
+    parser.add_argument("--unbalanced", action="store_true",
+                        help="start only from the cycles whose basin alone has no dealt split")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     results: dict[str, dict[int, dict[str, object]]] = {}
@@ -143,8 +146,12 @@ def main() -> None:
                                         for name in args.methods):
                 continue
             name = f"{'lateral ' * lateral}pair climb from every whole-deck cycle of the log"
-            results[name] = {0: run_pool(whole_deck_loops(args.cycles, args.rules), args.time,
-                                         args.rules, lateral)}
+            loops = whole_deck_loops(args.cycles, args.rules)
+            if args.unbalanced:  # a control: a balanced start the walk alone would find
+                rules = get_rules(args.rules)
+                loops = [loop for loop in loops
+                         if balance.backward_balance(loop, rules, max_states=50_000).gap > 0]
+            results[name] = {0: run_pool(loops, args.time, args.rules, lateral)}
             print(name, results[name][0], flush=True)
     if args.out:
         args.out.write_text(json.dumps(results, indent=1))

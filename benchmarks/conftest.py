@@ -10,8 +10,9 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from dealsearch.games.beggar import STANDARD, _engine
+from dealsearch.games.beggar import _engine
 from dealsearch.games.beggar.bench import Yardstick, load_yardstick
+from dealsearch.games.beggar.notation import STANDARD
 
 DEALS = 20_000
 SEED = 1

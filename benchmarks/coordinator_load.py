@@ -78,7 +78,7 @@ class Instant(Backend):
         if hasattr(report, "cycles"):
             report.cycles = {k: v for one in templates for k, v in one.cycles.items()}
         report.deals = int(task.payload.get("deals", template.deals))
-        report.cards = int(template.cards * units)
+        report.total = int(template.total * units)
         report.outcomes = [int(n * units) for n in template.outcomes]
         if hasattr(report, "seconds"):
             report.seconds = report.deals / self.rate if self.rate else 0.0

@@ -76,7 +76,7 @@ def cpu_report(spec: SearchSpec, deals: int) -> Report:
                              mp_context=multiprocessing.get_context("spawn")) as pool:
         for report in pool.map(cpu_chunk, work, chunksize=4):
             total.deals += report.deals
-            total.cards += report.cards
+            total.total += report.total
             total.outcomes = [a + b for a, b in zip(total.outcomes, report.outcomes,
                                                     strict=True)]
             for measure, hist in report.histograms.items():
@@ -88,7 +88,7 @@ def cpu_report(spec: SearchSpec, deals: int) -> Report:
 def differences(spec: SearchSpec, cpu: Report, device: Report) -> dict[str, int]:
     """Items that differ: counts (deals, card total, each outcome), histogram bins, finds (the
     CPU's chunk records that a device task reports: task_finds)."""
-    counts = int(cpu.deals != device.deals) + int(cpu.cards != device.cards) + sum(
+    counts = int(cpu.deals != device.deals) + int(cpu.total != device.total) + sum(
         int(a != b) for a, b in zip(cpu.outcomes, device.outcomes, strict=True))
     bins = sum(int((cpu.histograms[m] != device.histograms[m]).sum()) for m in cpu.histograms)
     mine = [(deal, result.to_json()) for deal, result in task_finds(spec, cpu.finds)]

@@ -18,7 +18,8 @@ import time
 
 import numpy as np
 
-from dealsearch.games.beggar import ITALIAN, STANDARD, Rules, _engine, _lanes
+from dealsearch.games.beggar import _engine, _lanes
+from dealsearch.games.beggar.notation import ITALIAN, STANDARD, Rules
 
 CHUNK = 200_000
 

@@ -27,9 +27,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from dealsearch.games.beggar import Deal, balance, format_deal, get_rules, pair_step, parse_deal
+from dealsearch.games.beggar import balance, pair_step
 from dealsearch.games.beggar.factory import Loop, find_loop
 from dealsearch.games.beggar.families import family_of
+from dealsearch.games.beggar.notation import Deal, format_deal, parse_deal
+from dealsearch.games.beggar.options import get_rules
 from dealsearch.log import RecordLog
 
 FACTORY = {

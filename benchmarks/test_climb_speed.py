@@ -12,8 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from dealsearch.games.beggar import STANDARD, _engine
+from dealsearch.games.beggar import _engine
 from dealsearch.games.beggar._climb import Climber
+from dealsearch.games.beggar.notation import STANDARD
 from dealsearch.search.base import Task
 from dealsearch.search.climb import COOLING, climb_slice
 from dealsearch.search.spec import SearchSpec

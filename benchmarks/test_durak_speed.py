@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from dealsearch.games.durak import DURAK, random_rows
+from dealsearch.games.durak import DURAK
+from dealsearch.games.durak.notation import random_rows
 from dealsearch.games.durak.options import DurakOptions
 
 DEALS = 20_000

@@ -11,8 +11,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from dealsearch.games.beggar import STANDARD, _engine, play, play_batch
+from dealsearch.games.beggar import _engine
 from dealsearch.games.beggar.bench import Yardstick
+from dealsearch.games.beggar.engine import play, play_batch
+from dealsearch.games.beggar.notation import STANDARD
 
 RECORD = "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---"  # 8344 cards, 1164 tricks
 LOOPING = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"  # first repeat at 474 cards
@@ -58,12 +60,12 @@ def test_record_deal(benchmark: Any) -> None:
 def test_looping_deal_cycle_detection(benchmark: Any) -> None:
     """Phase 1 proves the repeat, phase 2 replays with the hash detector to find where."""
     result = benchmark(play, LOOPING)
-    assert result.cycle is not None and result.cycle.period_cards == 440
+    assert result.outcome == "cycle" and result.period["cards"] == 440
 
 
 def test_play_loop_python_overhead(benchmark: Any, random_rows: npt.NDArray[np.uint8]) -> None:
     """A Python loop of play() over 1,000 deals: against play_batch, the per-call overhead."""
-    from dealsearch.games.beggar.deal import Deal
+    from dealsearch.games.beggar.notation import Deal
 
     deals = [Deal((tuple(row[:26].tolist()), tuple(row[26:].tolist())))
              for row in random_rows[:1000]]

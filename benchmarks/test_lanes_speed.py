@@ -12,7 +12,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from dealsearch.games.beggar import STANDARD, _engine, _lanes
+from dealsearch.games.beggar import _engine, _lanes
+from dealsearch.games.beggar.notation import STANDARD
 
 SEED = 1  # as conftest's random_rows: the same deals
 

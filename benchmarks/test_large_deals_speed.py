@@ -15,7 +15,8 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from dealsearch.games.beggar import STANDARD, _engine
+from dealsearch.games.beggar import _engine
+from dealsearch.games.beggar.notation import STANDARD
 
 DEALS = 20_000
 TWO_PACKS = (72, 8, 8, 8, 8)

@@ -18,7 +18,8 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from dealsearch.games.spite import SPITE, random_deals, reference
+from dealsearch.games.spite import SPITE, reference
+from dealsearch.games.spite.notation import random_rows
 from dealsearch.games.spite.options import POLICIES, SpiteOptions
 
 DEALS = 20_000
@@ -32,7 +33,7 @@ pytestmark = pytest.mark.benchmark(timer=time.process_time)
 @pytest.fixture(scope="module")
 def spite_rows() -> npt.NDArray[np.uint8]:
     """Seeded random deals, the same on every run and machine."""
-    return random_deals(DEALS, SEED)
+    return random_rows(None, DEALS, SEED)
 
 
 def test_compiled_defaults(benchmark: Any, spite_rows: npt.NDArray[np.uint8]) -> None:

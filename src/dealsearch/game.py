@@ -6,10 +6,13 @@ game's options, the game is deterministic; it ends in one of the game's outcomes
 (its *measures*), and a game that repeats a turn-boundary state never ends (outcome ``cycle``,
 with the entry and the period in every measure).
 
-Search strategies see a game only through :class:`Game`: the deck and segments to deal and
-mutate (:class:`Layout`), a compiled :class:`~dealsearch._kernel.Kernel` to play rows without
-the GIL, and text in and out for the log. The CLI builds each game's option group from
-:attr:`Game.option_specs`. A game knows nothing of the search, the log or the CLI.
+Search strategies see a game only through :class:`Game`, 14 members: the deck and segments to
+deal and mutate (:class:`Layout`), a compiled :class:`~dealsearch._kernel.Kernel` to play rows
+without the GIL, and text in and out for the log. The CLI builds each game's option group from
+:attr:`Game.option_specs`. Whatever else a game offers is a capability (a ``Protocol`` below,
+checked with ``isinstance``), reached through a function taking the game that gives the
+default otherwise (:func:`play_batch`, :func:`cycle_id`, :func:`histogram`, ...). A game knows
+nothing of the search, the log or the CLI.
 
 >>> DEFAULT_GAME in game_names()
 True
@@ -22,12 +25,15 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import pairwise
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
 
 Row = npt.NDArray[np.uint8]
+
+if TYPE_CHECKING:
+    from ._kernel import Kernel
 
 
 class GameError(ValueError):
@@ -139,7 +145,7 @@ class GameResult:
 
 @dataclass(frozen=True)
 class BatchResults:
-    """Results of :meth:`Game.play_batch`, one entry per row.
+    """Results of :func:`play_batch`, one entry per row.
 
     ``outcome`` indexes :attr:`Game.outcomes`; ``measures``, ``entry`` and ``period`` have
     one column per measure (``entry``/``period`` are 0 unless the outcome is ``cycle``).
@@ -154,82 +160,61 @@ class BatchResults:
         return len(self.outcome)
 
 
-class Game(ABC):
-    """A deterministic card game as the search, the log and the CLI see it."""
+OptionsT = TypeVar("OptionsT", bound=GameOptions)
+
+
+class Game(ABC, Generic[OptionsT]):
+    """A deterministic card game as the search, the log and the CLI see it: the core every
+    game has (14 members), generic over its options type ``OptionsT``
+    (``DurakGame(Game[DurakOptions])``).
+
+    Everything else a game may offer is a capability (the protocols below, checked with
+    ``isinstance``) that the framework reaches through a function taking the game, e.g.
+    :func:`play_batch`, :func:`canonical`, :func:`cycle_id`, :func:`finished`.
+    """
 
     name: ClassVar[str]                        # what --game takes: short, lower case
     title: ClassVar[str]                       # the game's name for people
     measures: ClassVar[tuple[str, ...]]        # first is the default objective
     outcomes: ClassVar[tuple[str, ...]]        # index = the compiled outcome code
     option_specs: ClassVar[tuple[OptionSpec, ...]]
-    # Optional, with defaults:
-    # options the deal text itself settles: ``verify`` takes them from the deal, not the CLI.
-    deal_options: ClassVar[tuple[str, ...]] = ()
-    # measure -> (bin width, bins) of the log's length histograms (the last bin takes the rest).
-    histogram_bins: ClassVar[dict[str, tuple[int, int]]] = {}
     # outcomes that do not end a game properly: counted, never a record (cycles are finds of
     # their own). A game adds its own (Spite and Malice: a stalemate).
     unfinished: ClassVar[tuple[str, ...]] = ("cycle", "limit")
-    # weights of the generic climber's mutations: swap two unequal codes, move a card, swap
-    # between segments, rotate a segment.
-    mutation_weights: ClassVar[tuple[int, int, int, int]] = (1, 1, 1, 1)
-    # the measure a run totals and shows its throughput in (``<measure>/s``; default: the
-    # first measure)
-    throughput_measure: ClassVar[str] = ""
 
     @abstractmethod
-    def options(self, **values: Any) -> GameOptions:
+    def options(self, **values: Any) -> OptionsT:
         """Validated options from :attr:`option_specs` values (missing ones take defaults).
 
+        The framework calls it through :func:`make_options`, which refuses names not in
+        :attr:`option_specs` and leaves out ``None`` values, so a game checks only values.
         Raises :class:`GameError` naming the bad option.
         """
 
     @abstractmethod
-    def layout(self, options: GameOptions) -> Layout:
+    def layout(self, options: OptionsT) -> Layout:
         """The deck and segments of a row under ``options``."""
 
     @abstractmethod
-    def parse(self, text: str, options: GameOptions) -> Row:
+    def parse(self, text: str, options: OptionsT) -> Row:
         """A deal in any of the game's notations as a row; :class:`GameError` if malformed."""
 
     @abstractmethod
-    def format(self, row: Row, options: GameOptions) -> str:
+    def format(self, row: Row, options: OptionsT) -> str:
         """The canonical text of a row (the log's key): ``parse(format(row)) == canonical``."""
 
-    def canonical(self, row: Row, options: GameOptions) -> Row:
-        """The row with every unordered segment sorted: equal games, equal rows."""
-        layout = self.layout(options)
-        if not any(layout.unordered):
-            return row
-        row = np.array(row, dtype=np.uint8)
-        for (start, stop), unordered in zip(layout.bounds(), layout.unordered, strict=True):
-            if unordered:
-                row[start:stop].sort()
-        return row
+    @abstractmethod
+    def kernel(self, options: OptionsT) -> Kernel:
+        """A :class:`~dealsearch._kernel.Kernel` for compiled search loops (one per thread);
+        :func:`play_batch` plays rows on it unless the game plays batches itself."""
 
     @abstractmethod
-    def play_batch(self, rows: npt.ArrayLike, options: GameOptions) -> BatchResults:
-        """Play many rows in compiled code without the GIL."""
-
-    @abstractmethod
-    def verify(self, text: str, options: GameOptions) -> tuple[str, GameResult]:
+    def verify(self, text: str, options: OptionsT) -> tuple[str, GameResult]:
         """Play a deal or a position given as text: ``(canonical text, result)``.
 
         This is what ``dealsearch verify --game NAME`` prints; positions (mid-game states)
         are accepted where the game's notation has them.
         """
-
-    @abstractmethod
-    def play_reference(self, row: Row, options: GameOptions) -> GameResult:
-        """The pure-Python twin of the compiled engine (tests compare the two)."""
-
-    @abstractmethod
-    def trace(self, text: str, options: GameOptions) -> Iterator[str]:
-        """The game turn by turn, as a person would follow it at the table."""
-
-    @abstractmethod
-    def kernel(self, options: GameOptions) -> Any:
-        """A :class:`~dealsearch._kernel.Kernel` for compiled search loops (one per thread)."""
 
     def describe(self, result: GameResult) -> str:
         """One line for ``verify``: the outcome, the measures and any cycle."""
@@ -243,7 +228,7 @@ class Game(ABC):
             text += f"; entry {measures(result.entry)}; period {measures(result.period)}"
         return text
 
-    def describe_options(self, options: GameOptions) -> str:
+    def describe_options(self, options: OptionsT) -> str:
         """The setting in words for people (the report's runs table), e.g. ``standard rules,
         3 seats``. By default every option that is set, as ``name value``.
 
@@ -260,26 +245,6 @@ class Game(ABC):
             label = name.replace("_", " ")
             words.append(label if value is True else f"{label} {_words(value)}")
         return ", ".join(words)
-
-    def histogram(self, measure: str) -> tuple[int, int]:
-        """(bin width, bins) of a measure's length histogram (default: 1, 4096)."""
-        return self.histogram_bins.get(measure, (1, 4096))
-
-    def cycle_id(self, key: str, options: GameOptions) -> str:
-        """A short stable id of a cycle key (the catalogue's primary key)."""
-        import hashlib
-
-        text = f"{self.name}:{options.key()}:{key}"
-        return hashlib.sha1(text.encode()).hexdigest()[:12]
-
-    def result(self, batch: BatchResults, i: int, row: Row, options: GameOptions) -> GameResult:
-        """Entry ``i`` of a batch as a :class:`GameResult` (by default: replay the row)."""
-        return self.verify(self.format(row, options), options)[1]
-
-    def finished(self) -> tuple[str, ...]:
-        """The outcomes of a game that ended properly, whose length may be a record."""
-        return tuple(o for o in self.outcomes if o not in self.unfinished)
-
 
 
 # ---------------------------------------------------------------------- capabilities
@@ -301,12 +266,91 @@ class CycleCatalogue(Protocol):
 
 
 @runtime_checkable
+class CycleIds(Protocol):
+    """Names its catalogued cycles itself (BMN: the ids its logs have always had); otherwise
+    :func:`cycle_id` hashes the game, the options and the key."""
+
+    def cycle_id(self, key: str, options: Any) -> str:
+        """A short stable id of a cycle key under ``options`` (the catalogue's primary key)."""
+
+
+@runtime_checkable
+class BatchPlayer(Protocol):
+    """Plays many rows itself, faster than :func:`play_batch` on the game's kernel."""
+
+    def play_batch(self, rows: npt.ArrayLike, options: Any) -> BatchResults:
+        """Rows (``(n, n_cards)`` ``uint8``) played in compiled code without the GIL."""
+
+
+@runtime_checkable
+class BatchDetails(Protocol):
+    """Turns an entry of its own batches into a full result without replaying the row."""
+
+    def result(self, batch: BatchResults, i: int, row: Row, options: Any) -> GameResult:
+        """Entry ``i`` of ``batch`` (played from ``row``) as a :class:`GameResult`."""
+
+
+@runtime_checkable
+class Reference(Protocol):
+    """A second, plain engine: the contract compares it with the kernel; ``verify --trace``
+    prints its account of a game."""
+
+    def play_reference(self, row: Row, options: Any) -> GameResult:
+        """The pure-Python twin of the compiled engine: the same result for every row."""
+
+    def trace(self, text: str, options: Any) -> Iterator[str]:
+        """The game of a deal (or position) turn by turn, one line per turn as a person
+        would follow it at the table: who plays what, who takes, who is out; it ends with the
+        state or result that makes the game's outcome plain (``verify`` prints the result
+        line itself)."""
+
+
+@runtime_checkable
+class DealOptions(Protocol):
+    """Has options that a deal's text settles itself (BMN: the players and hand sizes):
+    ``verify`` takes them from the deal and does not offer them on the command line."""
+
+    deal_options: tuple[str, ...]
+
+
+@runtime_checkable
+class Histograms(Protocol):
+    """Bins its measures' length histograms in the log its own way (default: width 1,
+    4096 bins; the last bin takes the rest)."""
+
+    histogram_bins: dict[str, tuple[int, int]]   # measure -> (bin width, bins)
+
+
+@runtime_checkable
+class Throughput(Protocol):
+    """Totals a run and shows its speed (``<measure>/s``) in a measure other than its first."""
+
+    throughput_measure: str
+
+
+@runtime_checkable
+class Mutations(Protocol):
+    """Weights the generic climber's mutations: swap two unequal codes, move a card, swap
+    between segments, rotate a segment (default: equal)."""
+
+    mutation_weights: tuple[int, int, int, int]
+
+
+@runtime_checkable
+class DealerVersion(Protocol):
+    """Names the random dealer that turns a seed into deals, when it is not the generic one:
+    a run dealt by another dealer is then not continued (``--resume`` refuses it)."""
+
+    random_dealer: str
+
+
+@runtime_checkable
 class CycleFamilies(Protocol):
     """Groups catalogued cycles into families (cycles one is the other rearranged)."""
 
-    def cycle_family(self, key: str, label: str) -> str | None:
-        """The family id of a catalogued cycle (its key and label as the log stores them),
-        or None if the game cannot say."""
+    def cycle_family(self, key: str, options: GameOptions) -> str | None:
+        """The family id of a catalogued cycle (its key as the log stores it) under these
+        options, or None if the game cannot say."""
 
 
 @runtime_checkable
@@ -401,14 +445,127 @@ class LegacyLogs(Protocol):
     def migrate_v1(self, db: Any) -> None:
         """Rewrite a v1 log's tables to schema v2 inside the caller's transaction."""
 
-    def rules_column(self, values: Mapping[str, Any]) -> str | None:
-        """What the log's legacy ``rules`` column holds for these option values (None: the
-        values do not set it)."""
+    def v1_columns(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        """The columns a v1 log named a find's setting by, for these option values, in v1's
+        order: ``records`` shows the first beside each cycle, and ``records --csv`` the
+        first after the deal and the rest at the end, as v1 did."""
 
 
-def rules_column(game: Game, values: Mapping[str, Any]) -> str | None:
-    """The game's value of the log's legacy ``rules`` column (:class:`LegacyLogs`), if any."""
-    return game.rules_column(values) if isinstance(game, LegacyLogs) else None
+def v1_columns(game: Game, values: Mapping[str, Any]) -> dict[str, Any]:
+    """The game's v1 columns of a find or cycle (:class:`LegacyLogs`); none for a game
+    without logs from before plug-ins."""
+    return game.v1_columns(values) if isinstance(game, LegacyLogs) else {}
+
+
+def make_options(game: Game[OptionsT], values: Mapping[str, Any]) -> OptionsT:
+    """The game's options from ``values``: the one place unknown names are refused. A name is
+    an option spec's (with ``_`` or ``-``; what the CLI and campaign files give) or a field the
+    game's options write (``to_json``: what the log stores and reads back); ``None`` values are
+    left out (the default).
+
+    >>> from dealsearch.examples.war import War
+    >>> make_options(War(), {"colour": "red"})
+    Traceback (most recent call last):
+    ...
+    dealsearch.game.GameError: war has no option 'colour': its options are ranks, max_rounds
+    """
+    names = [spec.name for spec in game.option_specs]
+    written: set[str] | None = None
+    given: dict[str, Any] = {}
+    for key, value in values.items():
+        name = key.replace("-", "_")
+        if name not in names and written is None:
+            written = set(game.options().to_json())
+        if name not in names and name not in (written or ()):
+            offered = (f"its options are {', '.join(names)}" if names
+                       else "it has no options")
+            raise GameError(f"{game.name} has no option {key!r}: {offered}")
+        if value is not None:
+            given[name] = value
+    return game.options(**given)
+
+
+def play_batch(game: Game[OptionsT], rows: npt.ArrayLike, options: OptionsT) -> BatchResults:
+    """Play many rows: the game's own batch player (:class:`BatchPlayer`) if it has one, else
+    its kernel row by row."""
+    if isinstance(game, BatchPlayer):
+        return game.play_batch(rows, options)
+    kernel = game.kernel(options)
+    cards = np.asarray(rows, dtype=np.uint8).reshape(-1, kernel.n_cards)
+    n, width = len(cards), len(game.measures)
+    outcome = np.zeros(n, dtype=np.uint8)
+    measures, entry, period = (np.zeros((n, width), dtype=np.int64) for _ in range(3))
+    for i, row in enumerate(cards):
+        outcome[i], measures[i], entry[i], period[i] = kernel.play(row)
+    return BatchResults(outcome, measures, entry, period)
+
+
+def batch_result(game: Game[OptionsT], batch: BatchResults, i: int, row: Row, options: OptionsT
+                 ) -> GameResult:
+    """Entry ``i`` of a batch as a :class:`GameResult`: the game's (:class:`BatchDetails`),
+    else the row replayed by :meth:`Game.verify`."""
+    if isinstance(game, BatchDetails):
+        return game.result(batch, i, row, options)
+    return game.verify(game.format(row, options), options)[1]
+
+
+def canonical(game: Game[OptionsT], row: Row, options: OptionsT) -> Row:
+    """The row with every unordered segment sorted: equal games, equal rows."""
+    layout = game.layout(options)
+    if not any(layout.unordered):
+        return row
+    row = np.array(row, dtype=np.uint8)
+    for (start, stop), unordered in zip(layout.bounds(), layout.unordered, strict=True):
+        if unordered:
+            row[start:stop].sort()
+    return row
+
+
+def finished(game: Game[Any]) -> tuple[str, ...]:
+    """The outcomes of a game that ended properly, whose length may be a record."""
+    return tuple(o for o in game.outcomes if o not in game.unfinished)
+
+
+def cycle_id(game: Game[OptionsT], key: str, options: OptionsT) -> str:
+    """A short stable id of a cycle key (the catalogue's primary key): the game's own
+    (:class:`CycleIds`), else 12 hex digits of a hash of the game, options and key."""
+    if isinstance(game, CycleIds):
+        return game.cycle_id(key, options)
+    import hashlib
+
+    text = f"{game.name}:{options.key()}:{key}"
+    return hashlib.sha1(text.encode()).hexdigest()[:12]
+
+
+def histogram(game: Game[Any], measure: str) -> tuple[int, int]:
+    """(bin width, bins) of a measure's length histogram (:class:`Histograms`; default:
+    1, 4096)."""
+    bins = game.histogram_bins if isinstance(game, Histograms) else {}
+    return bins.get(measure, (1, 4096))
+
+
+def deal_options(game: Game[Any]) -> tuple[str, ...]:
+    """The options a deal's text settles (:class:`DealOptions`; default: none)."""
+    return tuple(game.deal_options) if isinstance(game, DealOptions) else ()
+
+
+def throughput_measure(game: Game[Any]) -> str:
+    """The measure a run totals and shows its speed in (:class:`Throughput`; default: the
+    game's first measure)."""
+    if isinstance(game, Throughput) and game.throughput_measure:
+        return game.throughput_measure
+    return game.measures[0]
+
+
+def mutation_weights(game: Game[Any]) -> tuple[int, int, int, int]:
+    """The generic climber's mutation weights (:class:`Mutations`; default: equal)."""
+    return game.mutation_weights if isinstance(game, Mutations) else (1, 1, 1, 1)
+
+
+def random_dealer(game: Game[Any]) -> str:
+    """The name of the game's random dealer (:class:`DealerVersion`; default: ``""``, the
+    generic one)."""
+    return str(game.random_dealer) if isinstance(game, DealerVersion) else ""
 
 
 def cycle_key_title(game: Game) -> str:
@@ -479,13 +636,16 @@ def _words(value: Any) -> str:
     return str(value)
 
 
-GAMES: dict[str, Game] = {}
+GAMES: dict[str, Game[Any]] = {}
 DEFAULT_GAME = "beggar"  # the one game the framework names: what --game and old logs mean
 ENTRY_POINTS = "dealsearch.games"  # where games installed by other packages register
 
 
-def register(game: Game) -> Game:
-    """Add a game to the registry (and so to the CLI and the contract tests)."""
+GameT = TypeVar("GameT", bound=Game[Any])
+
+
+def register(game: GameT) -> GameT:
+    """Add a game to the registry (and so to the CLI and the contract tests); the game back."""
     GAMES[game.name] = game
     return game
 

@@ -5,7 +5,7 @@ about it, together with the run's checkpoint, so a crash loses no find that was 
 resumed run starts exactly where the log says it stood.
 
 >>> log = RecordLog(":memory:")
->>> run_id = log.start_run("random", {"seed": 1}, "standard", 1, 2)
+>>> run_id = log.start_run("random", {"seed": 1}, 1, 2, game="war", objective="rounds")
 >>> log.runs()[0]["strategy"]
 'random'
 """
@@ -17,6 +17,7 @@ import functools
 import json
 import os
 import platform
+import re
 import shutil
 import sqlite3
 import tempfile
@@ -28,19 +29,19 @@ from typing import Any, TypeVar
 
 from . import ownership
 from .errors import BadLog, DamagedLog
-from .game import DEFAULT_GAME, GameError, LegacyLogs, get_game, rules_column
+from .game import DEFAULT_GAME, GameError, LegacyLogs, get_game, v1_columns
 from .ownership import SCHEMA as OWNERS_SCHEMA
 from .ownership import Owner, hold
 
 BUSY_TIMEOUT = 30.0  # seconds a writer waits for another writer's lock before giving up
-VERSION = 2   # PRAGMA user_version; 0 (never set) is a v1 log, migrated on opening
+VERSION = 3   # PRAGMA user_version; 0 (never set) is a v1 log, migrated on opening
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
     id            INTEGER PRIMARY KEY,
     strategy      TEXT NOT NULL,
     options       TEXT NOT NULL,           -- JSON: the search spec, all it takes to resume
-    rules         TEXT NOT NULL,           -- BMN's rules preset ('' for other games)
+    objective     TEXT NOT NULL,           -- the measure its finds are ranked by
     seed          INTEGER,
     workers       INTEGER NOT NULL,
     machine       TEXT NOT NULL,
@@ -49,11 +50,11 @@ CREATE TABLE IF NOT EXISTS runs (
     status        TEXT NOT NULL,           -- running | done | interrupted | failed
     seconds       REAL NOT NULL DEFAULT 0, -- time spent searching, over every session
     deals         INTEGER NOT NULL DEFAULT 0,
-    cards         INTEGER NOT NULL DEFAULT 0,  -- total of the game's counted measure
+    totals        TEXT NOT NULL DEFAULT '{}',  -- JSON {measure: total over every game played}
     outcomes      TEXT NOT NULL DEFAULT '{}',
     checkpoint    TEXT NOT NULL DEFAULT '{}',
     game          TEXT NOT NULL DEFAULT '{DEFAULT_GAME}',
-    game_options  TEXT NOT NULL DEFAULT '{}',  -- JSON: every option of the game
+    game_options  TEXT NOT NULL DEFAULT '{}',  -- JSON: every option, as the game writes them
     options_key   TEXT NOT NULL DEFAULT ''     -- the game's canonical options text
 );
 CREATE TABLE IF NOT EXISTS finds (
@@ -64,8 +65,6 @@ CREATE TABLE IF NOT EXISTS finds (
     game_options   TEXT NOT NULL,        -- JSON of the same
     deal           TEXT NOT NULL,        -- the game's canonical text of the deal
     outcome        TEXT NOT NULL,
-    measure_1      INTEGER NOT NULL,     -- the game's first measure (BMN: cards)
-    measure_2      INTEGER,              -- its second (BMN: tricks), if any
     measures       TEXT NOT NULL,        -- JSON {measure: value}: at the first repeat if cycle
     entry          TEXT,                 -- JSON {measure: value}, cycles only
     period         TEXT,                 -- JSON {measure: value}, cycles only
@@ -75,11 +74,17 @@ CREATE TABLE IF NOT EXISTS finds (
     cycle_id       TEXT REFERENCES cycles(id),
     UNIQUE (game, options_key, deal)
 );
-CREATE INDEX IF NOT EXISTS finds_by_length ON finds (outcome, measure_1 DESC, measure_2 DESC);
 CREATE INDEX IF NOT EXISTS finds_by_run ON finds (run_id);
+CREATE TABLE IF NOT EXISTS find_measures (  -- each measure of each find: what finds rank by
+    find_id   INTEGER NOT NULL REFERENCES finds(id),
+    measure   TEXT NOT NULL,             -- a measure of the find's game
+    value     INTEGER NOT NULL,          -- as in the find's measures
+    PRIMARY KEY (find_id, measure)
+);
+CREATE INDEX IF NOT EXISTS finds_by_measure ON find_measures (measure, value DESC);
 CREATE TABLE IF NOT EXISTS histograms (  -- game lengths of every deal a run played
     run_id     INTEGER NOT NULL REFERENCES runs(id),
-    measure    TEXT NOT NULL,            -- a measure of the run's game (BMN: cards, tricks)
+    measure    TEXT NOT NULL,            -- a measure of the run's game
     bin_width  INTEGER NOT NULL,
     counts     TEXT NOT NULL,            -- JSON {bin: count}, bin b holds [b*w, (b+1)*w)
     PRIMARY KEY (run_id, measure)
@@ -88,14 +93,14 @@ CREATE TABLE IF NOT EXISTS samples (     -- throughput over time
     run_id   INTEGER NOT NULL REFERENCES runs(id),
     seconds  REAL NOT NULL,              -- search time since the run began
     deals    INTEGER NOT NULL,
-    cards    INTEGER NOT NULL
+    totals   TEXT NOT NULL               -- JSON {measure: total}, as the run's totals then
 );
 CREATE TABLE IF NOT EXISTS cycles (      -- the catalogue: one row per distinct cycle
     id           TEXT PRIMARY KEY,       -- Game.cycle_id of the key
     game         TEXT NOT NULL,
     options_key  TEXT NOT NULL,
+    game_options TEXT NOT NULL,          -- JSON: the options, as the game writes them
     key          TEXT NOT NULL,          -- Game.cycle_key: the same for every deal reaching it
-    label        TEXT NOT NULL,          -- a short name of the options (BMN: the rules)
     period       TEXT NOT NULL,          -- JSON {measure: value}
     found        REAL NOT NULL
 );
@@ -288,20 +293,22 @@ def _numbers(values: dict[str, Any], key: str, table: str) -> None:
     where = values.get("id", values.get("run_id", "?"))
     if not all(isinstance(n, int) and not isinstance(n, bool) for n in values[key].values()):
         raise DamagedRow(table, where, f"{key} holds something other than whole numbers")
-    if key in ("measures", "entry", "period") and values[key]:
-        problem = measures_problem(values.get("game"), values[key])
+    if key in ("measures", "entry", "period", "totals") and values[key]:
+        problem = measures_problem(values.get("game"), values[key], every=key != "totals")
         if problem:
             raise DamagedRow(table, where, f"{key} {problem}")
 
 
-def measures_problem(game: Any, measures: dict[str, Any]) -> str | None:
+def measures_problem(game: Any, measures: dict[str, Any], every: bool = True) -> str | None:
     """What is wrong with the names of ``measures`` of a find or cycle of ``game``: None if
-    they are the game's measures (or the game is not installed here, so cannot tell)."""
+    they are the game's measures (``every``: all of them, else some; or the game is not
+    installed here, so cannot tell)."""
     try:
         names = get_game(game).measures if isinstance(game, str) else None
     except GameError:
         names = None
-    if measures and names is not None and set(measures) != set(names):
+    if measures and names is not None and (set(measures) != set(names) if every
+                                           else not set(measures) <= set(names)):
         return f"names {', '.join(sorted(measures))}, not the measures of {game}"
     return None
 
@@ -313,13 +320,16 @@ class RecordLog:
     lock is taken, so a reader never waits for a search, and a log on read-only storage can
     still be read.
 
-    A v1 log (written before games were plug-ins) is migrated in place on opening, in one
-    transaction by the default game (:class:`~dealsearch.game.LegacyLogs`).
+    An older log is migrated on opening, in one transaction: a v1 log (written before games
+    were plug-ins) by the default game (:class:`~dealsearch.game.LegacyLogs`), then a v2 log
+    (BMN-shaped columns) by :func:`migrate_v2`. A writer migrates the file in place and keeps
+    a copy of it as it was beside it (:attr:`kept`); a reader migrates a copy in memory.
     """
 
     def __init__(self, path: str | Path, readonly: bool = False) -> None:
         self.path = str(path)
         self.skipped: list[str] = []   # rows of a damaged log the readers left out
+        self.kept: Path | None = None  # the copy of an older log kept before migrating it
         if readonly:
             try:
                 self.db = _open_reader(self.path)
@@ -340,14 +350,17 @@ class RecordLog:
         self.db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None)
         self.db.row_factory = sqlite3.Row
         try:
+            self.kept = _keep_older(self.db, self.path)
             _prepare(self.db, self.path)
         except READ_ERRORS as error:
             self.db.close()
+            _drop(self.kept)
             if is_damage(error):
                 raise damaged(self.path, str(error)) from None
             raise LogError(f"{self.path} is not a dealsearch log ({error})") from None
         except BaseException:
             self.db.close()
+            _drop(self.kept)
             raise
         # FULL: a commit survives a power cut, not only a crash of this process.
         self.db.execute("PRAGMA synchronous=FULL")
@@ -363,19 +376,21 @@ class RecordLog:
     def __exit__(self, *_: object) -> None:
         self.close()
 
-    def start_run(self, strategy: str, options: dict[str, Any], rules: str, seed: int | None,
+    def start_run(self, strategy: str, options: dict[str, Any], seed: int | None,
                   workers: int, game: str = DEFAULT_GAME,
                   game_options: dict[str, Any] | None = None, options_key: str = "",
-                  owner: Owner | None = None) -> int:
-        """Record a new run; returns its id. ``owner``, if given, owns it from the start
+                  owner: Owner | None = None, objective: str | None = None) -> int:
+        """Record a new run; returns its id. Its finds are ranked by ``objective`` (default:
+        the game's first measure). ``owner``, if given, owns it from the start
         (:mod:`dealsearch.ownership`), in the same transaction."""
+        objective = objective or get_game(game).measures[0]
         with _transaction(self.db):
             cursor = self.db.execute(
-                "INSERT INTO runs (strategy, options, rules, seed, workers, machine, started,"
-                " status, game, game_options, options_key)"
+                "INSERT INTO runs (strategy, options, objective, seed, workers, machine,"
+                " started, status, game, game_options, options_key)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?)",
-                (strategy, json.dumps(options), rules, seed, workers, machine(), time.time(),
-                 game, json.dumps(game_options or {}), options_key),
+                (strategy, json.dumps(options), objective, seed, workers, machine(),
+                 time.time(), game, json.dumps(game_options or {}), options_key),
             )
             run_id = int(cursor.lastrowid or 0)
             if owner is not None:
@@ -422,22 +437,26 @@ class RecordLog:
             raise damaged(self.path, f"{rows} that cannot be read left out, the first: "
                                      f"{self.skipped[0]}")
 
-    def refuse_damage(self) -> None:
-        """Raise :class:`DamagedLog` unless the log passes ``dealsearch log check``: called
-        before a run is written into it."""
+    def refuse_damage(self, run_id: int | None = None) -> None:
+        """Raise :class:`DamagedLog` if the log fails the check before writing (SQLite's
+        quick check, and the log's rules on the rows of ``run_id``, the run to resume, if
+        any; :func:`dealsearch.logcheck.check_before_writing`): called before a run is
+        written into it."""
         if self.path != ":memory:":
             from .logcheck import refuse_damaged
-            refuse_damaged(self.path)
+            refuse_damaged(self.path, run_id)
 
-    def save(self, run_id: int, rules: str, finds: Iterable[Find], progress: dict[str, Any],
-             status: str = "running", limits: str = "",
+    def save(self, run_id: int, finds: Iterable[Find], progress: dict[str, Any],
+             status: str = "running",
              histograms: dict[str, tuple[int, dict[int, int]]] | None = None,
              sample: bool = False, owner: str | None = None) -> None:
         """Commit finds and the run's progress in one transaction.
 
         A deal already in the log (same game and options) keeps its first entry.
         ``histograms`` maps a measure to (bin width, {bin: count}) for the whole run so far;
-        ``sample`` also records the throughput point (seconds, deals, cards) of ``progress``.
+        ``progress`` holds ``seconds``, ``deals``, ``totals`` ({measure: total}), ``outcomes``
+        and ``checkpoint``; ``sample`` also records its throughput point (seconds, deals,
+        totals).
         ``owner`` (a token of :mod:`dealsearch.ownership`) writes only while it still owns
         the run, renewing its lease (or giving the run up with any status but running).
         """
@@ -449,16 +468,16 @@ class RecordLog:
                     "INSERT OR REPLACE INTO histograms (run_id, measure, bin_width, counts)"
                     " VALUES (?, ?, ?, ?)", (run_id, measure, width, json.dumps(counts)))
             if sample:
-                self.db.execute("INSERT INTO samples (run_id, seconds, deals, cards)"
+                self.db.execute("INSERT INTO samples (run_id, seconds, deals, totals)"
                                 " VALUES (?, ?, ?, ?)",
                                 (run_id, progress["seconds"], progress["deals"],
-                                 progress["cards"]))
+                                 json.dumps(progress["totals"])))
             for find in finds:
-                self._insert_find(run_id, rules, find)
+                self._insert_find(run_id, find)
             self.db.execute(
-                "UPDATE runs SET seconds = ?, deals = ?, cards = ?, outcomes = ?,"
+                "UPDATE runs SET seconds = ?, deals = ?, totals = ?, outcomes = ?,"
                 " checkpoint = ?, status = ?, ended = ? WHERE id = ?",
-                (progress["seconds"], progress["deals"], progress["cards"],
+                (progress["seconds"], progress["deals"], json.dumps(progress["totals"]),
                  json.dumps(progress["outcomes"]), json.dumps(progress["checkpoint"]), status,
                  None if status == "running" else time.time(), run_id),
             )
@@ -480,46 +499,66 @@ class RecordLog:
         with _transaction(self.db):
             hold(self.db, run_id, owner)
 
-    def _insert_find(self, run_id: int, label: str, find: Find) -> None:
+    def _insert_find(self, run_id: int, find: Find) -> None:
         now = time.time()
         options = json.dumps(find.game_options)
         if find.cycle_id is not None and find.outcome == "cycle":
             self.db.execute(
-                "INSERT OR IGNORE INTO cycles (id, game, options_key, key, label, period, found)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (find.cycle_id, find.game, find.options_key, find.cycle_key,
-                 _rules(find.game, find.game_options) or label, json.dumps(find.period), now))
-        values = list(find.measures.values())
+                "INSERT OR IGNORE INTO cycles (id, game, options_key, game_options, key, period,"
+                " found) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (find.cycle_id, find.game, find.options_key, options, find.cycle_key,
+                 json.dumps(find.period), now))
         cycle = find.outcome == "cycle"
-        self.db.execute(
+        cursor = self.db.execute(
             "INSERT OR IGNORE INTO finds (run_id, game, options_key, game_options, deal, outcome,"
-            " measure_1, measure_2, measures, entry, period, details, strategy, found, cycle_id)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (run_id, find.game, find.options_key, options, find.deal, find.outcome, values[0],
-             values[1] if len(values) > 1 else None, json.dumps(find.measures),
-             json.dumps(find.entry) if cycle else None,
+            " measures, entry, period, details, strategy, found, cycle_id)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (run_id, find.game, find.options_key, options, find.deal, find.outcome,
+             json.dumps(find.measures), json.dumps(find.entry) if cycle else None,
              json.dumps(find.period) if cycle else None, json.dumps(find.details),
              find.strategy, now, find.cycle_id))
+        if cursor.rowcount:   # a new find (a deal found again keeps its first entry)
+            self.db.executemany(
+                "INSERT INTO find_measures (find_id, measure, value) VALUES (?, ?, ?)",
+                [(cursor.lastrowid, measure, value) for measure, value in find.measures.items()])
 
     @_reads
     def finds(self, run_ids: Iterable[int] = (), game: str | None = None
               ) -> list[dict[str, Any]]:
         """Finds, best first (longest terminating games), then every cycle, decoded: the
-        JSON columns as dicts, plus each measure (``cards``), ``entry_<m>``/``period_<m>``,
-        ``winner``, ``rules`` and ``limits`` as keys of their own."""
+        JSON columns as dicts, plus each measure, ``entry_<m>``/``period_<m>``, ``winner``,
+        ``objective`` (the measure its run ranks by) and, for a game with logs from before
+        plug-ins, its v1 columns (:class:`~dealsearch.game.LegacyLogs`) as keys of their own.
+
+        Each find is ranked by its run's objective, the longest first (ties: by the game's
+        measures in order, then in the order found); finds ranked by one measure come
+        together, those of the game's first measure first. Finds ranked by different
+        measures are not comparable: a reader that lists them groups them by ``objective``
+        (``records`` gives each its own table)."""
         ids = list(run_ids)
-        where, args = [], []
+        where: list[str] = []
+        args: list[Any] = []
         if ids:
-            where.append(f"run_id IN ({', '.join('?' * len(ids))})")
+            where.append(f"f.run_id IN ({', '.join('?' * len(ids))})")
             args.extend(ids)
         if game is not None:
-            where.append("game = ?")
+            where.append("f.game = ?")
             args.append(game)
         clause = f"WHERE {' AND '.join(where)}" if where else ""
         rows = self.db.execute(
-            f"SELECT * FROM finds {clause} "
-            "ORDER BY outcome = 'cycle', measure_1 DESC, measure_2 DESC, id", args)
-        return self._decoded(decode_find, rows)
+            "SELECT f.*, r.objective AS objective FROM finds f"
+            " LEFT JOIN runs r ON r.id = f.run_id"
+            " LEFT JOIN find_measures m ON m.find_id = f.id AND m.measure = r.objective"
+            f" {clause} ORDER BY f.outcome = 'cycle', m.value DESC, f.id", args)
+        finds = self._decoded(decode_find, rows)
+        # Finds ranked by each measure together (in the game's order of measures), and ties
+        # in the objective to the longer in the game's measures in order.
+        order = {name: _measure_order(name) for name in {f["game"] for f in finds}}
+        finds.sort(key=lambda f: (f["outcome"] == "cycle",
+                                  order[f["game"]].get(f["objective"], len(order[f["game"]])),
+                                  -f["measures"].get(f["objective"], 0),
+                                  *(-v for v in f["measures"].values())))
+        return finds
 
     @_reads
     def histogram(self, run_ids: Iterable[int], measure: str
@@ -540,17 +579,19 @@ class RecordLog:
 
     @_reads
     def samples(self, run_id: int) -> list[dict[str, Any]]:
-        """Throughput samples of a run, in time order."""
+        """Throughput samples of a run, in time order: ``seconds``, ``deals`` and ``totals``
+        ({measure: total})."""
         return [{k: v for k, v in row.items() if k != "id"} for row in self._decoded(
-            lambda row: _typed("samples", row, whole=False), self.db.execute(
-                "SELECT rowid AS id, seconds, deals, cards FROM samples WHERE run_id = ?"
-                " ORDER BY seconds", (run_id,)))]
+            _decode_sample, self.db.execute(
+                "SELECT rowid AS id, run_id, seconds, deals, totals FROM samples"
+                " WHERE run_id = ? ORDER BY seconds", (run_id,)))]
 
     @_reads
     def cycles(self, game: str | None = None, run_ids: Iterable[int] | None = None
                ) -> list[dict[str, Any]]:
-        """The cycle catalogue: each distinct cycle (``id, key, rules, period_<m>...``), how
-        many logged deals reach it and the shortest entry among them (``entry_<m>``), most
+        """The cycle catalogue: each distinct cycle (``id, key, period_<m>...``, and a legacy
+        game's v1 columns), how many logged deals reach it and the shortest entry among them
+        (``entry_<m>``), with its ``game_options``, most
         reached first. With ``run_ids``, only cycles that those runs' finds reach, counted
         over those runs."""
         where = "" if game is None else "WHERE game = ?"
@@ -571,10 +612,12 @@ class RecordLog:
                 continue
             entry = {f"entry_{m}": min((e[m] for e in entries if m in e), default=None)
                      for m in period}
-            table.append({"id": cycle["id"], "key": cycle["key"], "rules": cycle["label"],
+            table.append({"id": cycle["id"], "key": cycle["key"],
+                          **_v1_columns(cycle["game"], cycle["game_options"]),
                           **{f"period_{m}": v for m, v in period.items()},
                           "deals": len(entries), **entry, "game": cycle["game"],
-                          "options_key": cycle["options_key"]})
+                          "options_key": cycle["options_key"],
+                          "game_options": cycle["game_options"]})
         # Most reached first; then the shorter period by the last measure (BMN: tricks).
         table.sort(key=lambda c: (-c["deals"], *[c[k] for k in reversed(list(c))
                                                  if k.startswith("period_")]))
@@ -582,30 +625,167 @@ class RecordLog:
 
 
 def _prepare(db: sqlite3.Connection, path: str) -> None:
-    """Bring the log on ``db`` to this release's schema in one transaction (a v1 log is
-    migrated inside it), then switch it to WAL."""
+    """Bring the log on ``db`` to this release's schema in one transaction (an older log is
+    migrated inside it: v1 to v2 by the default game, v2 to v3 by :func:`migrate_v2`), then
+    switch it to WAL."""
     with _transaction(db):
         version = db.execute("PRAGMA user_version").fetchone()[0]
         if version > VERSION:
             raise LogError(f"{path} is a version {version} log: this dealsearch "
                            f"reads version {VERSION} and older")
         if version < VERSION:
-            tables = {row[0] for row in db.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table'")}
-            if "runs" in tables:  # a v1 log: the default game's, before games were plug-ins
-                game = get_game(DEFAULT_GAME)
-                if not isinstance(game, LegacyLogs):
-                    raise LogError(f"{path} is a version {version} log, which "
-                                   f"{game.name} cannot read")
-                game.migrate_v1(db)
-            # Statement by statement: executescript would commit the open transaction.
-            for statement in SCHEMA.split(";"):
-                if statement.strip():
-                    db.execute(statement)
+            if "runs" in _tables(db):
+                if version < 2:  # a v1 log: the default game's, before games were plug-ins
+                    game = get_game(DEFAULT_GAME)
+                    if not isinstance(game, LegacyLogs):
+                        raise LogError(f"{path} is a version {version} log, which "
+                                       f"{game.name} cannot read")
+                    game.migrate_v1(db)
+                migrate_v2(db)
+            _create(db)
             db.execute(f"PRAGMA user_version = {VERSION}")
         # Added beside version 2 (a release that does not know it leaves it alone).
         db.execute(OWNERS_SCHEMA)
     db.execute("PRAGMA journal_mode=WAL")
+
+
+def _tables(db: sqlite3.Connection) -> set[str]:
+    return {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+
+def _create(db: sqlite3.Connection, only: Iterable[str] | None = None) -> None:
+    """This release's tables and indexes (``only``: of these tables), where missing.
+    Statement by statement: executescript would commit the open transaction."""
+    for statement in SCHEMA.split(";"):
+        table = re.search(r"(?:EXISTS|ON)\s+(\w+)\s*\(", statement)
+        if table and (only is None or table.group(1) in only):
+            db.execute(statement)
+
+
+#: The v2 log's tables that v3 changed (BMN-shaped columns); histograms and owners stay.
+_V2_CHANGED = ("runs", "finds", "samples", "cycles")
+
+
+def migrate_v2(db: sqlite3.Connection) -> None:
+    """Rewrite a v2 log's tables to schema v3 inside the caller's transaction.
+
+    v2 ranked finds by ``measure_1``/``measure_2`` whatever the run's objective and kept the
+    total of the game's throughput measure in ``runs.cards`` and ``samples.cards``, and BMN's
+    rules in ``runs.rules`` and ``cycles.label``. v3 keeps every row with its id: a run gains
+    its ``objective`` (its spec's, else its game's first measure) and ``totals`` (``cards``
+    under the name of its game's throughput measure), as does each sample; each find gains a
+    ``find_measures`` row per measure; each cycle gains the options of the finds reaching it
+    (else of a run of its setting). What v2 read from a damaged row is carried as it was, for
+    the log's rules to judge.
+    """
+    from .search.base import counted_measure
+
+    db.execute("DROP INDEX IF EXISTS finds_by_length")
+    db.execute("DROP INDEX IF EXISTS finds_by_run")
+    # Old names for the old tables, without rewriting what other tables reference by name.
+    db.execute("PRAGMA legacy_alter_table = ON")
+    try:
+        present = [t for t in _V2_CHANGED if t in _tables(db)]
+        for table in present:
+            db.execute(f"ALTER TABLE {table} RENAME TO {table}_v2")
+        _create(db, (*_V2_CHANGED, "find_measures"))
+    finally:
+        db.execute("PRAGMA legacy_alter_table = OFF")
+    if "runs" in present:
+        # As bytes: a damaged row is carried as it is, not an error of the whole migration.
+        for rowid, options, name in db.execute(
+                "SELECT rowid, CAST(options AS BLOB), CAST(game AS BLOB) FROM runs_v2"
+                " ORDER BY rowid").fetchall():
+            game = _installed(None if name is None else bytes(name).decode(errors="replace"))
+            try:
+                objective = json.loads(bytes(options).decode(errors="replace"))["objective"]
+            except (ValueError, TypeError, KeyError):
+                objective = None
+            if not isinstance(objective, str) or not objective:
+                objective = "" if game is None else game.measures[0]
+            measure = "" if game is None else counted_measure(game)
+            db.execute(
+                "INSERT INTO runs (id, strategy, options, objective, seed, workers, machine,"
+                " started, ended, status, seconds, deals, totals, outcomes, checkpoint, game,"
+                " game_options, options_key) SELECT id, strategy, options, ?, seed, workers,"
+                " machine, started, ended, status, seconds, deals,"
+                " CASE WHEN ? = '' THEN '{}' ELSE json_object(?, cards) END,"
+                " outcomes, checkpoint, game, game_options, options_key FROM runs_v2"
+                " WHERE rowid = ?", (objective, measure, measure, rowid))
+    if "samples" in present:
+        db.execute(
+            "INSERT INTO samples (rowid, run_id, seconds, deals, totals)"
+            " SELECT s.rowid, s.run_id, s.seconds, s.deals, COALESCE("
+            "  (SELECT json_object(j.key, s.cards) FROM runs r, json_each(r.totals) j"
+            "   WHERE r.id = s.run_id), '{}') FROM samples_v2 s ORDER BY s.rowid")
+    if "cycles" in present:
+        db.execute(
+            "INSERT INTO cycles (rowid, id, game, options_key, game_options, key, period, found)"
+            " SELECT c.rowid, c.id, c.game, c.options_key, COALESCE("
+            "  (SELECT f.game_options FROM finds_v2 f WHERE f.cycle_id = c.id"
+            "   AND f.options_key = c.options_key LIMIT 1),"
+            "  (SELECT r.game_options FROM runs r WHERE r.game = c.game"
+            "   AND r.options_key = c.options_key LIMIT 1), '{}'),"
+            " c.key, c.period, c.found FROM cycles_v2 c ORDER BY c.rowid")
+    if "finds" in present:
+        db.execute(
+            "INSERT INTO finds (id, run_id, game, options_key, game_options, deal, outcome,"
+            " measures, entry, period, details, strategy, found, cycle_id)"
+            " SELECT id, run_id, game, options_key, game_options, deal, outcome, measures,"
+            " entry, period, details, strategy, found, cycle_id FROM finds_v2 ORDER BY id")
+        # A find whose measures cannot be read gets no row here: the log's rules name it.
+        db.execute(
+            "INSERT INTO find_measures (find_id, measure, value)"
+            " SELECT f.id, j.key, j.value FROM finds f, json_each(f.measures) j"
+            " WHERE json_valid(f.measures) AND json_type(f.measures) = 'object'"
+            " AND j.type = 'integer'")
+    for table in present:
+        db.execute(f"DROP TABLE {table}_v2")
+
+
+def _measure_order(game: str) -> dict[str, int]:
+    """Each measure of the game by its place (none for a game not installed here)."""
+    plugin = _installed(game)
+    return {} if plugin is None else {m: i for i, m in enumerate(plugin.measures)}
+
+
+def _installed(name: Any) -> Any:
+    """The game called ``name``, or None if it is not installed here."""
+    try:
+        return get_game(name) if isinstance(name, str) else None
+    except GameError:
+        return None
+
+
+def _keep_older(db: sqlite3.Connection, path: str) -> Path | None:
+    """Before a writer migrates an older log in place: a copy of it as it is, beside it
+    (``NAME.v2.bak``; ``NAME.v2.1.bak`` and on if that is taken), made by SQLite's backup
+    (a consistent copy, its WAL included). None for a log of this version, or a new one."""
+    version = db.execute("PRAGMA user_version").fetchone()[0]
+    if path == ":memory:" or version >= VERSION or "runs" not in _tables(db):
+        return None
+    original = Path(path)
+    name = f"v{max(version, 1)}"
+    copy, n = original.with_name(f"{original.name}.{name}.bak"), 0
+    while copy.exists():
+        n += 1
+        copy = original.with_name(f"{original.name}.{name}.{n}.bak")
+    target = sqlite3.connect(copy)
+    try:
+        db.backup(target)
+    except BaseException:
+        target.close()
+        copy.unlink(missing_ok=True)
+        raise
+    target.close()
+    return copy
+
+
+def _drop(copy: Path | None) -> None:
+    """The copy :func:`_keep_older` made, when the migration it was kept for failed (the
+    log is as it was)."""
+    if copy is not None:
+        copy.unlink(missing_ok=True)
 
 
 class ManagedRun:
@@ -624,31 +804,30 @@ class ManagedRun:
     ID``); ``records`` suggests it.
     """
 
-    def __init__(self, log: RecordLog, run_id: int, label: str = "",
-                 owner: str | None = None) -> None:
+    def __init__(self, log: RecordLog, run_id: int, owner: str | None = None) -> None:
         self.log = log
         self.run_id = run_id
-        self.label = label
         self.owner = owner   # the token this process owns the run by, if it keeps one
         self.progress: dict[str, Any] | None = None
         self.status: str | None = None   # the status the run ended with, once it has
 
     @classmethod
-    def start(cls, log: RecordLog, strategy: str, options: dict[str, Any], rules: str = "",
+    def start(cls, log: RecordLog, strategy: str, options: dict[str, Any],
               seed: int | None = None, workers: int = 1, game: str = DEFAULT_GAME,
               game_options: dict[str, Any] | None = None, options_key: str = "",
-              again: str | None = None, owner: Owner | None = None) -> ManagedRun:
+              again: str | None = None, owner: Owner | None = None,
+              objective: str | None = None) -> ManagedRun:
         """Log a new run (``again``, if given, is kept with its options), owned by ``owner``
-        if given."""
+        if given, its finds ranked by ``objective`` (default: the game's first measure)."""
         stored = options if again is None else {**options, "again": again}
         log.refuse_damage()
-        run_id = log.start_run(strategy, stored, rules, seed, workers, game, game_options,
-                               options_key, owner)
-        return cls(log, run_id, rules, None if owner is None else owner.token)
+        run_id = log.start_run(strategy, stored, seed, workers, game, game_options,
+                               options_key, owner, objective)
+        return cls(log, run_id, None if owner is None else owner.token)
 
     def save(self, finds: Iterable[Find], progress: dict[str, Any], **extra: Any) -> None:
         """Commit finds with the run's progress (see :meth:`RecordLog.save`)."""
-        self.log.save(self.run_id, self.label, finds, progress, owner=self.owner, **extra)
+        self.log.save(self.run_id, finds, progress, owner=self.owner, **extra)
         self.progress = progress
 
     def renew(self) -> None:
@@ -667,7 +846,7 @@ class ManagedRun:
             if progress is None:
                 self.log.set_status(self.run_id, status, self.owner)
             else:
-                self.log.save(self.run_id, self.label, [], progress, status=status,
+                self.log.save(self.run_id, [], progress, status=status,
                               owner=self.owner, **extra)
         except sqlite3.Error:
             with contextlib.suppress(sqlite3.Error):
@@ -811,28 +990,31 @@ def decode_find(row: sqlite3.Row) -> dict[str, Any]:
         for m in find["measures"]:
             find[f"{name}_{m}"] = find[name].get(m)
     find.setdefault("winner", find["details"].get("winner"))
-    options = find["game_options"]
-    find["rules"] = _rules(find["game"], options) or ""
-    find["limits"] = ",".join(f"{k}={v}" for k, v in options.items()
-                              if k.startswith("max_") and v)
-    return find
+    return find | _v1_columns(find["game"], find["game_options"])
 
 
-def _rules(game: str, values: dict[str, Any]) -> str | None:
-    """The legacy ``rules`` column of a game's options (None for a game not installed)."""
-    try:
-        return rules_column(get_game(game), values)
-    except GameError:
-        return None
+def _v1_columns(game: str, values: dict[str, Any]) -> dict[str, Any]:
+    """The v1 columns of a find or cycle of a game with logs from before plug-ins
+    (:class:`~dealsearch.game.LegacyLogs`): none for another game, or one not installed."""
+    plugin = _installed(game)
+    return {} if plugin is None else v1_columns(plugin, values)
 
 
 def decode_run(row: sqlite3.Row) -> dict[str, Any]:
     """A runs row with its JSON decoded (:class:`DamagedRow` if it cannot be)."""
     run = _typed("runs", row)
-    for key in ("options", "outcomes", "checkpoint", "game_options"):
+    for key in ("options", "outcomes", "checkpoint", "game_options", "totals"):
         run[key] = _json(run, key, "runs")
     _numbers(run, "outcomes", "runs")
+    _numbers(run, "totals", "runs")
     return run
+
+
+def _decode_sample(row: sqlite3.Row) -> dict[str, Any]:
+    sample = _typed("samples", row, whole=False)
+    sample["totals"] = _json(sample, "totals", "samples")
+    _numbers(sample, "totals", "samples")
+    return sample
 
 
 def _decode_histogram(row: sqlite3.Row) -> dict[str, Any]:
@@ -849,6 +1031,7 @@ def _decode_histogram(row: sqlite3.Row) -> dict[str, Any]:
 def _decode_cycle(row: sqlite3.Row) -> dict[str, Any]:
     cycle = _typed("cycles", row)
     cycle["period"] = _json(cycle, "period", "cycles")
+    cycle["game_options"] = _json(cycle, "game_options", "cycles")
     _numbers(cycle, "period", "cycles")
     return cycle
 

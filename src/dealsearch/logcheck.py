@@ -39,10 +39,14 @@ from .text import count
 STATUSES = ("running", "done", "interrupted", "failed")
 #: The tables every log has, in the order they are read and recovered (a find needs its run
 #: and its cycle first), and the JSON columns of each (each holds an object, or is NULL).
-TABLES = ("runs", "cycles", "finds", "histograms", "samples")
-JSON_COLUMNS = {"runs": ("options", "outcomes", "checkpoint", "game_options"),
+TABLES = ("runs", "cycles", "finds", "find_measures", "histograms", "samples")
+JSON_COLUMNS = {"runs": ("options", "outcomes", "checkpoint", "game_options", "totals"),
                 "finds": ("game_options", "measures", "entry", "period", "details"),
-                "cycles": ("period",), "histograms": ("counts",)}
+                "cycles": ("period", "game_options"), "histograms": ("counts",),
+                "samples": ("totals",)}
+#: Tables made from others (each find's measures, what finds are ranked by): checked against
+#: them, made again by a recovery, not counted as rows of their own.
+DERIVED = ("find_measures",)
 MAX_SQLITE_LINES = 20  # lines of PRAGMA integrity_check shown
 _MIN_ROWID, _MAX_ROWID = -(2 ** 63), 2 ** 63 - 1
 
@@ -87,7 +91,7 @@ class Reading:
 
     def summary(self) -> str:
         """How many rows of each table were read, e.g. '4 runs, 62 finds, ...'."""
-        counts = [f"{count(len(self.rows.get(t, [])))} {t}" for t in TABLES]
+        counts = [f"{count(len(self.rows.get(t, [])))} {t}" for t in TABLES if t not in DERIVED]
         counts += [f"{count(len(rows))} row{'s' * (len(rows) != 1)} of {t}"
                    for t, rows in self.rows.items() if t not in TABLES and rows]
         return ", ".join(counts)
@@ -255,16 +259,17 @@ def _expected_columns() -> dict[str, list[str]]:
         db.close()
 
 
-def _rows(db: sqlite3.Connection, table: str, columns: list[str], problems: list[Problem]
-          ) -> Iterator[Row]:
-    """Every row SQLite can still read, in rowid order. Where it cannot read on, the problem
-    is noted and reading goes on at the next row it can reach."""
+def _rows(db: sqlite3.Connection, table: str, columns: list[str], problems: list[Problem],
+          where: str = "1", args: tuple[Any, ...] = ()) -> Iterator[Row]:
+    """Every row SQLite can still read (of those ``where`` selects), in rowid order. Where it
+    cannot read on, the problem is noted and reading goes on at the next row it can reach."""
     selected = ", ".join(f'"{c}", typeof("{c}")' for c in columns)
-    query = f'SELECT rowid, {selected} FROM "{table}" WHERE rowid >= ? ORDER BY rowid'
+    query = (f'SELECT rowid, {selected} FROM "{table}" WHERE ({where}) AND rowid >= ?'
+             " ORDER BY rowid")
     start: int | None = _MIN_ROWID
     while start is not None:
         try:
-            for values in db.execute(query, (start,)):
+            for values in db.execute(query, (*args, start)):
                 if values[0] < start:   # out of order on a damaged page: read already
                     continue
                 row = Row(table, values[0], {})
@@ -311,7 +316,8 @@ def _hold_to_rules(reading: Reading) -> None:
 
 
 def relations(reading: Reading) -> None:
-    """Each find, histogram and sample has its run, each find's cycle is catalogued, and each
+    """Each find, histogram and sample has its run, each find's cycle is catalogued, each
+    find's measures are its rows of ``find_measures`` (what finds are ranked by), and each
     run's counts add up (problems of this kind start with "its")."""
     runs = {row.rowid: row for row in reading.rows.get("runs", [])}
     for run in runs.values():   # a search counts its games; other runs (factory) count else
@@ -334,6 +340,28 @@ def relations(reading: Reading) -> None:
             if table == "finds" and cycle is not None and cycle not in cycles:
                 row.problems.append(f"its cycle {cycle} is not in the log")
     _histogram_counts(reading, runs)
+    _ranked(reading)
+
+
+def _ranked(reading: Reading) -> None:
+    """Each find's measures are its rows of ``find_measures``, and each row there is of a
+    find (they are what finds are ranked by)."""
+    finds = {row.rowid: row for row in reading.rows.get("finds", [])}
+    ranked: dict[int, dict[str, Any]] = {}
+    for row in reading.rows.get("find_measures", []):
+        if row.problems:
+            continue
+        find = finds.get(row.values["find_id"])
+        if find is None:
+            row.problems.append(f"its find {row.values['find_id']} is not in the log")
+        else:
+            ranked.setdefault(find.rowid, {})[row.values["measure"]] = row.values["value"]
+    if "find_measures" not in reading.rows:
+        return
+    for find in finds.values():
+        if not find.problems and ranked.get(find.rowid, {}) != find.values["json measures"]:
+            find.problems.append("its rows of find_measures (what it is ranked by) are not "
+                                 "its measures")
 
 
 def _decode(row: Row) -> None:
@@ -395,19 +423,20 @@ def _values(row: Row) -> None:
     if row.table == "runs":
         if v["status"] not in STATUSES:
             problems.append(f"status is {v['status']!r}, not one of {', '.join(STATUSES)}")
-        for name in ("deals", "cards"):
-            if v[name] < 0:
-                problems.append(f"{name} is negative")
-        if not all(_is_count(n) for n in v["json outcomes"].values()):
-            problems.append("outcomes holds something other than counts")
+        if v["deals"] < 0:
+            problems.append("deals is negative")
+        for name in ("outcomes", "totals"):
+            if not all(_is_count(n) for n in v[f"json {name}"].values()):
+                problems.append(f"{name} holds something other than counts")
+        for name, measures in (("totals", v["json totals"]), ("objective", {v["objective"]: 0})):
+            problem = measures_problem(v["game"], measures, every=False)
+            if problem:
+                problems.append(f"{name} {problem}")
     elif row.table == "finds":
         measures = v["json measures"]
         values = list(measures.values())
         if not values or not all(isinstance(n, int) for n in values):
             problems.append("measures holds something other than whole numbers")
-        elif v["measure_1"] != values[0] or v["measure_2"] != (
-                values[1] if len(values) > 1 else None):
-            problems.append("measure_1 and measure_2 do not match measures")
         if v["outcome"] == "cycle" and (v.get("json entry") is None
                                         or v.get("json period") is None):
             problems.append("a cycle without its entry and period")
@@ -415,6 +444,9 @@ def _values(row: Row) -> None:
             problem = measures_problem(v["game"], v.get(f"json {name}") or {})
             if problem:
                 problems.append(f"{name} {problem}")
+    elif row.table == "samples":
+        if not all(_is_count(n) for n in v["json totals"].values()):
+            problems.append("totals holds something other than counts")
     elif row.table == "histograms":
         counts = v["json counts"]
         if v["bin_width"] < 1 or not all(
@@ -451,11 +483,63 @@ def check(path: str | Path) -> list[Problem]:
     return read_log(path).row_problems
 
 
-def refuse_damaged(path: str | Path) -> None:
-    """Raise :class:`~dealsearch.errors.DamagedLog` unless the log at ``path`` passes its
-    check: nothing is written into a damaged log."""
-    problems = check(path)
+def check_before_writing(path: str | Path, run_id: int | None = None) -> list[Problem]:
+    """What a run about to be written into the log at ``path`` must not meet, in a time that
+    does not grow with the log's finds: SQLite's ``PRAGMA quick_check`` (every page and
+    b-tree readable, without matching indexes to their tables), this release's tables and
+    columns, and the log's rules on the rows the run reads or touches (a resumed run's
+    ``run_id``: its run row, with its counts and checkpoint, and its histograms). The full
+    check (:func:`check`, ``dealsearch log check``) reads every row of every table."""
+    if Path(path).stat().st_size == 0:
+        return [Problem("the file is empty: nothing of a log is left in it")]
+    try:
+        db = open_damaged(path)
+    except READ_ERRORS as error:
+        return [Problem(f"SQLite cannot open it: {error}")]
+    try:
+        db.execute("BEGIN")
+        try:
+            lines = [line.decode(errors="replace") if isinstance(line, bytes) else str(line)
+                     for (line,) in db.execute("PRAGMA quick_check")]
+            if db.execute("PRAGMA user_version").fetchone()[0] != VERSION:
+                return check(path)   # an older log, read as migrated: the full check
+        except READ_ERRORS as error:
+            if not is_damage(error):
+                raise
+            return [Problem(f"SQLite's quick check fails: {error}")]
+        if lines != ["ok"]:
+            return [Problem(f"SQLite's quick check: {line}") for line in lines[:MAX_SQLITE_LINES]]
+        reading = Reading(str(path))
+        expected = _expected_columns()
+        touched = {"runs": "rowid = ?", "histograms": "run_id = ?"}
+        for table in TABLES:
+            try:
+                columns = [schema_name(row[1]) for row in db.execute(
+                    f'PRAGMA table_info("{table}")')]
+                missing = [c for c in expected[table] if c not in columns]
+                if not columns:
+                    reading.problems.append(Problem("the table is missing", table))
+                elif missing:
+                    reading.problems.append(Problem(f"no column {', '.join(missing)}", table))
+                elif run_id is not None and table in touched:
+                    reading.rows[table] = list(_rows(db, table, columns, reading.problems,
+                                                     touched[table], (run_id,)))
+            except READ_ERRORS as error:
+                if not is_damage(error):
+                    raise
+                reading.problems.append(Problem(f"cannot be read: {error}", table))
+        _hold_to_rules(reading)
+        return reading.row_problems
+    finally:
+        db.close()
+
+
+def refuse_damaged(path: str | Path, run_id: int | None = None) -> None:
+    """Raise :class:`~dealsearch.errors.DamagedLog` if the log at ``path`` fails the check
+    before writing (:func:`check_before_writing`) for a new run, or for resuming ``run_id``:
+    nothing is written into a damaged log."""
+    problems = check_before_writing(path, run_id)
     if problems:
         count = f"{len(problems)} problem" + "s" * (len(problems) > 1)
-        raise damaged(path, f"{count}, the first: {problems[0]}; nothing is written into a "
-                            "damaged log")
+        raise damaged(path, f"{count}, nothing is written into a damaged log; the first: "
+                            f"{problems[0]}")

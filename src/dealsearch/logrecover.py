@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .game import DEFAULT_GAME
+from .game import DEFAULT_GAME, GameError, get_game
 from .log import READ_ERRORS, SCHEMA, VERSION, RecordLog, _transaction
-from .logcheck import TABLES, Reading, Row, read_log, relations, schema_name
+from .logcheck import DERIVED, TABLES, Reading, Row, read_log, relations, schema_name
 
 SQLITE_TIMEOUT = 600   # seconds the sqlite3 tool may take to .recover a log
 
@@ -106,7 +106,9 @@ def recover(path: str | Path, out: str | Path) -> Recovery:
             else:
                 kept[table].append(row)
     for table, rows in reading.rows.items():
-        if table == "owners":   # who plays a run of the damaged file: not the new log's owner
+        # who plays a run of the damaged file: not the new log's owner; what finds are ranked
+        # by: made again from the finds kept
+        if table == "owners" or table in DERIVED:
             continue
         if table == "cycles" or table not in TABLES:
             if table != "cycles":
@@ -123,13 +125,14 @@ def _stand_in(run_id: int, run: Row | None, find: Row | None) -> Row:
     can be read (its counts only if they add up), the game of its first ``find``, nothing
     that would resume it."""
     values: dict[str, Any] = {
-        "id": run_id, "options": "{}", "rules": "", "seed": None, "workers": 1, "machine": "",
+        "id": run_id, "options": "{}", "seed": None, "workers": 1, "machine": "",
         "started": find.values["found"] if find else 0.0, "ended": None, "seconds": 0.0,
-        "deals": 0, "cards": 0, "outcomes": "{}", "checkpoint": "{}",
+        "deals": 0, "totals": "{}", "outcomes": "{}", "checkpoint": "{}",
         **({k: find.values[k] for k in ("game", "game_options", "options_key")} if find
            else {"game": DEFAULT_GAME, "game_options": "{}", "options_key": ""})}
+    values["objective"] = _first_measure(values["game"])
     if run is not None:
-        counts = ("seconds", "deals", "cards", "outcomes")
+        counts = ("seconds", "deals", "totals", "outcomes")
         for name in values:
             bad = any(p.startswith((f"{name} ", "its outcomes" if name in counts else name))
                       for p in run.problems)
@@ -137,6 +140,14 @@ def _stand_in(run_id: int, run: Row | None, find: Row | None) -> Row:
                 values[name] = run.values[name]
     values |= {"strategy": "lost", "status": "failed", "checkpoint": "{}"}
     return Row("runs", run_id, values)
+
+
+def _first_measure(game: Any) -> str:
+    """The game's first measure (a stand-in run's objective): '' if it is not installed."""
+    try:
+        return get_game(game).measures[0] if isinstance(game, str) else ""
+    except GameError:
+        return ""
 
 
 def _write(out: str | Path, kept: dict[str, list[Row]], columns: dict[str, list[str]]
@@ -163,6 +174,9 @@ def _write(out: str | Path, kept: dict[str, list[Row]], columns: dict[str, list[
                     except sqlite3.IntegrityError as error:
                         refused.append(f"{table} row {row.rowid}: {error}: left behind")
                         rows.remove(row)
+            # what each find is ranked by, from its measures (a find kept holds to its rules)
+            log.db.execute("INSERT INTO find_measures (find_id, measure, value)"
+                           " SELECT f.id, j.key, j.value FROM finds f, json_each(f.measures) j")
     return refused
 
 

@@ -1,26 +1,37 @@
 """Everything a game plug-in imports, in one public module.
 
-A game is a subclass of :class:`Game` registered with :func:`register` (or declared under the
-``dealsearch.games`` entry point by another package). The shapes and dtypes it deals in:
+A game is a subclass of :class:`Game` (generic over its options type: ``class
+MyGame(Game[MyOptions])``) registered with :func:`register` (or declared under the
+``dealsearch.games`` entry point by another package). The core is 14 members: ``name``,
+``title``, ``measures``, ``outcomes``, ``option_specs``, ``unfinished``, ``options``,
+``layout``, ``parse``, ``format``, ``kernel``, ``verify``, ``describe``,
+``describe_options``. The shapes and dtypes it deals in:
 
 - a **row** (:data:`Row`) is one deal: a 1-D ``numpy.uint8`` array of card codes, a
   permutation of :attr:`Layout.deck` cut into :attr:`Layout.segments`;
-- :meth:`Game.play_batch` takes rows as an ``(n, n_cards)`` ``uint8`` array and returns
-  :class:`BatchResults`: ``outcome`` ``(n,)`` ``uint8`` (an index into :attr:`Game.outcomes`),
-  ``measures``, ``entry`` and ``period`` ``(n, len(Game.measures))`` ``int64`` (``entry`` and
-  ``period`` are 0 unless the outcome is ``cycle``);
 - :meth:`Game.kernel` returns a :class:`Kernel` for the compiled search loops; a pure-Python
   game wraps its play function in :class:`PythonKernel`: ``PythonKernel(play_row, n_cards,
   n_measures)``, where ``play_row(row)`` takes one row (``uint8``, ``n_cards`` long) and returns
   ``(outcome, measures, entry, period)``: the outcome's index and three tuples of
   ``n_measures`` ints (at most four measures); ``entry`` and ``period`` are zeros unless the
   game cycled;
+- :func:`play_batch` takes rows as an ``(n, n_cards)`` ``uint8`` array and returns
+  :class:`BatchResults`: ``outcome`` ``(n,)`` ``uint8`` (an index into :attr:`Game.outcomes`),
+  ``measures``, ``entry`` and ``period`` ``(n, len(Game.measures))`` ``int64`` (``entry`` and
+  ``period`` are 0 unless the outcome is ``cycle``); it plays on the kernel unless the game
+  is a :class:`BatchPlayer`;
 - :class:`GameResult` is one game in the game's own terms, :class:`OptionSpec` one option as
-  the command line takes it, :class:`GameOptions` the protocol of a game's options value.
+  the command line takes it, :class:`GameOptions` the protocol of a game's options value
+  (built by :func:`make_options`, which refuses names the game does not have).
 
-Capabilities beyond the core (:class:`CycleCatalogue`, :class:`PlaysBackwards`,
-:class:`FastSearch`, :class:`PublishedRecords`, ...) are protocols: a game has one by having
-its methods. :mod:`dealsearch.testing` is the contract every game keeps, and
+Everything beyond the core is a capability: a protocol a game has by having its methods or
+class attributes, checked with ``isinstance`` (:class:`Reference`, :class:`BatchPlayer`,
+:class:`BatchDetails`, :class:`CycleCatalogue`, :class:`CycleIds`, :class:`Histograms`,
+:class:`Throughput`, :class:`Mutations`, :class:`DealerVersion`, :class:`DealOptions`,
+:class:`PlaysBackwards`, :class:`FastSearch`, :class:`PublishedRecords`, ...), each with a
+framework function giving the default (:func:`canonical`, :func:`cycle_id`,
+:func:`histogram`, :func:`finished`, ...). :mod:`dealsearch.testing` is the contract every
+game keeps (a capability is checked only where the game has it), and
 :mod:`dealsearch.examples.war` a small game to copy from.
 
 >>> import numpy as np
@@ -33,31 +44,56 @@ from __future__ import annotations
 
 from ._kernel import Kernel, PythonKernel
 from .game import (
+    BatchDetails,
+    BatchPlayer,
     BatchResults,
     CycleCatalogue,
+    CycleFamilies,
+    CycleIds,
+    DealerVersion,
+    DealOptions,
     FastSearch,
     Game,
     GameError,
     GameOptions,
     GameResult,
+    Histograms,
     Layout,
+    Mutations,
     OptionSpec,
     PlaysBackwards,
     Published,
     PublishedCheck,
     PublishedDeals,
     PublishedRecords,
+    Reference,
     Row,
     SpeedTable,
+    Throughput,
     Yardstick,
+    batch_result,
+    canonical,
     card_text,
+    cycle_id,
+    deal_options,
+    finished,
     get_game,
+    histogram,
+    make_options,
+    mutation_weights,
+    play_batch,
+    random_dealer,
     register,
+    throughput_measure,
 )
 
 __all__ = [
-    "BatchResults", "CycleCatalogue", "FastSearch", "Game", "GameError", "GameOptions",
-    "GameResult", "Kernel", "Layout", "OptionSpec", "PlaysBackwards", "Published",
-    "PublishedCheck", "PublishedDeals", "PublishedRecords", "PythonKernel", "Row", "SpeedTable",
-    "Yardstick", "card_text", "get_game", "register",
+    "BatchDetails", "BatchPlayer", "BatchResults", "CycleCatalogue", "CycleFamilies",
+    "CycleIds", "DealOptions", "DealerVersion", "FastSearch", "Game", "GameError",
+    "GameOptions", "GameResult", "Histograms", "Kernel", "Layout", "Mutations", "OptionSpec",
+    "PlaysBackwards", "Published", "PublishedCheck", "PublishedDeals", "PublishedRecords",
+    "PythonKernel", "Reference", "Row", "SpeedTable", "Throughput", "Yardstick", "batch_result",
+    "canonical", "card_text", "cycle_id", "deal_options", "finished", "get_game", "histogram",
+    "make_options", "mutation_weights", "play_batch", "random_dealer", "register",
+    "throughput_measure",
 ]

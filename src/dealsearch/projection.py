@@ -46,7 +46,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .game import DEFAULT_GAME, get_game
+from .game import DEFAULT_GAME, get_game, histogram
 
 TAIL_FRACTION = 0.01   # the tail: the longest 1 % of the games ...
 MAX_TAIL = 2000        # ... but at most this many (the test then judges the far tail) ...
@@ -131,7 +131,7 @@ def fit_tail(width: int, counts: Mapping[int, int], overflow: int | None = None,
 
     ``counts`` maps a bin to its games (bin ``b`` holds lengths ``[b*width, (b+1)*width)``);
     ``overflow`` is the histogram's last bin if it holds every longer game too (the log's
-    histograms end in one: :meth:`dealsearch.game.Game.histogram`). ``measure`` only names
+    histograms end in one: :func:`dealsearch.game.histogram`). ``measure`` only names
     the unit in the reason of a rejection.
 
     >>> fit = fit_tail(1, {3: 60, 4: 30, 5: 20}, measure="cards")
@@ -566,7 +566,7 @@ def live_projection(game: str, strategy: str, measure: str, width: int,
     """
     if strategy != "random":
         return None
-    _, bins = get_game(game).histogram(measure)
+    _, bins = histogram(get_game(game), measure)
     fit = fit_tail(width, counts, overflow=bins - 1, measure=measure)
     return project(fit, deals, best, budget_deals, rate, workers, target, remaining_seconds)
 
@@ -587,7 +587,7 @@ def run_projection(log: Any, run: Mapping[str, Any], target: int | None = None,
     game = get_game(run.get("game", DEFAULT_GAME))
     measure = measure or run["options"].get("objective") or game.measures[0]
     width, counts = log.histogram([run["id"]], measure)
-    _, bins = game.histogram(measure)
+    _, bins = histogram(game, measure)
     fit = fit_tail(width or 1, counts, overflow=bins - 1, measure=measure)
     deals = int(run["deals"])
     seconds = float(run["seconds"] or 0)
@@ -619,7 +619,7 @@ def runs_projection(log: Any, runs: list[Mapping[str, Any]], target: int | None 
     game = get_game(chosen[0].get("game", DEFAULT_GAME))
     measure = measure or chosen[0]["options"].get("objective") or game.measures[0]
     width, counts = log.histogram([run["id"] for run in chosen], measure)
-    _, bins = game.histogram(measure)
+    _, bins = histogram(game, measure)
     fit = fit_tail(width or 1, counts, overflow=bins - 1, measure=measure)
     deals = sum(int(run["deals"]) for run in chosen)
     worker_seconds = sum(float(run["seconds"] or 0) * int(run.get("workers") or 1)

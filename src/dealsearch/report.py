@@ -29,7 +29,7 @@ matplotlib.use("Agg")  # files only: no screen is needed or wanted
 import matplotlib.pyplot as plt
 from matplotlib.ticker import MaxNLocator, StrMethodFormatter
 
-from .game import DEFAULT_GAME, Published, PublishedRecords, get_game
+from .game import DEFAULT_GAME, Published, PublishedRecords, get_game, histogram, make_options
 from .log import RecordLog
 from .projection import (
     ALPHA,
@@ -68,18 +68,20 @@ def setting_text(run: dict[str, Any]) -> str:
     options key if the game cannot read the logged options any more."""
     game = get_game(run.get("game", DEFAULT_GAME))
     try:
-        return game.describe_options(game.options(**run.get("game_options", {})))
+        return game.describe_options(make_options(game, run.get("game_options", {})))
     except (ValueError, TypeError):
         return run.get("options_key", "")
 
 
 @dataclass(frozen=True)
 class Group:
-    """Runs of one strategy under one game setting: drawn and fitted together."""
+    """Runs of one strategy under one game setting, ranking finds by one measure (their
+    objective): drawn and fitted together."""
 
     strategy: str
     options_key: str
     runs: tuple[dict[str, Any], ...]
+    objective: str = ""
 
     @property
     def setting(self) -> str:
@@ -88,8 +90,11 @@ class Group:
 
     @property
     def label(self) -> str:
-        """E.g. 'random, standard rules, 2 players'."""
-        return f"{self.strategy}, {self.setting}"
+        """E.g. 'random, standard rules, 2 players' (and 'by tricks' for a run ranked by
+        another measure than its game's first)."""
+        by = "" if self.objective in ("", get_game(self.game).measures[0]) else \
+            f", by {self.objective}"
+        return f"{self.strategy}, {self.setting}{by}"
 
     @property
     def game(self) -> str:
@@ -105,11 +110,13 @@ class Group:
 
 
 def groups(runs: list[dict[str, Any]]) -> list[Group]:
-    """The runs by (strategy, options), in order of their first run."""
-    by: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    """The runs by (strategy, options, objective), in order of their first run."""
+    by: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
     for run in runs:
-        by.setdefault((run["strategy"], run["options_key"]), []).append(run)
-    return [Group(strategy, key, tuple(members)) for (strategy, key), members in by.items()]
+        by.setdefault((run["strategy"], run["options_key"], run.get("objective", "")),
+                      []).append(run)
+    return [Group(strategy, key, tuple(members), objective)
+            for (strategy, key, objective), members in by.items()]
 
 
 @dataclass(frozen=True)
@@ -141,7 +148,7 @@ def group_lengths(log: RecordLog, group: Group, measure: str) -> GroupLengths:
                                 f"a {group.strategy} search's lengths are not random deals")
         return GroupLengths(group, width, counts, None,
                             f"{label} ({games:,} games): no tail fit, because {reason}.")
-    _, bins = get_game(group.game).histogram(measure)
+    _, bins = histogram(get_game(group.game), measure)
     fit = fit_tail(width, counts, overflow=bins - 1, measure=measure)
     if not fit.accepted:
         return GroupLengths(group, width, counts, fit,
@@ -226,10 +233,13 @@ def draw_lengths(log: RecordLog, runs: list[dict[str, Any]], path: Path, measure
 
 def draw_best(log: RecordLog, runs: list[dict[str, Any]], path: Path, measure: str
               ) -> bool:
-    """Best game so far against time, one line per run; False (nothing drawn) if no run
+    """Best game so far against time, one line per run ranked by ``measure`` (a run ranked
+    by another measure found its bests by that one); False (nothing drawn) if no such run
     logged a finished game."""
     lines = []
     for run in runs:
+        if run.get("objective", measure) != measure:
+            continue
         wins = sorted((f for f in log.finds([run["id"]]) if f["outcome"] != "cycle"),
                       key=lambda f: f["found"])
         best, xs, ys = 0, [], []
@@ -291,16 +301,19 @@ def draw_throughput(log: RecordLog, runs: list[dict[str, Any]], path: Path) -> b
 def record_rows(log: RecordLog, runs: list[dict[str, Any]], game: str = DEFAULT_GAME
                 ) -> list[tuple[Any, ...]]:
     """(who, measures..., deal): the game's published records, if it has any, and this log's
-    five best games comparable with them (played in the setting the records were; without
-    published records: every setting)."""
+    five best games comparable with them: found by runs ranked by the game's first measure
+    (as records are), played in the setting the records were (without published records:
+    the setting of the longest such find)."""
     measures = get_game(game).measures
     known = published(game)
     theirs = [] if known is None else [(who, *(values[m] for m in measures), deal)
                                        for who, values, deal in known.records]
+    finds = [f for f in log.finds([run["id"] for run in runs], game=game)
+             if f["outcome"] != "cycle" and f["objective"] == measures[0]]
+    setting = known.options.key() if known is not None else (
+        finds[0]["options_key"] if finds else None)
     ours = [(f"run {f['run_id']} ({f['strategy']})", *(f[m] for m in measures), f["deal"])
-            for f in log.finds([run["id"] for run in runs], game=game)
-            if f["outcome"] != "cycle" and (known is None
-                                            or f["options_key"] == known.options.key())][:5]
+            for f in finds if f["options_key"] == setting][:5]
     return sorted(theirs + ours, key=lambda row: row[1])
 
 
@@ -419,7 +432,10 @@ def write_report(log: RecordLog, run_ids: list[int], out: Path, game: str = DEFA
         raise ValueError(f"run {other[0]} is not a {game} run (add --game)")
     plugin = get_game(game)
     measures = plugin.measures
-    measure = measures[0]
+    # The runs' objective if they share one (report --run of a climb on tricks draws tricks),
+    # else the game's first measure: a figure of best games is drawn in one measure.
+    objectives = {run.get("objective") or measures[0] for run in chosen}
+    measure = objectives.pop() if len(objectives) == 1 else measures[0]
     out.mkdir(parents=True, exist_ok=True)
     for name in FIGURES:   # a figure not drawn this time must not linger from an earlier one
         (out / name).unlink(missing_ok=True)
@@ -428,7 +444,7 @@ def write_report(log: RecordLog, run_ids: list[int], out: Path, game: str = DEFA
     drew["best.png"] = draw_best(log, chosen, out / "best.png", measure)
     drew["throughput.png"] = draw_throughput(log, chosen, out / "throughput.png")
     records = record_rows(log, chosen, game)
-    drew["records.png"] = draw_records(records, out / "records.png", measure,
+    drew["records.png"] = draw_records(records, out / "records.png", measures[0],
                                        published=published(game) is not None)
     cycles = log.cycles(game, [run["id"] for run in chosen] if run_ids else None)
     drew["cycles.png"] = draw_cycles(cycles, out / "cycles.png", measures)
@@ -436,7 +452,7 @@ def write_report(log: RecordLog, run_ids: list[int], out: Path, game: str = DEFA
     run_rows = [[r["id"], r["strategy"], setting_text(r), r["status"], f"{r['deals']:,}",
                  duration_text(r["seconds"]) if r["seconds"] >= 60 else f"{r['seconds']:.0f} s",
                  f"{r['deals'] / r['seconds']:,.0f}" if r["seconds"] else "",
-                 r["workers"], _best(r, measure)]
+                 r["workers"], _best(r, measure, measures[0])]
                 for r in chosen]
     last = measures[-1]
     figure: Callable[[str, str, str], str] = lambda name, alt, absent: _figure_html(  # noqa: E731
@@ -489,6 +505,11 @@ def _more_cycles(count: int) -> str:
             "<code>dealsearch records --cycles</code> lists them all.</p>")
 
 
-def _best(run: dict[str, Any], measure: str) -> str:
-    value = (run["checkpoint"].get("best") or {}).get(measure)
-    return "" if value is None else f"{value:,}"
+def _best(run: dict[str, Any], measure: str, first: str) -> str:
+    """The run's best so far in ``measure``, or in its own objective (named) if it ranks by
+    another one."""
+    objective = run.get("objective") or first
+    value = (run["checkpoint"].get("best") or {}).get(objective)
+    if value is None:
+        return ""
+    return f"{value:,}" if objective == measure else f"{value:,} {objective}"

@@ -15,15 +15,18 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .game import Game, GameOptions
+from .game import Game, GameOptions, Reference, play_batch
 
 
-def speed_row(game: Game, setting: str, options: GameOptions, rows: npt.NDArray[np.uint8],
+def speed_row(game: Game[Any], setting: str, options: GameOptions, rows: npt.NDArray[np.uint8],
               sample: int) -> dict[str, Any]:
     """``setting, deals_per_s, <measure>_per_s..., reference_deals_per_s, ratio, mismatches``
-    for ``rows`` under ``options``; the reference plays the first ``sample`` of them."""
+    for ``rows`` under ``options``; the reference plays the first ``sample`` of them (a game
+    with a :class:`~dealsearch.game.Reference`)."""
+    if not isinstance(game, Reference):
+        raise TypeError(f"{game.name} has no reference engine to compare with")
     started = time.process_time()
-    batch = game.play_batch(rows, options)
+    batch = play_batch(game, rows, options)
     compiled = max(time.process_time() - started, 1e-9)
     few = rows[:max(1, min(sample, len(rows)))]
     started = time.process_time()

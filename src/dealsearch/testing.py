@@ -3,7 +3,9 @@
 A game is a plug-in (:mod:`dealsearch.game`); whatever its engine, the search, the log and the
 CLI rely on the same promises, checked here against the game's own pure-Python reference:
 
-- the compiled engine agrees with the reference, and plays a deal the same way every time;
+- the compiled engine agrees with the reference (a game with a
+  :class:`~dealsearch.game.Reference`, whose trace is a line per turn), and plays a deal the
+  same way every time;
 - ``parse`` and ``format`` are inverse, and a row keeps the deck's cards;
 - a never-ending game's counts add up (first repeat = entry + one period), and a game with a
   cycle catalogue names its cycle (and only cycles);
@@ -45,7 +47,20 @@ from typing import Any
 
 import numpy as np
 
-from .game import CycleCatalogue, Game, GameOptions, GameResult, Row, SpeedTable
+from .game import (
+    CycleCatalogue,
+    Game,
+    GameOptions,
+    GameResult,
+    Reference,
+    Row,
+    SpeedTable,
+    batch_result,
+    canonical,
+    cycle_id,
+    make_options,
+    play_batch,
+)
 from .search.base import Task, crossover, random_row
 from .search.climb import climb_slice
 from .search.distinct import DistinctDeals, at_least
@@ -60,9 +75,10 @@ CYCLES_CUT = 10  # most cycling deals of an option set cut by a limit at entry a
 class Subject:
     """A game and what to play it with.
 
-    ``option_sets``: option values (as :meth:`Game.options` takes them) to check under, each
-    with ``rows`` random deals. ``cycle_deals``: (option values, deal text) pairs known never
-    to end, so the cycle checks surely run even where random deals rarely cycle.
+    ``option_sets``: option values (as :func:`~dealsearch.game.make_options` takes them) to
+    check under, each with ``rows`` random deals. ``cycle_deals``: (option values, deal text)
+    pairs known never to end, so the cycle checks surely run even where random deals rarely
+    cycle.
     """
 
     game: Game
@@ -77,7 +93,7 @@ class Subject:
         """(options, random rows) for each option set, the same rows every time."""
         for index, values in enumerate(self.option_sets):
             if index not in self._cache:
-                options = self.game.options(**values)
+                options = make_options(self.game, values)
                 layout = self.game.layout(options)
                 rng = np.random.default_rng([self.seed, index])
                 rows = np.array([random_row(layout, rng) for _ in range(self.rows)],
@@ -97,7 +113,7 @@ def _cycle_cases(subject: Subject) -> Iterator[tuple[GameOptions, Row, bool]]:
     for options, rows in subject.cases():
         yield options, rows, False
     for values, text in subject.cycle_deals:
-        options = game.options(**values)
+        options = make_options(game, values)
         yield options, np.array([game.parse(text, options)]), True
 
 
@@ -120,17 +136,34 @@ def _cut(game: Game, options: GameOptions, name: str, value: int) -> GameOptions
 
 
 def compiled_equals_reference(subject: Subject) -> None:
-    """The compiled engine and the pure-Python reference give the same result on every row."""
+    """The compiled engine and the pure-Python reference give the same result on every row
+    (a game with a :class:`~dealsearch.game.Reference`)."""
     game = subject.game
+    if not isinstance(game, Reference):
+        return
     for options, rows in subject.cases():
-        batch = game.play_batch(rows, options)
+        batch = play_batch(game, rows, options)
         assert len(batch) == len(rows)
         for i, row in enumerate(rows):
-            compiled = game.result(batch, i, row, options)
+            compiled = batch_result(game, batch, i, row, options)
             reference = game.play_reference(row, options)
             assert compiled.to_json() == reference.to_json(), game.format(row, options)
             assert game.outcomes[batch.outcome[i]] == compiled.outcome
             assert tuple(batch.measures[i]) == tuple(compiled.measures.values())
+
+
+def traces_the_game(subject: Subject) -> None:
+    """A game with a :class:`~dealsearch.game.Reference` traces a deal as lines of text, one
+    per turn (``verify --trace``): at least one, each a single line."""
+    game = subject.game
+    if not isinstance(game, Reference):
+        return
+    for options, rows in subject.cases():
+        for row in rows[:3]:
+            text = game.format(row, options)
+            lines = list(game.trace(text, options))
+            assert lines, f"{text}: an empty trace"
+            assert all(isinstance(line, str) and "\n" not in line for line in lines), text
 
 
 def parse_and_format_are_inverse(subject: Subject) -> None:
@@ -141,7 +174,7 @@ def parse_and_format_are_inverse(subject: Subject) -> None:
         for row in rows[:50]:
             text = game.format(row, options)
             parsed = game.parse(text, options)
-            assert (parsed == game.canonical(row, options)).all(), text
+            assert (parsed == canonical(game, row, options)).all(), text
             assert game.format(parsed, options) == text
             assert sorted(parsed.tolist()) == deck, text
 
@@ -150,14 +183,15 @@ def same_deal_same_result(subject: Subject) -> None:
     """A deal and its options decide the game: playing it again changes nothing."""
     game = subject.game
     for options, rows in subject.cases():
-        first = game.play_batch(rows[:50], options)
-        again = game.play_batch(rows[:50], options)
+        first = play_batch(game, rows[:50], options)
+        again = play_batch(game, rows[:50], options)
         for name in ("outcome", "measures", "entry", "period"):
             assert (getattr(first, name) == getattr(again, name)).all(), name
         for i, row in enumerate(rows[:20]):
             text, verified = game.verify(game.format(row, options), options)
             assert text == game.format(row, options)
-            assert _plain(verified) == _plain(game.result(first, i, row, options)), text
+            assert _plain(verified) == _plain(batch_result(game, first, i, row, options)), \
+                text
 
 
 def cycles_add_up(subject: Subject) -> None:
@@ -166,18 +200,18 @@ def cycles_add_up(subject: Subject) -> None:
     game = subject.game
     cycle = game.outcomes.index("cycle") if "cycle" in game.outcomes else -1
     for options, rows, must in _cycle_cases(subject):
-        batch = game.play_batch(rows, options)
+        batch = play_batch(game, rows, options)
         if must:
             assert batch.outcome[0] == cycle, f"{game.format(rows[0], options)} does not cycle"
         for i in np.flatnonzero(batch.outcome == cycle):
-            result = game.result(batch, int(i), rows[i], options)
+            result = batch_result(game, batch, int(i), rows[i], options)
             assert any(result.period.values())
             for measure in game.measures:
                 assert result.entry[measure] + result.period[measure] == \
                     result.measures[measure], game.format(rows[i], options)
             if isinstance(game, CycleCatalogue):
                 key = game.cycle_key(rows[i], options)
-                assert key and game.cycle_id(key, options)
+                assert key and cycle_id(game, key, options)
 
 
 def cycles_repeat_after_their_period(subject: Subject) -> None:
@@ -190,28 +224,32 @@ def cycles_repeat_after_their_period(subject: Subject) -> None:
         return
     cycle = game.outcomes.index("cycle")
     for options, rows, _ in _cycle_cases(subject):
-        batch = game.play_batch(rows, options)
+        batch = play_batch(game, rows, options)
         for i in np.flatnonzero(batch.outcome == cycle)[:CYCLES_CUT]:
             row = rows[i]
             text = game.format(row, options)
-            result = game.result(batch, int(i), row, options)
+            result = batch_result(game, batch, int(i), row, options)
             for k, name in limits:
                 measure = game.measures[k]
                 at_entry = _cut(game, options, name, result.entry[measure])
                 if at_entry is not None and result.period[measure] > 0:
-                    cut = game.result(game.play_batch(row[None], at_entry), 0, row, at_entry)
+                    cut = batch_result(game, play_batch(game, row[None], at_entry), 0, row,
+                                       at_entry)
                     where = f"{text} cut at {name}={result.entry[measure]}"
                     assert cut.outcome == "limit", f"{where}: {cut.outcome}, not limit"
                     assert dict(cut.measures) == dict(result.entry), \
                         f"{where}: {dict(cut.measures)}, not the entry {dict(result.entry)}"
-                    assert dict(game.play_reference(row, at_entry).measures) == \
-                        dict(result.entry), f"{where}: the reference stops elsewhere"
+                    if isinstance(game, Reference):
+                        assert dict(game.play_reference(row, at_entry).measures) == \
+                            dict(result.entry), f"{where}: the reference stops elsewhere"
                 at_repeat = _cut(game, options, name, result.measures[measure])
                 if at_repeat is not None:
-                    cut = game.result(game.play_batch(row[None], at_repeat), 0, row, at_repeat)
+                    cut = batch_result(game, play_batch(game, row[None], at_repeat), 0, row,
+                                       at_repeat)
                     where = f"{text} cut at {name}={result.measures[measure]}"
-                    reference = game.play_reference(row, at_repeat)
-                    for played in (cut, reference):
+                    played_too = [game.play_reference(row, at_repeat)] \
+                        if isinstance(game, Reference) else []
+                    for played in (cut, *played_too):
                         assert played.outcome in ("cycle", "limit"), \
                             f"{where}: {played.outcome}"
                         assert dict(played.measures) == dict(result.measures), \
@@ -227,7 +265,7 @@ def limits_cut_the_game(subject: Subject) -> None:
     The reference agrees. Cut at a few lengths the option set's random deals reach."""
     game = subject.game
     for options, rows in subject.cases():
-        free = game.play_batch(rows, options)
+        free = play_batch(game, rows, options)
         n = len(rows)
         for k, name in _limits(game):
             length = free.measures[:, k]
@@ -235,7 +273,7 @@ def limits_cut_the_game(subject: Subject) -> None:
                 cut_options = _cut(game, options, name, value)
                 if cut_options is None:
                     continue
-                cut = game.play_batch(rows, cut_options)
+                cut = play_batch(game, rows, cut_options)
                 for i in np.flatnonzero(length < value):
                     for part in ("outcome", "measures", "entry", "period"):
                         assert (getattr(cut, part)[i] == getattr(free, part)[i]).all(), \
@@ -254,7 +292,9 @@ def limits_cut_the_game(subject: Subject) -> None:
                             game, rows[i], options, name, value,
                             f"{outcome} with {cut.measures[i].tolist()}, not the limit")
                 for i in longer[:3]:
-                    compiled = game.result(cut, int(i), rows[i], cut_options)
+                    if not isinstance(game, Reference):
+                        break
+                    compiled = batch_result(game, cut, int(i), rows[i], cut_options)
                     assert game.play_reference(rows[i], cut_options).to_json() == \
                         compiled.to_json(), _cut_text(game, rows[i], options, name, value,
                                                       "the reference differs")
@@ -289,7 +329,7 @@ def cycle_key_refuses_an_ending_deal(subject: Subject) -> None:
     if not isinstance(game, CycleCatalogue):
         return
     for options, rows in subject.cases():
-        batch = game.play_batch(rows[:20], options)
+        batch = play_batch(game, rows[:20], options)
         for i in np.flatnonzero(np.array(game.outcomes)[batch.outcome] != "cycle")[:5]:
             try:
                 key = game.cycle_key(rows[i], options)
@@ -305,7 +345,7 @@ def kernel_agrees(subject: Subject) -> None:
     for options, rows in subject.cases():
         kernel = game.kernel(options)
         assert kernel.n_cards == len(rows[0]) and kernel.n_measures == len(game.measures)
-        batch = game.play_batch(rows, options)
+        batch = play_batch(game, rows, options)
         for i, row in enumerate(rows):
             outcome, measures, entry, period = kernel.play(row)
             assert outcome == batch.outcome[i], game.format(row, options)
@@ -319,15 +359,15 @@ def options_round_trip(subject: Subject) -> None:
     game = subject.game
     keys = set()
     for values in subject.option_sets:
-        options = game.options(**values)
-        assert game.options(**values) == options
-        assert game.options(**values).key() == options.key()
+        options = make_options(game, values)
+        assert make_options(game, values) == options
+        assert make_options(game, values).key() == options.key()
         json.dumps(options.to_json())
         assert game.options(**options.to_json()) == options
         keys.add(options.key())
     assert len(keys) == len(subject.option_sets), "two option sets share a key"
     try:
-        game.options(no_such_option=1)
+        make_options(game, {"no_such_option": 1})
     except ValueError as error:
         assert "no_such_option" in str(error), error
     else:
@@ -376,7 +416,7 @@ def describes_its_options(subject: Subject) -> None:
     without options may say nothing."""
     game = subject.game
     for values in subject.option_sets:
-        options = game.options(**values)
+        options = make_options(game, values)
         text = game.describe_options(options)
         assert text or not options.to_json(), (values, text)
         assert "=" not in text and ";" not in text, (values, text)
@@ -401,7 +441,7 @@ def exhaustive_respects_the_layout(subject: Subject) -> None:
             for block in shard_blocks(spec, task):
                 for row in block:
                     text = game.format(row, options)
-                    assert (game.canonical(row, options) == row).all(), text
+                    assert (canonical(game, row, options) == row).all(), text
                     assert sorted(row.tolist()) == deck, text
                     for a, b in fixed:
                         assert sorted(row[a:b].tolist()) == sorted(layout.deck[a:b].tolist()), \
@@ -410,12 +450,12 @@ def exhaustive_respects_the_layout(subject: Subject) -> None:
                     seen.add(row.tobytes())
         assert len(seen) == search.total_deals
         for row in random_rows:
-            assert game.canonical(row, options).tobytes() in seen, game.format(row, options)
+            assert canonical(game, row, options).tobytes() in seen, game.format(row, options)
 
 
 CHECKS: tuple[Callable[[Subject], None], ...] = (
-    compiled_equals_reference, parse_and_format_are_inverse, same_deal_same_result,
-    cycles_add_up, cycles_repeat_after_their_period, limits_cut_the_game,
+    compiled_equals_reference, traces_the_game, parse_and_format_are_inverse,
+    same_deal_same_result, cycles_add_up, cycles_repeat_after_their_period, limits_cut_the_game,
     cycle_key_refuses_an_ending_deal, kernel_agrees, speed_table_agrees, options_round_trip,
     describes_its_options, climb_resumes_exactly, crossover_keeps_parts,
     exhaustive_respects_the_layout)

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from dealsearch.game import GameResult
+from dealsearch.game import GameResult, cycle_id
 from dealsearch.log import RecordLog
 from dealsearch.search import Runner, SearchSpec
 from dealsearch.search import runner as runner_module
@@ -58,7 +58,7 @@ class Simulated(Backend):
         task: Task = args[1]
         self.submitted.append((self.clock.now, task))
         deals = task.payload["deals"]
-        report = Report(task.key, deals=deals, cards=300 * deals, outcomes=[deals, 0, 0],
+        report = Report(task.key, deals=deals, total=300 * deals, outcomes=[deals, 0, 0],
                         seconds=deals / RATE)
         deal = f"deal-{task.key}"
         report.finds.append((deal, GameResult("cycle", {"cards": 9, "tricks": 1},
@@ -206,7 +206,7 @@ def test_tasks_of_any_size_find_the_same_deals(tmp_path: Path,
             summary = runner.run()
             finds = [(f["deal"], f["outcome"], f["cycle_id"]) for f in log.finds()]
             histogram = log.histogram([runner.run_id], next(iter(runner.widths)))
-        return summary.deals, summary.cards, summary.outcomes, summary.best, finds, histogram
+        return summary.deals, summary.total, summary.outcomes, summary.best, finds, histogram
 
     monkeypatch.setattr(runner_module, "MAX_UNITS", 1)
     one_chunk = run("one")
@@ -228,5 +228,5 @@ def test_workers_name_their_cycles_as_the_coordinator_would() -> None:
     assert cycles and set(report.cycles) == set(cycles)
     for deal in cycles:
         key = game.cycle_key(game.parse(deal, options), options)
-        assert report.cycles[deal] == (key, game.cycle_id(key, options))
+        assert report.cycles[deal] == (key, cycle_id(game, key, options))
     assert report.seconds > 0

@@ -10,7 +10,16 @@ import numpy as np
 import pytest
 
 from dealsearch.examples.war import War, play
-from dealsearch.game import BatchResults, GameError, GameResult, Layout, Row, register
+from dealsearch.game import (
+    BatchResults,
+    GameError,
+    GameResult,
+    Layout,
+    Row,
+    canonical,
+    play_batch,
+    register,
+)
 from dealsearch.search.distinct import DistinctDeals, at_least
 from dealsearch.search.exhaustive import count_deals, unrank
 from dealsearch.testing import Subject, exhaustive_respects_the_layout
@@ -89,17 +98,17 @@ class PackWar(War):
         pack = sorted(self.layout(options).deck[:len(row) // 2].tolist())
         if len(hands) != 2 or any(sorted(int(c) for c in hand) != pack for hand in hands):
             raise GameError(f"{text!r}: each hand is a pack of {options.ranks} ranks, two each")
-        return self.canonical(row, options)
+        return canonical(self, row, options)
 
     def format(self, row: Row, options: Any) -> str:
-        return super().format(self.canonical(row, options), options)
+        return super().format(canonical(self, row, options), options)
 
     def play_reference(self, row: Row, options: Any) -> GameResult:
-        return play(self.canonical(row, options), options)
+        return play(canonical(self, row, options), options)
 
     def play_batch(self, rows: Any, options: Any) -> BatchResults:
         rows = np.atleast_2d(np.asarray(rows, dtype=np.uint8))
-        return super().play_batch([self.canonical(row, options) for row in rows], options)
+        return play_batch(War(), [canonical(self, row, options) for row in rows], options)
 
 
 PACKWAR = register(PackWar())

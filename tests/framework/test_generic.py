@@ -11,7 +11,7 @@ import pytest
 
 from dealsearch.game import get_game
 from dealsearch.games.beggar._kernel import BeggarKernel
-from dealsearch.games.beggar.rules import STANDARD
+from dealsearch.games.beggar.notation import STANDARD
 from dealsearch.search._generic import Climber, Sampler
 
 BEGGAR = get_game("beggar")

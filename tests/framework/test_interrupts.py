@@ -84,7 +84,7 @@ def logged(db: Path) -> dict[str, Any]:
         best = run["checkpoint"]["best"]
         finished = {f["deal"] for f in log.finds() if f["outcome"] != "cycle"}
     assert best is None or best["deal"] in finished, "the best deal is not among the finds"
-    return {"status": run["status"], "deals": run["deals"], "cards": run["cards"],
+    return {"status": run["status"], "deals": run["deals"], "totals": run["totals"],
             "outcomes": run["outcomes"], "best": best, "cycles": cycles}
 
 

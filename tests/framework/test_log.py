@@ -1,4 +1,4 @@
-"""The record log: schema v2, and v1 logs (tests/data/v1.sqlite) migrated in place.
+"""The record log: schema v3, and v1 logs (tests/data/v1.sqlite) migrated in place.
 
 ``tests/data/v1_expected`` holds what the v1 release printed for the fixture (made by
 ``tests/data/make_v1.py``); a migrated log must print the same.
@@ -56,19 +56,38 @@ def test_opening_a_v1_log_migrates_it_losing_nothing(v1_log):
                  for t in ("histograms", "samples")}
     old_cycles = before.execute("SELECT id, key, period_cards FROM cycles").fetchall()
     before.close()
-    RecordLog(v1_log).close()
+    log = RecordLog(v1_log)
+    assert log.kept == Path(f"{v1_log}.v1.bak")
+    log.close()
+    kept = sqlite3.connect(f"{v1_log}.v1.bak")   # the copy kept beside it: v1, as it was
+    assert kept.execute("PRAGMA user_version").fetchone()[0] == 0
+    assert kept.execute("SELECT * FROM runs ORDER BY id").fetchall() == old_runs
+    kept.close()
     after = sqlite3.connect(v1_log)
     assert after.execute("PRAGMA user_version").fetchone()[0] == VERSION
     new_finds = after.execute(
-        "SELECT id, run_id, deal, outcome, measure_1, measure_2,"
+        "SELECT id, run_id, deal, outcome, json_extract(measures, '$.cards'),"
+        " json_extract(measures, '$.tricks'),"
         " json_extract(entry, '$.cards'), json_extract(period, '$.tricks'), strategy, found,"
         " cycle_id, json_extract(details, '$.winner') FROM finds ORDER BY id").fetchall()
     assert new_finds == old_finds
-    runs = after.execute("SELECT * FROM runs ORDER BY id").fetchall()
-    assert [run[:len(old_runs[0])] for run in runs] == old_runs
-    assert {row[0] for row in after.execute("SELECT game FROM runs")} == {"beggar"}
-    for table, rows in old_other.items():
-        assert after.execute(f"SELECT * FROM {table}").fetchall() == rows
+    ranked = after.execute("SELECT find_id, measure, value FROM find_measures"
+                           " ORDER BY find_id, measure").fetchall()
+    assert ranked == sorted([(f[0], "cards", f[4]) for f in old_finds]
+                            + [(f[0], "tricks", f[5]) for f in old_finds])
+    runs = after.execute(
+        "SELECT id, strategy, options, json_extract(game_options, '$.rules'), seed, workers,"
+        " machine, started, ended, status, seconds, deals, json_extract(totals, '$.cards'),"
+        " outcomes, checkpoint FROM runs ORDER BY id").fetchall()
+    assert runs == old_runs
+    # each run ranks its finds by its spec's objective (run 4 climbed on tricks)
+    assert [(json.loads(options)["objective"], game, objective) for options, game, objective
+            in after.execute("SELECT options, game, objective FROM runs ORDER BY id")] == [
+        (objective, "beggar", objective) for objective in ["cards"] * 3 + ["tricks"]
+        + ["cards"] * 5]
+    assert after.execute("SELECT * FROM histograms").fetchall() == old_other["histograms"]
+    assert after.execute("SELECT run_id, seconds, deals, json_extract(totals, '$.cards')"
+                         " FROM samples").fetchall() == old_other["samples"]
     assert after.execute("SELECT id, key, json_extract(period, '$.cards') FROM cycles"
                          ).fetchall() == old_cycles
 
@@ -77,11 +96,21 @@ def test_a_migrated_log_prints_what_v1_printed(v1_log, capsys):
     # Since v1, `records` also ends with a line per unfinished run (how to resume it); since
     # the output issue (#19) it shows a screenful unless --all, with thousands separators.
     # Since #20 it ends with what each setting's random runs project: not part of v1's output.
+    # Since #24 finds are ranked by their run's objective: run 4, a climb on tricks, lists
+    # its finds in a table of their own, by tricks (and after the rest in --csv and --json).
     listing = run_cli(capsys, v1_log, "records", "--all").split("\nprojection for ")[0] + "\n"
     table, unfinished = listing.split("\nrun 9 interrupted:")
-    assert table + "\n" == expected("records.txt")
+    by_cards, by_tricks = table.split("beggar (ranked by tricks)\n")
+    total = by_tricks.splitlines()[-1]
+    assert by_cards + total + "\n" == without_run_4(expected("records.txt"))
+    assert [line.split()[1:4] for line in by_tricks.splitlines()[1:-1]] == [
+        ["2,420", "324", "4"], ["2,004", "285", "4"]]
     assert unfinished.endswith("continue with: dealsearch search --resume 9 --db DB\n")
-    assert run_cli(capsys, v1_log, "records", "--csv") == expected("records.csv")
+    csv = run_cli(capsys, v1_log, "records", "--csv")
+    assert without_run_4(csv) == without_run_4(expected("records.csv"))
+    wins = [line for line in csv.splitlines() if ",win," in line]
+    assert wins[-2:] == [line for line in expected("records.csv").splitlines()
+                         if ",climb,4," in line]
     # Since #26 the catalogue names each cycle's family (a column after its id) and counts
     # the families: the rest is v1's table.
     cycles = run_cli(capsys, v1_log, "records", "--cycles").splitlines()
@@ -96,11 +125,18 @@ def test_a_migrated_log_prints_what_v1_printed(v1_log, capsys):
             ] == v1_cycles
 
 
+def without_run_4(text: str) -> str:
+    """The lines of a listing but those of the v1 fixture's run 4 (a climb on tricks)."""
+    return "".join(line for line in text.splitlines(keepends=True)
+                   if not re.search(r"(  4  climb |,climb,4,|\"run_id\": 4\b)", line))
+
+
 def test_records_json_keeps_the_v1_keys_and_adds_the_game_and_options(v1_log, capsys):
-    v1_rows = [json.loads(line) for line in expected("records.json").splitlines()]
-    rows = [json.loads(line) for line in run_cli(capsys, v1_log, "records", "--json")
-            .splitlines()]
+    v1_rows = [json.loads(line) for line in without_run_4(expected("records.json")).splitlines()]
+    listing = run_cli(capsys, v1_log, "records", "--json")
+    rows = [json.loads(line) for line in without_run_4(listing).splitlines()]
     assert [{k: row[k] for k in old} for row, old in zip(rows, v1_rows, strict=True)] == v1_rows
+    rows = [json.loads(line) for line in listing.splitlines()]  # run 4's too: by tricks
     runs = {run["id"]: run for run in RecordLog(v1_log).runs()}
     for row in rows:
         spec = runs[row["run_id"]]["options"]
@@ -161,7 +197,7 @@ def test_a_log_from_a_newer_release_or_not_sqlite_is_one_line(tmp_path, capsys):
     assert "not a dealsearch log" in capsys.readouterr().err
 
 
-def test_a_new_log_is_v2_and_a_failed_migration_leaves_v1_untouched(v1_log, monkeypatch):
+def test_a_new_log_is_v3_and_a_failed_migration_leaves_v1_untouched(v1_log, monkeypatch):
     assert RecordLog(":memory:").db.execute("PRAGMA user_version").fetchone()[0] == VERSION
     import dealsearch.games.beggar.log_migrate as migrate
 
@@ -172,6 +208,7 @@ def test_a_new_log_is_v2_and_a_failed_migration_leaves_v1_untouched(v1_log, monk
     monkeypatch.setattr(migrate, "migrate_v1", broken)
     with pytest.raises(RuntimeError):
         RecordLog(v1_log)
+    assert not Path(f"{v1_log}.v1.bak").exists()   # nothing was migrated: no copy to keep
     db = sqlite3.connect(v1_log)
     assert db.execute("PRAGMA user_version").fetchone()[0] == 0
     assert "cards" in {row[1] for row in db.execute("PRAGMA table_info(finds)")}
@@ -183,7 +220,8 @@ def test_migrated_finds_share_keys_with_new_runs(v1_log, capsys):
     db = sqlite3.connect(v1_log)
     assert db.execute("SELECT COUNT(*) FROM finds f JOIN runs r ON f.run_id = r.id"
                       " WHERE f.options_key != r.options_key").fetchone()[0] == 0
-    best_of_run_1 = db.execute("SELECT deal FROM finds WHERE run_id = 1 ORDER BY measure_1 DESC"
+    best_of_run_1 = db.execute("SELECT deal FROM finds JOIN find_measures ON find_id = id"
+                               " WHERE run_id = 1 AND measure = 'cards' ORDER BY value DESC"
                                ).fetchone()[0]
     db.close()
     run_cli(capsys, v1_log, "search", "random", "--deals", "200000", "--seed", "1",
@@ -214,7 +252,7 @@ def test_a_new_log_appears_on_disk_with_its_tables(tmp_path, monkeypatch):
 
     monkeypatch.setattr(log.os, "link", watched)
     path = tmp_path / "new.sqlite"
-    RecordLog(path).start_run("random", {}, "standard", 1, 1)
+    RecordLog(path).start_run("random", {}, 1, 1)
     assert {"runs", "finds", "cycles"} <= seen[0] and seen[1] == {"wal"}
     assert sorted(p.name for p in tmp_path.iterdir()) in (
         ["new.sqlite"], ["new.sqlite", "new.sqlite-shm", "new.sqlite-wal"])
@@ -228,7 +266,7 @@ def test_without_hard_links_the_log_is_made_in_place(tmp_path, monkeypatch):
 
     monkeypatch.setattr(log.os, "link", no_links)
     path = tmp_path / "fat.sqlite"
-    RecordLog(path).start_run("random", {}, "standard", 1, 1)
+    RecordLog(path).start_run("random", {}, 1, 1)
     assert [run["strategy"] for run in RecordLog(path).runs()] == ["random"]
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".new")]
 
@@ -254,8 +292,8 @@ def test_a_log_created_by_another_process_first_is_kept(tmp_path, monkeypatch):
     def other_process_first(target: Path) -> None:
         create(target)      # theirs, between our exists() check and our link
         theirs = sqlite3.connect(target)
-        theirs.execute("INSERT INTO runs (strategy, options, rules, workers, machine, started,"
-                       " status) VALUES ('climb', '{}', 'standard', 2, 'm', 0, 'running')")
+        theirs.execute("INSERT INTO runs (strategy, options, objective, workers, machine,"
+                       " started, status) VALUES ('climb', '{}', 'x', 2, 'm', 0, 'running')")
         theirs.commit()
         theirs.close()
         create(target)      # ours: must not replace theirs

@@ -183,14 +183,57 @@ def test_text_that_is_not_utf8_is_one_line_naming_the_row(log_copy, capsys):
 
 
 def test_resume_refuses_to_write_into_a_damaged_log(sound_log, log_copy, capsys):
-    record = values(log_copy, "runs", 2, "outcomes", "checkpoint")
+    record = values(log_copy, "runs", sound_log[1], "outcomes", "checkpoint")
     overwrite(log_copy, record, record.replace(b'"cycle": ', b'"cycle":[', 1))
     before = log_copy.read_bytes()
     status, _, err = run(capsys, "search", "--resume", str(sound_log[1]), "--quiet",
                          "--db", str(log_copy))
     assert status == 1 and len(err) == 1
     assert "nothing is written into a damaged log" in err[0]
+    assert f"runs row {sound_log[1]}: outcomes is not JSON" in err[0]
     assert err[0].endswith(f"dealsearch log recover --db {log_copy} NEW.sqlite saves the rest")
+    assert log_copy.read_bytes() == before
+
+
+def test_resume_refuses_a_log_whose_run_histograms_are_damaged(sound_log, log_copy, capsys):
+    with sqlite3.connect(log_copy) as log:
+        (rowid,) = log.execute("SELECT rowid FROM histograms WHERE run_id = ? LIMIT 1",
+                               (sound_log[1],)).fetchone()
+    log.close()
+    record = values(log_copy, "histograms", rowid, "counts")
+    overwrite(log_copy, record, record[:-1] + b"[")
+    before = log_copy.read_bytes()
+    status, _, err = run(capsys, "search", "--resume", str(sound_log[1]), "--quiet",
+                         "--db", str(log_copy))
+    assert status == 1 and len(err) == 1
+    assert f"histograms row {rowid}: counts is not JSON" in err[0]
+    assert log_copy.read_bytes() == before
+
+
+def test_before_writing_only_the_rows_the_run_touches_are_checked(sound_log, log_copy,
+                                                                  capsys):
+    """The check before a run writes costs no more with a bigger log: SQLite's quick check
+    and the rows the run reads; a damaged find of another run is left to log check."""
+    record = values(log_copy, "finds", 1, "deal", "outcome", "measures", "details")
+    overwrite(log_copy, record, record[:-1] + b"[")
+    status, _, err = run(capsys, "search", "--resume", str(sound_log[1]), "--quiet",
+                         "--db", str(log_copy))
+    assert (status, err) == (0, [])
+    assert run(capsys, "search", "random", "--deals", "500", "--seed", "3", "--workers", "1",
+               "--quiet", "--db", str(log_copy))[::2] == (0, [])
+    status, out, _ = run(capsys, "log", "check", "--db", str(log_copy))
+    assert status == 1 and f"{log_copy}: finds row 1: details is not JSON" in out.splitlines()[0]
+
+
+def test_a_log_whose_pages_sqlite_cannot_read_is_never_written(log_copy, capsys):
+    data = bytearray(log_copy.read_bytes())
+    page = 4096
+    data[2 * page: 2 * page + 16] = b"\xff" * 16   # a page header: SQLite's quick check sees it
+    log_copy.write_bytes(bytes(data))
+    before = log_copy.read_bytes()
+    status, _, err = run(capsys, "search", "random", "--deals", "500", "--seed", "3",
+                         "--workers", "1", "--quiet", "--db", str(log_copy))
+    assert status == 1 and len(err) == 1 and "quick check" in err[0]
     assert log_copy.read_bytes() == before
 
 
@@ -368,7 +411,7 @@ def test_a_factory_resume_refuses_to_write_into_a_damaged_log(log_copy, capsys):
         (factory,) = log.execute("SELECT max(id) FROM runs").fetchone()
         log.execute("UPDATE runs SET status = 'running', ended = NULL WHERE id = ?", (factory,))
     log.close()
-    record = values(log_copy, "runs", 2, "outcomes", "checkpoint")
+    record = values(log_copy, "runs", factory, "totals", "outcomes")
     overwrite(log_copy, record, record.replace(b'"cycle": ', b'"cycle":[', 1))
     before = log_copy.read_bytes()
     status, _, err = run(capsys, "factory", "--resume", str(factory), "--workers", "1",

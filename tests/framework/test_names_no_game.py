@@ -1,6 +1,5 @@
-"""The framework names no game's option or measure: it asks the game. Only the log's legacy
-columns (``rules``, ``cards``), kept until the log stores measures by name, may still appear,
-and only in the modules that read and write them."""
+"""The framework names no game's option or measure: it asks the game. The log stores measures
+by name (schema v3), so not even its columns name one."""
 
 from __future__ import annotations
 
@@ -14,10 +13,6 @@ PACKAGE = Path(dealsearch.__file__).parent
 # Option and measure names of the default game.
 NAMES = {"rules", "players", "deck", "hand_sizes", "max_cards", "max_tricks", "cards",
          "tricks", "cards/s"}
-# The log's legacy columns, where they are read and written (the values come from the game).
-LOG_COLUMNS = {"log.py": {"rules", "cards"}, "search/runner.py": {"cards"},
-               "cli/records.py": {"rules"}, "logcheck.py": {"cards"},
-               "logrecover.py": {"rules", "cards"}}
 
 
 def framework_modules() -> list[Path]:
@@ -39,7 +34,7 @@ def test_framework_modules_name_no_option_or_measure_of_a_game():
     named = {}
     for path in framework_modules():
         where = path.relative_to(PACKAGE).as_posix()
-        found = (string_literals(path) & NAMES) - LOG_COLUMNS.get(where, set())
+        found = string_literals(path) & NAMES
         if found:
             named[where] = sorted(found)
     assert named == {}

@@ -55,7 +55,7 @@ def run_row(db: Path) -> dict[str, Any]:
     with RecordLog(db, readonly=True) as log:
         run = log.run(1)
     assert run is not None
-    return {key: run[key] for key in ("status", "deals", "cards", "outcomes", "checkpoint")}
+    return {key: run[key] for key in ("status", "deals", "totals", "outcomes", "checkpoint")}
 
 
 def test_a_run_a_live_process_plays_is_not_resumed_and_one_that_died_is_taken_over(
@@ -126,7 +126,7 @@ def stale_run(db: Path, host: str = "elsewhere", lease: float = -1.0) -> None:
     ``lease`` seconds from now."""
     with RecordLog(db) as log:
         run_id = log.start_run("random", {"strategy": "random", "deals": 1000, "seed": 1,
-                                          "workers": 1}, "standard", 1, 1)
+                                          "workers": 1}, 1, 1)
         now = time.time()
         log.db.execute("INSERT INTO owners VALUES (?, ?, ?, ?, ?, ?, ?)",
                        (run_id, "theirs", 4242, host, None, now - 60, now + lease))

@@ -11,9 +11,10 @@ import pytest
 from matplotlib.image import imread
 
 from dealsearch.cli import main
-from dealsearch.games.beggar import STANDARD, parse_deal, play_batch
 from dealsearch.games.beggar._engine import random_rows
 from dealsearch.games.beggar.catalogue import cycle_id
+from dealsearch.games.beggar.engine import play_batch
+from dealsearch.games.beggar.notation import STANDARD, parse_deal
 from dealsearch.games.beggar.reverse import basin
 from dealsearch.log import RecordLog
 from dealsearch.projection import fit_tail

@@ -16,11 +16,11 @@ import pytest
 
 from dealsearch.cli import main
 from dealsearch.game import GameResult
-from dealsearch.games.beggar import Deal, _climb, get_rules
-from dealsearch.games.beggar.engine import play, play_batch, random_deals
-from dealsearch.games.beggar.notation import format_deal, parse_deal, parse_deck
+from dealsearch.games.beggar import _climb
+from dealsearch.games.beggar.engine import play, play_batch, random_rows
+from dealsearch.games.beggar.notation import Deal, Rules, format_deal, parse_deal, parse_deck
+from dealsearch.games.beggar.options import get_rules
 from dealsearch.games.beggar.reference import play_reference
-from dealsearch.games.beggar.rules import Rules
 from dealsearch.log import RecordLog
 from dealsearch.search import Runner, SearchSpec
 from dealsearch.search.base import Report, Task, compact
@@ -102,10 +102,11 @@ def test_climb_started_on_the_looping_deal_logs_it_as_a_cycle(capsys, tmp_path):
     assert cycles[0]["cycle"] == {"entry_cards": 34, "entry_tricks": 4,
                                   "period_cards": 440, "period_tricks": 62}
     assert summary["deals"] == 300
-    logged = sqlite3.connect(db).execute(  # schema v2: the game's measures, named in JSON
-        "SELECT outcome, measure_1, measure_2, measures FROM finds WHERE deal = ?",
-        (CASELLA,)).fetchall()
-    assert logged == [("cycle", 474, 66, '{"cards": 474, "tricks": 66}')]
+    logged = sqlite3.connect(db).execute(  # schema v3: the game's measures, named
+        "SELECT outcome, measures, (SELECT group_concat(measure || '=' || value) FROM"
+        " (SELECT * FROM find_measures WHERE find_id = id ORDER BY measure))"
+        " FROM finds WHERE deal = ?", (CASELLA,)).fetchall()
+    assert logged == [("cycle", '{"cards": 474, "tricks": 66}', "cards=474,tricks=66")]
 
 
 def test_random_search_is_reproducible_for_a_seed_whatever_the_workers(capsys, tmp_path):
@@ -273,13 +274,13 @@ def test_each_climber_plays_a_fixed_share_whichever_worker_is_idle_first():
 def test_a_climber_plays_the_same_games_however_its_work_is_sliced(seed):
     spec = SearchSpec("climb", seed=seed, workers=1, stall=2000)
     whole = climb_slice(spec, Task(0, {"state": None, "games": 40_000}))
-    state, cards, finds = None, 0, []
+    state, total, finds = None, 0, []
     for _ in range(10):
         part = climb_slice(spec, Task(0, {"state": state, "games": 4_000}))
-        state, cards, finds = part.state, cards + part.cards, finds + part.finds
+        state, total, finds = part.state, total + part.total, finds + part.finds
     assert whole.state is not None and state is not None
     assert whole.state["restarts"] > 5, "slices must cross restarts to show anything"
-    assert state == whole.state and cards == whole.cards and finds == whole.finds
+    assert state == whole.state and total == whole.total and finds == whole.finds
 
 
 def climbers(db: str) -> dict:
@@ -358,7 +359,7 @@ def _row_result(deal: str, spec: SearchSpec) -> tuple[np.ndarray, GameResult]:
 
 def _more_cards_fewer_tricks() -> tuple[str, str, str]:
     """Three random deals X, A, B: A has the most cards, B more tricks than A, X more than A."""
-    rows = random_deals(2000, seed=12)
+    rows = random_rows(2000, seed=12)
     batch = play_batch(rows)
     wins = [i for i in range(len(rows)) if batch.outcome[i] == 0]
     tricks, cards = batch.tricks.tolist(), batch.cards.tolist()
@@ -401,8 +402,13 @@ def test_reverse_every_grows_a_climb_backwards_end_to_end(capsys, tmp_path):
     out = capsys.readouterr().out.splitlines()
     assert any("grown backwards to" in line and line.endswith("tricks") for line in out)
     logged = [row[0] for row in sqlite3.connect(db).execute(
-        "SELECT measure_2 FROM finds WHERE outcome = 'win' ORDER BY id")]  # v2: tricks
+        "SELECT value FROM finds JOIN find_measures ON find_id = id WHERE outcome = 'win'"
+        " AND measure = 'tricks' ORDER BY id")]
     assert len(logged) >= 2 and logged == sorted(logged)  # each a new best in tricks
+    with RecordLog(db, readonly=True) as log:   # and listed by tricks, the run's objective
+        listed = [f for f in log.finds() if f["outcome"] == "win"]
+    assert {f["objective"] for f in listed} == {"tricks"}
+    assert [f["tricks"] for f in listed] == sorted(logged, reverse=True)
     assert main(["records", "--db", db, "--verify"]) == 0
 def test_an_exhaustive_search_that_would_never_end_is_refused(capsys, tmp_path):
     db = tmp_path / "never.sqlite"
@@ -449,9 +455,9 @@ def test_pool_restarts_climb_near_the_best_deals_and_are_reproducible():
     plain = climb_slice(SearchSpec("climb", seed=4, workers=1, stall=1000), Task(0, games))
     spec = SearchSpec("climb", seed=4, workers=1, stall=1000, restart="pool")
     pooled, again = (climb_slice(spec, Task(0, games)) for _ in range(2))
-    assert pooled.state == again.state and pooled.cards == again.cards
+    assert pooled.state == again.state and pooled.total == again.total
     assert pooled.state["restarts"] > POOL_SIZE, "the pool must fill and be restarted from"
-    assert pooled.cards != plain.cards and pooled.state["current"] != plain.state["current"]
+    assert pooled.total != plain.total and pooled.state["current"] != plain.state["current"]
     pool = pooled.state["pool"]
     assert len(pool) == POOL_SIZE and len({tuple(row) for _, row in pool}) == POOL_SIZE
     scores = [score for score, _ in pool]
@@ -467,25 +473,25 @@ def test_crossover_restarts_keep_a_true_pool_differ_from_pool_restarts_and_repla
                          Task(0, games))
     spec = SearchSpec("climb", seed=4, workers=1, stall=1000, restart="crossover")
     crossed, again = (climb_slice(spec, Task(0, games)) for _ in range(2))
-    assert crossed.state == again.state and crossed.cards == again.cards
+    assert crossed.state == again.state and crossed.total == again.total
     assert crossed.state["restarts"] > POOL_SIZE, "the pool must fill and be crossed"
     pool = crossed.state["pool"]
     assert len(pool) == POOL_SIZE and [s for s, _ in pool] == play_batch(
         [row for _, row in pool]).cards.tolist()
     # the same climbs fill both pools; after that the restarts differ
-    assert crossed.cards != pooled.cards
+    assert crossed.total != pooled.total
 
 
 @pytest.mark.parametrize(("seed", "restart"), [(1, "pool"), (3, "pool"), (1, "crossover")])
 def test_a_pool_climber_plays_the_same_games_however_its_work_is_sliced(seed, restart):
     spec = SearchSpec("climb", seed=seed, workers=1, stall=1000, restart=restart, kick=2)
     whole = climb_slice(spec, Task(0, {"state": None, "games": 40_000}))
-    state, cards = None, 0
+    state, total = None, 0
     for _ in range(10):
         part = climb_slice(spec, Task(0, {"state": state, "games": 4_000}))
-        state, cards = part.state, cards + part.cards
+        state, total = part.state, total + part.total
     assert whole.state is not None and whole.state["restarts"] > POOL_SIZE
-    assert state == whole.state and cards == whole.cards
+    assert state == whole.state and total == whole.total
 
 
 def test_kick_makes_each_mutant_further_away_and_stays_reproducible():
@@ -493,14 +499,14 @@ def test_kick_makes_each_mutant_further_away_and_stays_reproducible():
     one = climb_slice(SearchSpec("climb", seed=5, workers=1), Task(0, games))
     spec = SearchSpec("climb", seed=5, workers=1, kick=3)
     three, again = (climb_slice(spec, Task(0, games)) for _ in range(2))
-    assert three.state == again.state and three.cards == again.cards
-    assert three.cards != one.cards
+    assert three.state == again.state and three.total == again.total
+    assert three.total != one.total
     assert one.state["current"] != three.state["current"]
 
 
 def test_a_kick_of_three_moves_a_mutant_further_than_one():
     payments = get_rules("standard").payments
-    row = np.array(random_deals(1, seed=9)[0], dtype=np.uint8)
+    row = np.array(random_rows(1, seed=9)[0], dtype=np.uint8)
     counts, hist = np.zeros(3, dtype=np.int64), np.zeros(8, dtype=np.int64)
     moved = {}
     for kick in (1, 3):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sqlite3
+import sys
 import textwrap
 from collections.abc import Collection, Sequence
 from pathlib import Path
@@ -20,8 +21,17 @@ from ..errors import (
     MissingDirectory,
     NotAFile,
 )
-from ..game import DEFAULT_GAME, Game, GameError, GameOptions, OptionSpec, game_names, get_game
-from ..log import RecordLog
+from ..game import (
+    DEFAULT_GAME,
+    Game,
+    GameError,
+    GameOptions,
+    OptionSpec,
+    game_names,
+    get_game,
+    make_options,
+)
+from ..log import VERSION, RecordLog
 from ..search.spec import MAX_SEED, parse_duration
 from ..text import plain
 
@@ -173,9 +183,13 @@ def open_log(path: str | Path, must_exist: bool = False) -> RecordLog:
     read (``records``, ``report``): it is opened read-only, without the write lock."""
     check_log_path(path, must_exist)
     try:
-        return RecordLog(path, readonly=must_exist)
+        log = RecordLog(path, readonly=must_exist)
     except sqlite3.DatabaseError as error:  # OperationalError included
         raise BadLog(f"cannot open the log {path}: {error}") from None
+    if log.kept is not None:   # an older log, migrated in place to be written
+        print(f"{path} was an older log: migrated to version {VERSION}, the old file kept as "
+              f"{log.kept}", file=sys.stderr)
+    return log
 
 
 
@@ -281,6 +295,6 @@ def option_values(args: argparse.Namespace, game: Game, exclude: Collection[str]
 def game_options(game: Game, values: dict[str, Any]) -> GameOptions:
     """The game's options from ``values``; bad input is one line (exit status 2)."""
     try:
-        return game.options(**values)
+        return make_options(game, values)
     except GameError as error:
         raise BadInput(str(error)) from None

@@ -14,7 +14,16 @@ import sys
 from typing import Any
 
 from ..errors import BadOption
-from ..game import CycleFamilies, Game, GameError, LegacyLogs, cycle_key_title, get_game
+from ..game import (
+    CycleFamilies,
+    Game,
+    GameError,
+    LegacyLogs,
+    cycle_key_title,
+    get_game,
+    make_options,
+    v1_columns,
+)
 from ..log import RecordLog, iter_lines
 from ..ownership import owner_of, shown_status
 from ..projection import runs_projection
@@ -91,9 +100,9 @@ def _records(log: RecordLog, args: argparse.Namespace, game: Game) -> int:
     elif args.csv:
         _write_csv(rows, game)
     elif args.all:
-        for options_key, group in _by_setting(rows, game):
-            if options_key is not None:
-                print(_heading(game, options_key))
+        for setting, group in _by_setting(rows, game):
+            if setting is not None:
+                print(_heading(game, setting))
             print(_finds_table(group, game))
         print(f"{count(len(rows))} finds in {args.db}")
     else:
@@ -116,7 +125,7 @@ def _print_projections(log: RecordLog, args: argparse.Namespace, game: Game) -> 
         projection = runs_projection(log, runs, args.target)
         if projection is not None:
             try:
-                setting = game.describe_options(game.options(**runs[0]["game_options"]))
+                setting = game.describe_options(make_options(game, runs[0]["game_options"]))
             except (ValueError, TypeError):
                 setting = key
             print(f"projection for random {game.title} deals, {setting}:")
@@ -125,14 +134,15 @@ def _print_projections(log: RecordLog, args: argparse.Namespace, game: Game) -> 
 
 
 def _write_csv(rows: list[dict[str, Any]], game: Game) -> None:
-    # A game with logs from before plug-ins keeps the v1 columns; other games name their
-    # options in full, so that every row can be replayed (verify --game NAME with them).
+    # A game with logs from before plug-ins keeps the v1 columns (the first after the deal,
+    # the rest at the end); other games name their options in full, so that every row can
+    # be replayed (verify --game NAME with them).
     measures = game.measures
-    v1 = isinstance(game, LegacyLogs)
-    head, tail = (["rules"], ["winner"]) if v1 else (["options_key"], ["details"])
+    v1 = list(v1_columns(game, {}))
+    head, tail = (v1[:1], ["winner"]) if v1 else (["options_key"], ["details"])
     fields = ["deal", *head, "outcome", *tail, *measures,
               *(f"entry_{m}" for m in measures), *(f"period_{m}" for m in measures),
-              "strategy", "run_id", *(["limits"] if v1 else [])]
+              "strategy", "run_id", *v1[1:]]
     writer = csv.DictWriter(sys.stdout, fields, extrasaction="ignore", lineterminator="\n")
     writer.writeheader()
     writer.writerows({**row, "details": json.dumps(row["details"])} for row in rows)
@@ -152,17 +162,18 @@ def _finds_table(rows: list[dict[str, Any]], game: Game) -> str:
     return table(cells, heads, left=(0, len(heads) - 2, len(heads) - 1))
 
 
-def _cycles_table(cycles: list[dict[str, Any]], game: Game, with_rules: bool) -> str:
-    """Cycles as a table: id, (family,) (rules,) period, shortest entry, deals reaching it,
-    key."""
+def _cycles_table(cycles: list[dict[str, Any]], game: Game, with_setting: bool) -> str:
+    """Cycles as a table: id, (family,) (the game's first v1 column,) period, shortest entry,
+    deals reaching it, key."""
     what = cycle_key_title(game)
     families = any("family" in c for c in cycles)
+    setting = list(v1_columns(game, {}))[:1] if with_setting else []
     cells = [[c["id"], *([c.get("family") or "-"] if families else []),
-              *([c["rules"]] if with_rules else []),
+              *(c.get(name, "") for name in setting),
               "/".join(count(c[f"period_{m}"]) for m in game.measures),
               "/".join(count(c[f"entry_{m}"]) for m in game.measures),
               c["deals"], c["key"]] for c in cycles]
-    heads = ["cycle", *(["family"] if families else []), *(["rules"] if with_rules else []),
+    heads = ["cycle", *(["family"] if families else []), *setting,
              "period", "entry", "deals", what]
     return table(cells, heads, left=(*range(len(heads) - 4), len(heads) - 1))
 
@@ -174,43 +185,59 @@ def _by_family(cycles: list[dict[str, Any]], game: Game) -> list[dict[str, Any]]
         return cycles
     order: dict[str | None, int] = {}
     for cycle in cycles:
-        cycle["family"] = game.cycle_family(cycle["key"], cycle["rules"])
+        try:
+            options = make_options(game, cycle["game_options"])
+        except (ValueError, TypeError):   # options this version cannot read
+            cycle["family"] = None
+        else:
+            cycle["family"] = game.cycle_family(cycle["key"], options)
         order.setdefault(cycle["family"], len(order))
     return sorted(cycles, key=lambda c: order[c["family"]])
 
 
 def _print_screenful(log: RecordLog, args: argparse.Namespace, game: Game,
                      rows: list[dict[str, Any]]) -> None:
-    """Per setting: the best ``--limit`` finished games, then the most reached cycles."""
+    """Per setting: the best ``--limit`` finished games (by the measure they are ranked by),
+    then the most reached cycles (once per setting, whatever the objective)."""
     limit = args.limit
     cycles = log.cycles(game.name, args.run or None)
-    by_key: dict[str | None, list[dict[str, Any]]] = {}
-    for key, group in _by_setting(cycles, game):
-        by_key[key] = group
+    by_key = dict(_by_setting(cycles, game))
     finds = _by_setting(rows, game)
-    keys = [key for key, _ in finds] + [key for key in by_key if key not in dict(finds)]
-    first = game.measures[0]
+    reached: dict[Setting | None, int] = {}
+    for key, group in finds:
+        cycle_key = _cycle_setting(key)
+        reached[cycle_key] = reached.get(cycle_key, 0) + sum(
+            row["outcome"] == "cycle" for row in group)
+    keys = [key for key, _ in finds] + [key for key in by_key if key not in reached]
+    shown: set[Setting | None] = set()
     for key in keys:
         group = dict(finds).get(key, [])
         if key is not None:
             print(_heading(game, key))
         ended = [row for row in group if row["outcome"] != "cycle"]
-        reached = [row for row in group if row["outcome"] == "cycle"]
         if ended:
+            ranked = ended[0].get("objective") or game.measures[0]
             print(f"the longest of {count(len(ended))} finished games found "
-                  f"(most {first} first):")
+                  f"(most {ranked} first):")
             print(_finds_table(ended[:limit], game))
             if len(ended) > limit:
                 print(f"... and {count(len(ended) - limit)} more: --limit N or --all")
-        families = by_key.get(key, [])
+        cycle_key = _cycle_setting(key)
+        families = by_key.get(cycle_key, []) if cycle_key not in shown else []
+        shown.add(cycle_key)
         if families:
-            print(f"{count(len(reached))} never-ending deals reach {count(len(families))} "
-                  "distinct cycles; the most reached:")
-            print(_cycles_table(families[:limit], game, key is None))
+            print(f"{count(reached.get(cycle_key, 0))} never-ending deals reach "
+                  f"{count(len(families))} distinct cycles; the most reached:")
+            print(_cycles_table(families[:limit], game, cycle_key is None))
             if len(families) > limit:
                 print(f"... and {count(len(families) - limit)} more cycles: records --cycles "
                       "--all")
     print(f"{count(len(rows))} finds in {args.db}")
+
+
+def _cycle_setting(key: Setting | None) -> Setting | None:
+    """The key cycles of a table of finds are grouped under (by options only)."""
+    return None if key is None or key[0] is None else (key[0], None)
 
 
 def _print_cycles(log: RecordLog, args: argparse.Namespace, game: Game) -> int:
@@ -222,13 +249,14 @@ def _print_cycles(log: RecordLog, args: argparse.Namespace, game: Game) -> int:
         writer = csv.DictWriter(sys.stdout, list(cycles[0]) if cycles else ["id"],
                                 lineterminator="\n")
         writer.writeheader()
-        writer.writerows(cycles)
+        writer.writerows({k: json.dumps(v) if isinstance(v, dict) else v
+                          for k, v in cycle.items()} for cycle in cycles)
     else:
-        for options_key, group in _by_setting(cycles, game):
-            if options_key is not None:
-                print(_heading(game, options_key))
+        for setting, group in _by_setting(cycles, game):
+            if setting is not None:
+                print(_heading(game, setting))
             shown = group if args.all else group[:args.limit]
-            print(_cycles_table(shown, game, options_key is None))
+            print(_cycles_table(shown, game, setting is None))
             if len(group) > len(shown):
                 print(f"... and {count(len(group) - len(shown))} more: --limit N or --all")
         families = {c["family"] for c in cycles if c.get("family")}
@@ -271,22 +299,38 @@ def how_to_continue(run: dict[str, Any], db: str) -> str:
     return "not resumable"
 
 
-def _heading(game: Game, options_key: str) -> str:
-    """The heading of one setting's table: the game and its options (none: the game alone)."""
-    return f"{game.name}: {options_key}" if options_key else game.name
+Setting = tuple[str | None, str | None]   # (options key, objective) of a table; None: any
 
 
-def _by_setting(rows: list[dict[str, Any]], game: Game
-                ) -> list[tuple[str | None, list[dict[str, Any]]]]:
-    """Rows grouped by the options they were found under, in order of first appearance, so
-    that finds of different settings are never ranked together. A game with logs from before
-    plug-ins keeps its one table (its rows say their setting; the v1 layout): key None."""
-    if isinstance(game, LegacyLogs):
-        return [(None, rows)]
-    groups: dict[str, list[dict[str, Any]]] = {}
+def _heading(game: Game, setting: Setting) -> str:
+    """The heading of one setting's table: the game and its options (none: the game alone),
+    and the measure its finds are ranked by unless the game's first."""
+    options_key, objective = setting
+    heading = game.name if options_key is None else (
+        f"{game.name}: {options_key}" if options_key else game.name)
+    if objective and objective != game.measures[0]:
+        heading += f" (ranked by {objective})"
+    return heading
+
+
+def _by_setting(rows: list[dict[str, Any]], game: Game) -> list[tuple[Setting | None,
+                                                                        list[dict[str, Any]]]]:
+    """Rows grouped by the options they were found under and the measure they are ranked by
+    (their run's objective), in order of first appearance, so that finds of different
+    settings or objectives are never ranked together (cycles are grouped by options only). A
+    game with logs from before plug-ins keeps its one table (its rows say their setting; the
+    v1 layout), one per objective but its first measure: key None for that one."""
+    groups: dict[Setting, list[dict[str, Any]]] = {}
+    legacy = isinstance(game, LegacyLogs)
     for row in rows:
-        groups.setdefault(row["options_key"], []).append(row)
-    return list(groups.items())
+        objective = row.get("objective")
+        if legacy:
+            setting: Setting = (None, None if objective in (None, game.measures[0])
+                                else objective)
+        else:
+            setting = (row["options_key"], objective)
+        groups.setdefault(setting, []).append(row)
+    return [(None if key == (None, None) else key, group) for key, group in groups.items()]
 
 
 def _find_options(log: RecordLog, row: dict[str, Any], specs: dict[int, Any]) -> Any:
@@ -301,7 +345,7 @@ def _find_options(log: RecordLog, row: dict[str, Any], specs: dict[int, Any]) ->
             specs[row["run_id"]] = None
     options = specs[row["run_id"]]
     if options is None or options.key() != row["options_key"]:
-        options = game.options(**row["game_options"])
+        options = make_options(game, row["game_options"])
     return options
 
 

@@ -251,6 +251,7 @@ def _search(args: argparse.Namespace) -> int:
         if not Path(args.db).exists():
             raise BadLog(f"no run {args.resume}: no log at {args.db}")
         with closing(open_log(args.db)) as log:
+            log.refuse_damage(args.resume)   # before its row is read: one line if damaged
             run = log.run(args.resume)
             if run is None:
                 raise BadOption(f"no run {args.resume} in {args.db}")

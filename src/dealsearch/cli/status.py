@@ -82,7 +82,8 @@ def describe(run: dict[str, Any], now: float | None = None) -> dict[str, Any]:
             "workers": run["workers"], "deals": deals, "seconds": round(seconds, 3),
             "deals_per_s": round(per_second, 1), "remaining_seconds": remaining,
             "budget_deals": spec.get("deals"), "budget_seconds": spec.get("time"),
-            "outcomes": run["outcomes"], "best": run["checkpoint"].get("best"),
+            "outcomes": run["outcomes"], "objective": run["objective"],
+            "best": run["checkpoint"].get("best"),
             **_gone_owner(run)}
 
 
@@ -162,8 +163,10 @@ def _text(f: dict[str, Any], resume: str = "dealsearch search --resume") -> str:
     lines.append(f"  outcomes: {outcomes(f['outcomes'])}")
     best = f["best"]
     names = game.measures if game is not None else [k for k in (best or {}) if k != "deal"]
-    lines.append(f"  best so far: {measures(best, names)}: {best['deal']}" if best
-                 else "  best so far: none yet")
+    # the best is chosen by the run's objective: said when it is not the game's first measure
+    by = f" by {f['objective']}" if names and f.get("objective") not in ("", names[0]) else ""
+    lines.append(f"  best so far{by}: {measures(best, names)}: {best['deal']}" if best
+                 else f"  best so far{by}: none yet")
     return "\n".join(lines)
 
 

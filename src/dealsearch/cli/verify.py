@@ -11,7 +11,15 @@ from typing import Any, TextIO
 
 from .. import __name__ as package_name
 from ..errors import BadInput, BadOption, NoSuchFile, NotAFile, NotATextFile
-from ..game import Game, GameError, PublishedDeals, get_game, looks_like_deal
+from ..game import (
+    Game,
+    GameError,
+    PublishedDeals,
+    Reference,
+    deal_options,
+    get_game,
+    looks_like_deal,
+)
 from .commands import Command
 from .options import (
     DEFAULT_GAME,
@@ -45,7 +53,7 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
     verify.add_argument("--known", action="store_true",
                         help=f"replay every published deal ({DEFAULT_GAME}) and compare")
     add_game_choice(verify)
-    add_game_options(verify, game, exclude=game.deal_options)
+    add_game_options(verify, game, exclude=deal_options(game))
     return verify
 
 
@@ -94,7 +102,10 @@ def _deal_texts(sources: Sequence[str]) -> Iterator[tuple[str, str]]:
 def run(args: argparse.Namespace) -> int:
     """``dealsearch verify``: play deals and print their results."""
     game = get_game(args.game)
-    options = game_options(game, option_values(args, game, game.deal_options))
+    options = game_options(game, option_values(args, game, deal_options(game)))
+    if args.trace and not isinstance(game, Reference):
+        raise BadOption(f"--trace: {game.name} has no trace (its game offers no reference "
+                        "engine)")
     if args.known:
         if not isinstance(game, PublishedDeals):
             raise BadInput(f"--known: there are no published deals of {game.name} yet")
@@ -116,14 +127,14 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(canonical)
             print(f"  {game.describe(result)}")
-        if args.trace:
+        if args.trace and isinstance(game, Reference):  # refused above otherwise
             # --json: stdout holds JSON lines only, so the trace goes to stderr.
             _print_trace(game, text, options, sys.stderr if args.json else sys.stdout)
     return status
 
 
-def _print_trace(game: Game, text: str, options: object, out: TextIO) -> None:
-    for line in game.trace(text, options):  # type: ignore[arg-type]
+def _print_trace(game: Reference, text: str, options: object, out: TextIO) -> None:
+    for line in game.trace(text, options):
         print(line, file=out)
 
 

@@ -4,9 +4,11 @@ War, cut down: each hand turns its top card; the higher card takes both to the b
 hand (its own card first); equal cards go back under their own hands. The hand left with no
 card loses. Cards are ranks 0 .. ranks-1, four of each, dealt half and half.
 
-It is pure Python: its Kernel is a :class:`~dealsearch._kernel.PythonKernel`, so every
-search runs it, slowly. Registered by :func:`register_war`, never by the package. It imports
-only :mod:`dealsearch.plugin`, as a game written outside the package would.
+It is pure Python: its Kernel is a :class:`~dealsearch.plugin.PythonKernel`, so every
+search runs it, slowly (the framework plays batches on the kernel). It has the core of a game
+and one capability, a :class:`~dealsearch.plugin.Reference` (``verify --trace``). Registered
+by :func:`register_war`, never by the package. It imports only :mod:`dealsearch.plugin`, as a
+game written outside the package would.
 """
 
 from __future__ import annotations
@@ -17,10 +19,8 @@ from dataclasses import asdict, dataclass
 from typing import Any, ClassVar
 
 import numpy as np
-import numpy.typing as npt
 
 from dealsearch.plugin import (
-    BatchResults,
     Game,
     GameError,
     GameResult,
@@ -48,8 +48,8 @@ class WarOptions:
         return asdict(self)
 
 
-class War(Game):
-    """The cut-down War above, as a :class:`~dealsearch.game.Game`."""
+class War(Game[WarOptions]):
+    """The cut-down War above, as a :class:`~dealsearch.plugin.Game`."""
 
     name: ClassVar[str] = "war"
     title: ClassVar[str] = "War"
@@ -61,22 +61,19 @@ class War(Game):
     )
 
     def options(self, **values: Any) -> WarOptions:
-        unknown = sorted(set(values) - {spec.name for spec in self.option_specs})
-        if unknown:
-            raise GameError(f"war has no option {unknown[0]!r}")
         options = WarOptions(**values)
         if not 2 <= options.ranks <= 10:
             raise GameError(f"ranks must be 2 to 10, not {options.ranks}")
         return options
 
-    def describe_options(self, options: Any) -> str:
+    def describe_options(self, options: WarOptions) -> str:
         return f"{options.ranks} ranks, at most {options.max_rounds:,} rounds"
 
-    def layout(self, options: Any) -> Layout:
+    def layout(self, options: WarOptions) -> Layout:
         deck = np.repeat(np.arange(options.ranks, dtype=np.uint8), 4)
         return Layout(deck, (2 * options.ranks, 2 * options.ranks), names=("hand 1", "hand 2"))
 
-    def parse(self, text: str, options: Any) -> Row:
+    def parse(self, text: str, options: WarOptions) -> Row:
         hands = text.strip().split("/")
         if len(hands) != 2 or not all(hand.isdigit() for hand in hands):
             raise GameError(f"a war deal is two hands of digits split by '/', not {text!r}")
@@ -87,31 +84,24 @@ class War(Game):
             raise GameError("the hands must be dealt half and half")
         return row
 
-    def format(self, row: Row, options: Any) -> str:
+    def format(self, row: Row, options: WarOptions) -> str:
         half = len(row) // 2
         return "".join(map(str, row[:half])) + "/" + "".join(map(str, row[half:]))
 
-    def play_reference(self, row: Row, options: Any) -> GameResult:
-        return play(row, options)
-
-    def play_batch(self, rows: npt.ArrayLike, options: Any) -> BatchResults:
-        results = [play(np.asarray(row), options) for row in np.atleast_2d(rows)]
-        column = lambda part: np.array(  # noqa: E731
-            [[getattr(r, part).get("rounds", 0)] for r in results], dtype=np.int64)
-        return BatchResults(np.array([self.outcomes.index(r.outcome) for r in results],
-                                     dtype=np.uint8),
-                            column("measures"), column("entry"), column("period"))
-
-    def verify(self, text: str, options: Any) -> tuple[str, GameResult]:
+    def verify(self, text: str, options: WarOptions) -> tuple[str, GameResult]:
         row = self.parse(text, options)
         return self.format(row, options), play(row, options)
 
-    def trace(self, text: str, options: Any) -> Iterator[str]:
-        row = self.parse(text, options)
-        yield f"{len(row) // 2} cards each"
-        yield self.describe(play(row, options))
+    # The Reference capability: here the same plain Python as the kernel, so the contract's
+    # comparison is trivial; a compiled game's reference is its independent twin.
+    def play_reference(self, row: Row, options: WarOptions) -> GameResult:
+        return play(row, options)
 
-    def kernel(self, options: Any) -> PythonKernel:
+    def trace(self, text: str, options: WarOptions) -> Iterator[str]:
+        row = self.parse(text, options)
+        yield from play_lines(row, options)
+
+    def kernel(self, options: WarOptions) -> PythonKernel:
         def play_row(row: Row) -> tuple[int, Any, Any, Any]:
             result = play(row, options)
             return (self.outcomes.index(result.outcome), (result.measures["rounds"],),
@@ -120,8 +110,9 @@ class War(Game):
         return PythonKernel(play_row, 4 * options.ranks, 1)
 
 
-def play(row: Row, options: WarOptions) -> GameResult:
-    """Play one deal to its end, its first repeated state, or the limit."""
+def play(row: Row, options: WarOptions, lines: list[str] | None = None) -> GameResult:
+    """Play one deal to its end, its first repeated state, or the limit; each round's line
+    (for the trace) goes to ``lines`` if given."""
     half = len(row) // 2
     hands = (deque(int(c) for c in row[:half]), deque(int(c) for c in row[half:]))
     seen: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
@@ -139,12 +130,28 @@ def play(row: Row, options: WarOptions) -> GameResult:
         if first == second:
             hands[0].append(first)
             hands[1].append(second)
+            taken = "a tie: each card goes back"
         else:
             winner = 0 if first > second else 1
             hands[winner].extend((max(first, second), min(first, second)))
+            taken = f"hand {winner + 1} takes"
+        if lines is not None:
+            lines.append(f"round {rounds}: {first} v {second} -> {taken}; "
+                         f"hands {len(hands[0])}/{len(hands[1])}")
     return GameResult("win", {"rounds": rounds}, details={"winner": 1 if hands[0] else 2})
+
+
+def play_lines(row: Row, options: WarOptions) -> list[str]:
+    """The trace: one line per round (the cards turned, who takes, the hands' sizes).
+
+    >>> play_lines(np.array([1, 0, 0, 1, 0, 1, 1, 0], dtype=np.uint8), WarOptions(ranks=2))[:2]
+    ['round 1: 1 v 0 -> hand 1 takes; hands 5/3', 'round 2: 0 v 1 -> hand 2 takes; hands 4/4']
+    """
+    lines: list[str] = []
+    play(row, options, lines)
+    return lines
 
 
 def register_war() -> War:
     """Register War (idempotent): what a plug-in package does on import."""
-    return register(War())  # type: ignore[return-value]
+    return register(War())

@@ -15,7 +15,18 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..game import DEFAULT_GAME, BatchResults, Game, GameResult, Layout, get_game
+from ..game import (
+    DEFAULT_GAME,
+    BatchResults,
+    Game,
+    GameResult,
+    Layout,
+    batch_result,
+    get_game,
+    histogram,
+    play_batch,
+    throughput_measure,
+)
 from .spec import SearchSpec
 
 
@@ -29,31 +40,31 @@ class Task:
 
 def new_histograms(game: Game | None = None) -> dict[str, npt.NDArray[np.int64]]:
     """Empty length histograms, one per measure of the game (BMN by default), sized by
-    :meth:`Game.histogram`."""
+    :func:`~dealsearch.game.histogram`."""
     game = game or get_game(DEFAULT_GAME)
-    return {m: np.zeros(game.histogram(m)[1], dtype=np.int64) for m in game.measures}
+    return {m: np.zeros(histogram(game, m)[1], dtype=np.int64) for m in game.measures}
 
 
 def bin_widths(game: Game) -> dict[str, int]:
     """Bin width of each measure's histogram."""
-    return {m: game.histogram(m)[0] for m in game.measures}
+    return {m: histogram(game, m)[0] for m in game.measures}
 
 
 def counted_measure(game: Game) -> str:
-    """The measure a run totals (the runs table's ``cards``): the game's throughput measure."""
-    return game.throughput_measure or game.measures[0]
+    """The measure a run totals (the log's ``totals``): the game's throughput measure."""
+    return throughput_measure(game)
 
 
 @dataclass
 class Report:
     """What a worker sends back for a task.
 
-    ``cards`` totals the game's :func:`counted_measure`; ``outcomes`` counts per outcome code.
+    ``total`` sums the game's :func:`counted_measure`; ``outcomes`` counts per outcome code.
     """
 
     key: int
     deals: int = 0
-    cards: int = 0
+    total: int = 0
     outcomes: list[int] = field(default_factory=lambda: [0, 0, 0])
     histograms: dict[str, npt.NDArray[np.int64]] = field(default_factory=new_histograms)
     finds: list[tuple[str, GameResult]] = field(default_factory=list)  # (canonical text, result)
@@ -73,12 +84,12 @@ class Report:
         """Add per-outcome counts and per-measure totals (in the game's order)."""
         for code, n in enumerate(counts):
             self.outcomes[code] += int(n)
-        self.cards += int(totals[game.measures.index(counted_measure(game))])
+        self.total += int(totals[game.measures.index(counted_measure(game))])
 
     def hist_args(self, game: Game) -> tuple[list[npt.NDArray[np.int64]], list[int]]:
         """The histograms and widths as the compiled loops take them."""
         return ([self.histograms[m] for m in game.measures],
-                [game.histogram(m)[0] for m in game.measures])
+                [histogram(game, m)[0] for m in game.measures])
 
 
 class ChunkSet:
@@ -242,8 +253,8 @@ def results_of(spec: SearchSpec, rows: npt.NDArray[np.uint8]) -> list[GameResult
     """Full results (details included) of a few rows, played again by the game's batch."""
     if not len(rows):
         return []
-    batch = spec.plugin.play_batch(rows, spec.options)
-    return [spec.plugin.result(batch, i, rows[i], spec.options) for i in range(len(rows))]
+    batch = play_batch(spec.plugin, rows, spec.options)
+    return [batch_result(spec.plugin, batch, i, rows[i], spec.options) for i in range(len(rows))]
 
 
 def add_batch(report: Report, game: Game, batch: BatchResults) -> None:
@@ -252,7 +263,7 @@ def add_batch(report: Report, game: Game, batch: BatchResults) -> None:
     counts = np.bincount(batch.outcome, minlength=len(game.outcomes))
     report.count(game, counts, batch.measures.sum(axis=0))
     for m, measure in enumerate(game.measures):
-        width, bins = game.histogram(measure)
+        width, bins = histogram(game, measure)
         report.histograms[measure] += np.bincount(
             np.minimum(batch.measures[:, m] // width, bins - 1), minlength=bins)
 

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from ..game import PlaysBackwards, specialised_climber
+from ..game import PlaysBackwards, histogram, mutation_weights, specialised_climber
 from ._generic import Climber
 from .base import (
     Report,
@@ -127,7 +127,7 @@ def climber_for(spec: SearchSpec, stream: int) -> Any:
     return Climber(game.kernel(options), layout.deck, layout.segments, layout.unordered,
                    layout.fixed, spec.seed, stream, game.measures.index(objective),
                    game.outcomes.index("cycle") if "cycle" in game.outcomes else -1,
-                   len(game.outcomes), game.mutation_weights)
+                   len(game.outcomes), mutation_weights(game))
 
 
 def climb_slice(spec: SearchSpec, task: Task) -> Report:
@@ -168,9 +168,9 @@ def climb_slice(spec: SearchSpec, task: Task) -> Report:
         outcome, measures, *_ = climber.play_current()
         counts[outcome] += 1
         report.deals += 1
-        report.cards += measures[count_index]
+        report.total += measures[count_index]
         for measure, value in zip(game.measures, measures, strict=True):  # every game counted
-            width, bins = game.histogram(measure)
+            width, bins = histogram(game, measure)
             report.histograms[measure][min(value // width, bins - 1)] += 1
         if outcome == cycle:
             row = climber.current_row
@@ -199,7 +199,7 @@ def climb_slice(spec: SearchSpec, task: Task) -> Report:
             task.payload["games"] - report.deals, spec.stall, COOLING, spec.escape == "anneal",
             counts, hists, widths)
         report.deals += played
-        report.cards += int(totals[count_index])
+        report.total += int(totals[count_index])
         cycle_rows = np.asarray(cycle_rows)
         for row, found in zip(cycle_rows, results_of(spec, cycle_rows), strict=True):
             report.finds.append((compact(row, spec), found))

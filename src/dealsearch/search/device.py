@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from ..game import Game, GameOptions, GameResult
+from ..game import Game, GameOptions, GameResult, finished, play_batch
 from .base import Report, Task, add_batch, compact, results_of, score
 
 if TYPE_CHECKING:   # spec.py checks a spec's device with device_refusal
@@ -128,16 +128,16 @@ def play_on_device(spec: SearchSpec, task: Task, chunk_deals: int) -> Report:
     report.deals = sum(played.counts)
     report.count(game, played.counts, played.totals)
     if played.handbacks:    # games the device did not settle: the exact engine's counts
-        add_batch(report, game, game.play_batch(_rows(spec, played.handbacks), spec.options))
+        add_batch(report, game, play_batch(game, _rows(spec, played.handbacks), spec.options))
     replay = set(played.replay) | {chunk for chunk, _ in played.handbacks}
-    finished = game.finished()
+    ended = finished(game)
     # (chunk, deal in it or its text, score or None for a cycle, result if known), in order
     found: list[tuple[int, Any, int | None, GameResult | None]] = sorted(
         (chunk, deal, find_score, None) for chunk, deal, find_score in played.finds
         if chunk not in replay)
     for chunk in sorted(replay):    # its finds as the CPU finds them
         size = min(chunk_deals, task.key * chunk_deals + deals - chunk * chunk_deals)
-        found += [(chunk, text, score(result, spec) if result.outcome in finished else None,
+        found += [(chunk, text, score(result, spec) if result.outcome in ended else None,
                    result) for text, result in
                   play_chunk_cpu(spec, Task(chunk, {"deals": size})).finds]
     found.sort(key=lambda find: find[0])    # stable: each chunk's finds keep their order
@@ -174,8 +174,8 @@ def _task_records(scores: list[int | None]) -> list[bool]:
 def task_finds(spec: SearchSpec, finds: list[tuple[str, GameResult]]
                ) -> list[tuple[str, GameResult]]:
     """A CPU report's finds as a device reports them (see :func:`_task_records`)."""
-    finished = spec.plugin.finished()
-    keep = _task_records([score(result, spec) if result.outcome in finished else None
+    ended = finished(spec.plugin)
+    keep = _task_records([score(result, spec) if result.outcome in ended else None
                           for _, result in finds])
     return [find for find, kept in zip(finds, keep, strict=True) if kept]
 

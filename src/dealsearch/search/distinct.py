@@ -3,7 +3,7 @@
 A deal is distinct when no other deal of the layout plays the same game: cards of a fixed
 segment stay in it (the deal is the free cards' arrangement times each fixed segment's own),
 and an unordered segment counts once per content (its cards sorted, as
-:meth:`~dealsearch.game.Game.canonical` writes it). The deals are numbered ``0 .. total-1``:
+:func:`~dealsearch.game.canonical` writes it). The deals are numbered ``0 .. total-1``:
 the free positions vary slowest, then each fixed segment in order; inside each part, in
 lexicographic order of the card codes. Without fixed or unordered segments this is simply
 the lexicographic order of the distinct orderings of the deck.

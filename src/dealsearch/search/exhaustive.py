@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ..game import batch_result, finished, play_batch
 from .base import NumberedSearch, Report, Task, add_batch, compact
 from .distinct import DistinctDeals
 from .spec import SearchSpec
@@ -104,23 +105,23 @@ def play_shard(spec: SearchSpec, task: Task) -> Report:
     """Play every deal of one shard; report every cycle and the shard's longest game."""
     game, options = spec.plugin, spec.options
     report = Report.for_game(task.key, game)
-    finished = [game.outcomes.index(o) for o in game.finished()]
+    ended = [game.outcomes.index(o) for o in finished(game)]
     cycle = game.outcomes.index("cycle") if "cycle" in game.outcomes else -1
     objective = game.measures.index(spec.objective or game.measures[0])
     longest = None
     for block in shard_blocks(spec, task):
-        batch = game.play_batch(block, options)
+        batch = play_batch(game, block, options)
         add_batch(report, game, batch)
         for i in np.flatnonzero(batch.outcome == cycle):
             report.finds.append((compact(block[i], spec),
-                                 game.result(batch, int(i), block[i], options)))
-        wins = np.flatnonzero(np.isin(batch.outcome, finished))
+                                 batch_result(game, batch, int(i), block[i], options)))
+        wins = np.flatnonzero(np.isin(batch.outcome, ended))
         if len(wins):
             lengths = batch.measures[wins, objective]
             best = int(wins[np.argmax(lengths)])
             if longest is None or lengths.max() > longest[0]:
                 longest = (int(lengths.max()), compact(block[best], spec),
-                           game.result(batch, best, block[best], options))
+                           batch_result(game, batch, best, block[best], options))
     if longest is not None:
         report.finds.append((longest[1], longest[2]))
     return report

@@ -18,7 +18,7 @@ import numpy as np
 
 from .._kernel import Kernel
 from ..errors import BadOption
-from ..game import specialised_sampler
+from ..game import finished, random_dealer, specialised_sampler
 from ._generic import Sampler
 from .base import NumberedSearch, Report, Task, compact, results_of
 from .spec import SearchSpec
@@ -37,7 +37,7 @@ class RandomSearch(NumberedSearch):
         self.spec = spec
         super().__init__(None if spec.deals is None else -(-spec.deals // CHUNK_DEALS),
                          checkpoint)
-        self.dealer = str(getattr(spec.plugin, "random_dealer", ""))
+        self.dealer = random_dealer(spec.plugin)
         began = self.chunks.prefix or self.chunks.extra
         if began and checkpoint.get("dealer", "") != self.dealer:
             raise BadOption(f"this run was dealt by an earlier {spec.plugin.name} dealer, which "
@@ -99,7 +99,7 @@ def sampler(spec: SearchSpec, stream: int, best: int = 0) -> Any:
                    spec.seed, stream, game.measures.index(objective), 0,
                    game.outcomes.index("cycle") if "cycle" in game.outcomes else -1,
                    len(game.outcomes), best,
-                   [game.outcomes.index(o) for o in game.finished()])
+                   [game.outcomes.index(o) for o in finished(game)])
 
 
 def play_chunk(spec: SearchSpec, task: Task) -> Report:

@@ -25,7 +25,7 @@ from typing import Any, Protocol
 import numpy as np
 from tqdm import tqdm
 
-from ..game import CycleCatalogue, GameResult, rules_column
+from ..game import CycleCatalogue, GameResult, cycle_id, finished
 from ..interrupt import deferred
 from ..log import Find, ManagedRun, RecordLog
 from ..ownership import RENEW_SECONDS, Owner, claim, give_back, let_go
@@ -91,7 +91,7 @@ def run_task(spec: SearchSpec, task: Task) -> Report:
         for deal, result in report.finds:
             if result.outcome == "cycle" and deal not in report.cycles:
                 key = game.cycle_key(game.parse(deal, options), options)
-                report.cycles[deal] = (key, game.cycle_id(key, options))
+                report.cycles[deal] = (key, cycle_id(game, key, options))
     report.seconds = time.perf_counter() - began
     return report
 
@@ -114,7 +114,7 @@ class RunState:
 
     outcome_names: tuple[str, ...]
     deals: int = 0
-    cards: int = 0
+    total: int = 0     # of the game's throughput measure (:func:`.base.counted_measure`)
     outcomes: dict[str, int] = field(default_factory=dict)
     best: dict[str, Any] | None = None   # deal and measures of the longest finished game
     seconds: float = 0.0
@@ -127,7 +127,7 @@ class RunState:
     def add(self, report: Report) -> None:
         """Count a report's games."""
         self.deals += report.deals
-        self.cards += report.cards
+        self.total += report.total
         for code, name in enumerate(self.outcome_names):
             self.outcomes[name] += report.outcomes[code]
         for measure, counts in report.histograms.items():
@@ -160,7 +160,7 @@ class Summary:
     run_id: int
     strategy: str
     deals: int
-    cards: int
+    total: int                  # of the throughput measure, over every session
     outcomes: dict[str, int]
     best: dict[str, Any] | None
     seconds: float              # the search's own time, over every session (rates use it)
@@ -168,11 +168,12 @@ class Summary:
     error: str | None = None    # failed: what went wrong, in one line
     signal: int | None = None   # interrupted: the signal that stopped it (SIGINT, SIGTERM)
     wall: float | None = None   # this session's wall time, workers' start-up included
+    measure: str = ""           # the game's throughput measure, which ``total`` sums
 
     def to_json(self) -> dict[str, Any]:
         """The ``--json`` summary line."""
         return {"run_id": self.run_id, "strategy": self.strategy, "deals": self.deals,
-                "cards": self.cards, "outcomes": self.outcomes, "best": self.best,
+                self.measure: self.total, "outcomes": self.outcomes, "best": self.best,
                 "seconds": round(self.seconds, 3),
                 "wall_seconds": None if self.wall is None else round(self.wall, 3)}
 
@@ -207,11 +208,11 @@ class Runner:
         self.game = spec.plugin
         self.widths = bin_widths(self.game)
         self.full_options = spec.options.to_json()
-        self.finished = self.game.finished()
+        self.finished = finished(self.game)
         self.owner = Owner.this_process()
         found: dict[str, Any] | None = None
         if run_id is not None:
-            log.refuse_damage()   # a resumed run writes into the log: it must be sound
+            log.refuse_damage(run_id)   # a resumed run writes into the log: it must be sound
             found = log.run(run_id)
             # before its checkpoint is read: the owner may be writing it
             claim(log.db, run_id, self.owner)
@@ -224,7 +225,7 @@ class Runner:
                 assert run is not None
                 self.run_id = run_id
                 checkpoint = run["checkpoint"]
-                self.state = RunState(self.game.outcomes, run["deals"], run["cards"],
+                self.state = RunState(self.game.outcomes, run["deals"], self._total(run),
                                       run["outcomes"], checkpoint.get("best"), run["seconds"],
                                       {m: log.histogram([run_id], m)[1] for m in self.widths})
             self.strategy: Strategy = STRATEGIES[spec.strategy][0](
@@ -234,14 +235,11 @@ class Runner:
                 give_back(log.db, run_id, self.owner.token, found["status"], found["ended"])
             raise
         if run_id is None:  # logged once the strategy is ready: no run left 'running' unused
-            self.run_id = ManagedRun.start(log, spec.strategy, spec.to_json(),
-                                           rules_column(self.game, spec.game_options) or "",
-                                           spec.seed, spec.worker_count, spec.game,
+            self.run_id = ManagedRun.start(log, spec.strategy, spec.to_json(), spec.seed,
+                                           spec.worker_count, spec.game,
                                            spec.options.to_json(), spec.options.key(),
-                                           owner=self.owner).run_id
-        self.managed = ManagedRun(log, self.run_id,
-                                  rules_column(self.game, self.full_options) or self.game.name,
-                                  self.owner.token)
+                                           owner=self.owner, objective=spec.objective).run_id
+        self.managed = ManagedRun(log, self.run_id, self.owner.token)
         self.clock = clock
         self.last_sample = -SAMPLE_SECONDS   # search seconds at the last throughput sample
         self.target = target     # a length to project the cost of (--target)
@@ -265,7 +263,7 @@ class Runner:
 
     def _keep(self, deal: str, result: GameResult) -> bool:
         """Whether a reported game is a find: any cycle, or a new best of the run among games
-        that finished (:meth:`~dealsearch.game.Game.finished`). Stalemates and
+        that finished (:func:`~dealsearch.game.finished`). Stalemates and
         limits are counted in the run's outcomes, never stored as finds."""
         if result.outcome == "cycle":
             return True
@@ -282,7 +280,8 @@ class Runner:
 
     def _progress(self, started: float) -> dict[str, Any]:
         return {"seconds": self.state.seconds + self.clock() - started,
-                "deals": self.state.deals, "cards": self.state.cards,
+                "deals": self.state.deals,
+                "totals": {counted_measure(self.game): self.state.total},
                 "outcomes": self.state.outcomes,
                 "checkpoint": {"strategy": self.strategy.checkpoint(), "best": self.state.best}}
 
@@ -296,7 +295,7 @@ class Runner:
                 key, cycle = named[deal]
             else:
                 key = game.cycle_key(game.parse(deal, options), options)
-                cycle = game.cycle_id(key, options)
+                cycle = cycle_id(game, key, options)
         return Find(deal, result.outcome, dict(result.measures), self.spec.strategy,
                     self.run_id, dict(result.entry), dict(result.period),
                     dict(result.details), key, cycle, game.name, options.key(),
@@ -309,7 +308,7 @@ class Runner:
             self.last_sample = progress["seconds"]
         merged = self.state.merged_histograms()
         histograms = {m: (self.widths[m], merged.get(m, {})) for m in self.widths}
-        extra = {"limits": self.spec.limits, "histograms": histograms, "sample": sample}
+        extra = {"histograms": histograms, "sample": sample}
         if status == "running":
             self.managed.save(finds, progress, **extra)
         else:
@@ -385,12 +384,16 @@ class Runner:
         most = getattr(self.strategy, "max_units", None) or MAX_UNITS  # a GPU's: longer
         return max(1, min(most, int(self.rate * seconds / unit)))
 
+    def _total(self, run: dict[str, Any]) -> int:
+        """The run's logged total of the game's throughput measure."""
+        return int(run["totals"].get(counted_measure(self.game), 0))
+
     def _reload(self) -> None:
         """The run's counters, best and strategy as the log last committed them."""
         run = self.log.run(self.run_id)
         assert run is not None
         checkpoint = run["checkpoint"]
-        self.state = RunState(self.game.outcomes, run["deals"], run["cards"], run["outcomes"],
+        self.state = RunState(self.game.outcomes, run["deals"], self._total(run), run["outcomes"],
                               checkpoint.get("best"), self.state.seconds,
                               {m: self.log.histogram([self.run_id], m)[1] for m in self.widths})
         self.strategy = STRATEGIES[self.spec.strategy][0](self.spec,
@@ -514,9 +517,10 @@ class Runner:
         with deferred(reraise=False):
             self._close(backend, in_flight, bar)
             self._end(started, status)
-        return Summary(self.run_id, spec.strategy, self.state.deals, self.state.cards,
+        return Summary(self.run_id, spec.strategy, self.state.deals, self.state.total,
                        self.state.outcomes, self.state.best, self._progress(started)["seconds"],
-                       status, error, stop_signal, self.clock() - began)
+                       status, error, stop_signal, self.clock() - began,
+                       counted_measure(self.game))
 
     def _renew(self) -> None:
         """Renew the lease by which this process owns the run (no commit came for a while)."""
@@ -539,7 +543,7 @@ class Runner:
         best = self.state.best
         postfix = {
             f"{counted_measure(self.game)}/s":
-                f"{self.state.cards / (self.state.seconds + elapsed):.3g}",
+                f"{self.state.total / (self.state.seconds + elapsed):.3g}",
             "best": best[self.spec.objective or ""] if best else "-",
             "cycles": self.state.outcomes["cycle"],
         }

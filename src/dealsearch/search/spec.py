@@ -19,6 +19,7 @@ from ..game import (
     GameOptions,
     backwards_refusal,
     get_game,
+    make_options,
 )
 from .distinct import DistinctDeals, at_least
 
@@ -182,7 +183,7 @@ class SearchSpec:
         """Check the game's options once; keep the values given (what --resume rebuilds)."""
         try:
             game = get_game(self.game)
-            game.options(**self.game_options)
+            make_options(game, self.game_options)
         except GameError as error:
             raise ValueError(str(error)) from None
         object.__setattr__(self, "game_options", {k: _plain(v) for k, v in
@@ -196,7 +197,7 @@ class SearchSpec:
     @cached_property
     def options(self) -> GameOptions:
         """The game's options."""
-        return self.plugin.options(**self.game_options)
+        return make_options(self.plugin, self.game_options)
 
     @cached_property
     def layout(self) -> Any:

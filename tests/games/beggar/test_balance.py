@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import random
 
-from dealsearch.games.beggar import parse_deal
 from dealsearch.games.beggar.balance import backward_balance, gap, shift_climb, shifts
-from dealsearch.games.beggar.deal import Deal
 from dealsearch.games.beggar.factory import find_loop
+from dealsearch.games.beggar.notation import Deal, parse_deal
 from dealsearch.games.beggar.reverse import basin
 
 from deals import CASELLA

@@ -16,7 +16,8 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from dealsearch.games.beggar import STANDARD, _engine
+from dealsearch.games.beggar import _engine
+from dealsearch.games.beggar.notation import STANDARD
 from dealsearch.search.exhaustive import count_deals
 
 ALPHA = 1e-6

@@ -13,21 +13,17 @@ import pytest
 from hypothesis import event, given, note, settings
 from hypothesis import strategies as st
 
-from dealsearch.games.beggar import (
+from dealsearch.games.beggar.engine import BeggarBatch, BeggarResult, play, play_batch
+from dealsearch.games.beggar.notation import (
     ITALIAN,
     STANDARD,
-    BatchResult,
-    Cycle,
     Deal,
     DealError,
-    Result,
     Rules,
     format_deal,
-    get_rules,
     parse_deal,
-    play,
-    play_batch,
 )
+from dealsearch.games.beggar.options import get_rules
 from dealsearch.games.beggar.reference import Trick, play_reference
 
 from deals import CASELLA
@@ -77,7 +73,7 @@ def disagreements(
     hand_sizes: tuple[int, ...] | None = None,
     max_cards: int | None = None,
     max_tricks: int | None = None,
-) -> tuple[BatchResult, list[str]]:
+) -> tuple[BeggarBatch, list[str]]:
     """Play ``rows`` compiled and with the reference; describe every deal where they differ."""
     batch = play_batch(rows, rules, players, hand_sizes, max_cards, max_tricks)
     sizes = hand_sizes or Rules.deal_sizes(rows.shape[1], players)
@@ -98,7 +94,7 @@ def report(bad: list[str]) -> str:
     return f"{len(bad)} deals disagree, first ones:\n" + "\n".join(bad[:5])
 
 
-def counts(batch: BatchResult) -> dict[str, int]:
+def counts(batch: BeggarBatch) -> dict[str, int]:
     found = np.bincount(batch.outcome, minlength=3)
     return {"win": int(found[0]), "cycle": int(found[1]), "limit": int(found[2])}
 
@@ -157,12 +153,12 @@ def test_known_deal_gives_its_published_result(row: dict[str, str]) -> None:
     if row["winner"]:
         assert result.winner == int(row["winner"])
     if row["outcome"] == "cycle":
-        assert result.cycle is not None and result.winner is None
+        assert result.winner is None
         for field in ("entry_cards", "entry_tricks", "period_cards", "period_tricks"):
             if row[field]:
-                assert getattr(result.cycle, field) == int(row[field]), field
+                assert result.to_json()["cycle"][field] == int(row[field]), field
     else:
-        assert result.cycle is None
+        assert not result.entry and not result.period
     assert play_reference(deal, rules) == result
 
 
@@ -172,7 +168,7 @@ def test_known_deals_file_covers_the_rules_facts() -> None:
 
 
 def test_longest_known_game_is_won_by_hand_2() -> None:
-    assert play(NESSLER_2022) == Result("win", 2, 8344, 1164, (1,))
+    assert play(NESSLER_2022) == BeggarResult.of("win", 2, 8344, 1164, (1,))
 
 
 def test_rucklidge_2014() -> None:
@@ -196,13 +192,14 @@ def test_casella_cycle() -> None:
     result = play(CASELLA)
     assert result.outcome == "cycle" and result.winner is None
     assert (result.cards, result.tricks) == (474, 66)
-    assert result.cycle == Cycle(entry_cards=34, entry_tricks=4, period_cards=440,
-                                 period_tricks=62)
+    assert result.entry == {"cards": 34, "tricks": 4}
+    assert result.period == {"cards": 440, "tricks": 62}
 
 
 def test_italian_cycle_is_on_its_cycle_from_the_deal() -> None:
     result = play(ITALIAN_CYCLE, ITALIAN)
-    assert result.cycle == Cycle(0, 0, 546, 84)
+    assert (result.entry, result.period) == ({"cards": 0, "tricks": 0},
+                                             {"cards": 546, "tricks": 84})
 
 
 # ---------------------------------------------------------------- compiled vs reference
@@ -386,21 +383,20 @@ def test_cards_are_conserved_at_every_trick(
     assert play(deal, rules, max_cards, max_tricks) == result
 
 
-def check_cycle(deal: Deal, rules: Rules, result: Result) -> None:
+def check_cycle(deal: Deal, rules: Rules, result: BeggarResult) -> None:
     """The reported cycle is real: the state after the entry comes back after one period,
     no state repeats earlier, and a limit at the repeat stops the game at the same counts."""
-    cycle = result.cycle
-    assert result.outcome == "cycle" and cycle is not None and result.winner is None
-    assert cycle.period_tricks >= 1 and cycle.period_cards >= 1
-    assert (result.cards, result.tricks) == (cycle.entry_cards + cycle.period_cards,
-                                             cycle.entry_tricks + cycle.period_tricks)
+    assert result.outcome == "cycle" and result.winner is None
+    assert result.period["tricks"] >= 1 and result.period["cards"] >= 1
+    assert (result.cards, result.tricks) == (result.entry["cards"] + result.period["cards"],
+                                             result.entry["tricks"] + result.period["tricks"])
     tracker = Tracker(deal)
     play_reference(deal, rules, on_trick=tracker)
-    entry, repeat = cycle.entry_tricks, result.tricks
+    entry, repeat = result.entry["tricks"], result.tricks
     assert len(tracker.states) == repeat + 1
     assert tracker.states[entry] == tracker.states[repeat]
     assert len(set(tracker.states[:repeat])) == repeat, "an earlier state already repeated"
-    assert tracker.cards_at[entry] == cycle.entry_cards
+    assert tracker.cards_at[entry] == result.entry["cards"]
     assert tracker.cards_at[repeat] == result.cards
     for limited in (play(deal, rules, max_tricks=repeat),
                     play_reference(deal, rules, max_tricks=repeat),
@@ -422,7 +418,7 @@ def test_a_reported_cycle_really_repeats(game: tuple[Rules, Deal]) -> None:
     if result.outcome == "cycle":
         check_cycle(deal, rules, result)
     else:
-        assert result.cycle is None and result.winner is not None
+        assert not result.period and result.winner is not None
 
 
 def test_seeded_cycles_really_repeat() -> None:
@@ -461,7 +457,7 @@ def test_limited_game_ends_at_the_first_trick_past_the_limit(
     result = play_reference(deal, rules, max_cards, max_tricks, on_trick=tracker)
     assert play(deal, rules, max_cards, max_tricks) == result
     if result.outcome == "limit":
-        assert result.cycle is None
+        assert not result.period
         assert reached(result.cards, result.tricks)
         assert not reached(tracker.cards_at[-2], result.tricks - 1), "played past the limit"
         assert result.winner == most_cards(tracker.sizes)
@@ -604,7 +600,9 @@ def test_batch_result_arrays(players: int) -> None:
         ("cards", np.int64, (50,)),
         ("tricks", np.int64, (50,)),
         ("out", np.int8, (50, players)),
-        ("cycle", np.int64, (50, 4)),
+        ("measures", np.int64, (50, 2)),
+        ("entry", np.int64, (50, 2)),
+        ("period", np.int64, (50, 2)),
     ]:
         array = getattr(batch, name)
         assert array.dtype == dtype, name
@@ -617,9 +615,9 @@ def test_batch_result_arrays(players: int) -> None:
     assert (filled[:, :-1] | ~filled[:, 1:]).all()
     for i in range(len(batch)):
         result = batch.result(i)
-        assert isinstance(result, Result)
+        assert isinstance(result, BeggarResult)
         assert result.winner == (int(batch.winner[i]) or None)
-        assert (batch.cycle[i] == 0).all() == (result.cycle is None)
+        assert (batch.period[i] == 0).all() == (not result.period)
 
 
 def test_play_batch_accepts_lists_and_empty_batches() -> None:
@@ -628,7 +626,7 @@ def test_play_batch_accepts_lists_and_empty_batches() -> None:
     from_array = play_batch(rows)
     assert [from_list.result(i) for i in range(3)] == [from_array.result(i) for i in range(3)]
     empty = play_batch(np.zeros((0, 52), dtype=np.uint8))
-    assert len(empty) == 0 and empty.out.shape == (0, 2) and empty.cycle.shape == (0, 4)
+    assert len(empty) == 0 and empty.out.shape == (0, 2) and empty.period.shape == (0, 2)
 
 
 def test_play_batch_default_hand_sizes_deal_hand_1_first() -> None:

@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 from dealsearch.cli import main
-from dealsearch.games.beggar import ITALIAN, STANDARD, Deal, parse_deal
 from dealsearch.games.beggar.catalogue import cycle_id, cycle_key
 from dealsearch.games.beggar.factory import (
     closer_moves,
@@ -26,7 +25,7 @@ from dealsearch.games.beggar.factory import (
 )
 from dealsearch.games.beggar.factory_run import Factory
 from dealsearch.games.beggar.families import card_states, family_of, pieces, tricks
-from dealsearch.games.beggar.notation import parse_deck
+from dealsearch.games.beggar.notation import ITALIAN, STANDARD, Deal, parse_deal, parse_deck
 from dealsearch.games.beggar.reference import cycle_states, play_reference
 from dealsearch.log import RecordLog
 

@@ -15,9 +15,9 @@ import sys
 import pytest
 
 from dealsearch.cli import main
-from dealsearch.games.beggar import STANDARD, parse_deal
 from dealsearch.games.beggar.factory import find_loop
 from dealsearch.games.beggar.factory_run import Factory, Node, Settings, expand_node, task_args
+from dealsearch.games.beggar.notation import STANDARD, parse_deal
 from dealsearch.log import RecordLog
 from dealsearch.search.hooks import TestHooks
 

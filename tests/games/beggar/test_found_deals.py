@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 
 from dealsearch.cli import main
-from dealsearch.games.beggar import get_rules, parse_deal
 from dealsearch.games.beggar.catalogue import cycle_id
 from dealsearch.games.beggar.families import ZANOTTO, family_of, known_family
+from dealsearch.games.beggar.notation import parse_deal
+from dealsearch.games.beggar.options import get_rules
 from dealsearch.games.beggar.reference import cycle_states, play_reference
 
 from deals import CASELLA

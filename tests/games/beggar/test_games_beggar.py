@@ -11,8 +11,9 @@ import pytest
 
 from dealsearch.cli import main
 from dealsearch.game import GAMES, GameError, get_game
-from dealsearch.games.beggar import Beggar, play
 from dealsearch.games.beggar.catalogue import cycle_id
+from dealsearch.games.beggar.engine import play
+from dealsearch.games.beggar.game import BeggarGame
 from dealsearch.games.beggar.notation import parse_deal
 from dealsearch.log import RecordLog
 
@@ -21,7 +22,7 @@ from deals import CASELLA, RECORD
 BEGGAR = get_game("beggar")
 
 
-class GenericBeggar(Beggar):
+class GenericBeggar(BeggarGame):
     """BMN without its fast paths: searches run on the generic sampler and climber."""
 
     name = "generic-bmn"

@@ -16,7 +16,8 @@ import numpy as np
 import pytest
 
 from dealsearch.cli import main
-from dealsearch.games.beggar import STANDARD, _engine, _gpu_emulate, gpu
+from dealsearch.games.beggar import _engine, _gpu_emulate, gpu
+from dealsearch.games.beggar.notation import STANDARD
 from dealsearch.games.beggar.options import make_options
 from dealsearch.search import device as device_module
 from dealsearch.search.base import Task
@@ -137,7 +138,7 @@ def spec(device, **values):
 def same_report(device_values, task):
     cpu = play_chunk(spec("cpu", **device_values), task)
     emulated = play_chunk(spec("emulate", **device_values), task)
-    assert (cpu.deals, cpu.cards, cpu.outcomes) == (emulated.deals, emulated.cards,
+    assert (cpu.deals, cpu.total, cpu.outcomes) == (emulated.deals, emulated.total,
                                                      emulated.outcomes)
     for measure, hist in cpu.histograms.items():
         assert (hist == emulated.histograms[measure]).all()

@@ -13,20 +13,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dealsearch.games.beggar import (
-    ITALIAN,
-    STANDARD,
-    Deal,
-    Rules,
-    _engine,
-    _lanes,
-    get_rules,
-    parse_deal,
-    play_batch,
-)
+from dealsearch.games.beggar import _engine, _lanes
+from dealsearch.games.beggar.engine import OUTCOMES, BeggarResult, play_batch
 from dealsearch.games.beggar.known import load_known
+from dealsearch.games.beggar.notation import ITALIAN, STANDARD, Deal, Rules, parse_deal
+from dealsearch.games.beggar.options import get_rules
 from dealsearch.games.beggar.reference import play_reference
-from dealsearch.games.beggar.result import OUTCOMES, Cycle, Result
 
 from deals import CASELLA
 
@@ -59,13 +51,14 @@ def assert_same(expected: tuple[np.ndarray, ...], got: tuple[np.ndarray, ...]) -
         assert not len(bad), f"{name} differs on {len(bad)} deals, first {bad[:5]}"
 
 
-def as_result(arrays: tuple[np.ndarray, ...], i: int) -> Result:
-    """Row ``i`` of play_rows' arrays as the reference's Result (1-based seats)."""
+def as_result(arrays: tuple[np.ndarray, ...], i: int) -> BeggarResult:
+    """Row ``i`` of play_rows' arrays as the reference's result (1-based seats)."""
     outcome, winner, cards, tricks, out, cycle = arrays
     name = OUTCOMES[outcome[i]]
-    return Result(name, int(winner[i]) + 1 or None, int(cards[i]), int(tricks[i]),
-                  tuple(int(s) + 1 for s in out[i] if s >= 0),
-                  Cycle(*map(int, cycle[i])) if name == "cycle" else None)
+    entry, period = ((int(cycle[i, 0]), int(cycle[i, 1])), (int(cycle[i, 2]), int(cycle[i, 3]))
+                     ) if name == "cycle" else (None, None)
+    return BeggarResult.of(name, int(winner[i]) + 1 or None, int(cards[i]), int(tricks[i]),
+                           tuple(int(s) + 1 for s in out[i] if s >= 0), entry, period)
 
 
 def published() -> list[tuple[str, str]]:

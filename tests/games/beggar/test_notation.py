@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dealsearch.games.beggar import (
+from dealsearch.games.beggar.notation import (
     ITALIAN,
     STANDARD,
     Deal,
@@ -17,8 +17,8 @@ from dealsearch.games.beggar import (
     Rules,
     format_deal,
     parse_deal,
+    parse_deck,
 )
-from dealsearch.games.beggar.notation import parse_deck
 
 from deals import CASELLA
 

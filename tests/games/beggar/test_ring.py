@@ -16,17 +16,10 @@ import pytest
 
 from dealsearch._permutations import permutation_block
 from dealsearch.cli import main
-from dealsearch.games.beggar import (
-    STANDARD,
-    Deal,
-    _engine,
-    format_deal,
-    parse_deal,
-    play,
-    play_batch,
-)
+from dealsearch.games.beggar import _engine
+from dealsearch.games.beggar.engine import play, play_batch
+from dealsearch.games.beggar.notation import STANDARD, Deal, Rules, format_deal, parse_deal
 from dealsearch.games.beggar.reference import play_reference
-from dealsearch.games.beggar.rules import Rules
 from dealsearch.search.exhaustive import count_deals, unrank
 
 TWO_PACKS = "-" * 72 + "J" * 8 + "Q" * 8 + "K" * 8 + "A" * 8
@@ -123,14 +116,15 @@ def test_a_ring_cycle_really_repeats() -> None:
     cycles = np.flatnonzero(batch.outcome == 1)
     assert len(cycles)
     for i in cycles[:5]:
-        cycle = batch.result(int(i)).cycle
-        assert cycle is not None
+        result = batch.result(int(i))
+        entry, period = result.entry, result.period
+        assert result.outcome == "cycle"
         deal = split(rows[i], Rules.deal_sizes(65, 3))
         # the limit at the entry and at one period later stops on the same trick boundary
-        early = play_reference(deal, STANDARD.with_deck(deck), max_tricks=cycle.entry_tricks)
+        early = play_reference(deal, STANDARD.with_deck(deck), max_tricks=entry["tricks"])
         late = play_reference(deal, STANDARD.with_deck(deck),
-                              max_tricks=cycle.entry_tricks + cycle.period_tricks)
-        assert late.cards - early.cards == cycle.period_cards
+                              max_tricks=entry["tricks"] + period["tricks"])
+        assert late.cards - early.cards == period["cards"]
 
 
 @pytest.mark.parametrize("strategy", ["random", "climb"])

@@ -7,7 +7,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from dealsearch.games.durak import DURAK, _engine, notation, random_rows, reference
+from dealsearch.games.durak import DURAK, _engine, notation, reference
+from dealsearch.games.durak.notation import random_rows
 from dealsearch.games.durak.options import DurakOptions
 
 MIXED = {3: "cheapest,aggressive,cheapest", 4: "aggressive,cheapest,cheapest,aggressive",

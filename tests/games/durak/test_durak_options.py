@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from dealsearch.game import GameError
+from dealsearch.game import GameError, make_options
 from dealsearch.games.durak import DURAK
 from dealsearch.games.durak.options import DurakOptions
 
@@ -44,9 +44,9 @@ def test_to_json_has_every_option() -> None:
 
 
 def test_game_options_from_cli_names() -> None:
-    options = DURAK.options(**{"players": "4", "variant": "pairs", "first-limit": "5",
-                               "no_throw_after_take": True, "max_bouts": None,
-                               "policy": "aggressive"})
+    options = make_options(DURAK, {"players": "4", "variant": "pairs", "first-limit": "5",
+                                   "no_throw_after_take": True, "max_bouts": None,
+                                   "policy": "aggressive"})
     assert (options.players, options.pairs, options.first_limit, options.throw_after_take,
             options.max_bouts) == (4, True, 5, False, None)
     assert {spec.name for spec in DURAK.option_specs} == {
@@ -71,8 +71,3 @@ def test_bad_options_name_what_is_wrong(values: dict[str, object], message: str)
         DurakOptions(**values)  # type: ignore[arg-type]
     assert message in str(error.value)
     assert "\n" not in str(error.value)
-
-
-def test_unknown_option_name() -> None:
-    with pytest.raises(GameError, match="durak has no option 'jokers'"):
-        DURAK.options(jokers=2)

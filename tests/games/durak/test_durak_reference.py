@@ -10,9 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dealsearch.games.durak import DURAK, notation, random_rows, reference
-from dealsearch.games.durak.cards import deck
-from dealsearch.games.durak.notation import Position
+from dealsearch.games.durak import DURAK, notation, reference
+from dealsearch.games.durak.notation import Position, deck, random_rows
 from dealsearch.games.durak.options import DurakOptions
 
 EXAMPLE_A = ("hands=9C KH AS JD/8C AD 6S TC/6D TD 7S 9S; trump=H; talon=QS 8H; "

@@ -11,8 +11,8 @@ import numpy.typing as npt
 import pytest
 
 from dealsearch.game import get_game
-from dealsearch.games.spite import _engine, random_deals, reference
-from dealsearch.games.spite.notation import JOKER, parse_deal, parse_position
+from dealsearch.games.spite import _engine, reference
+from dealsearch.games.spite.notation import JOKER, parse_deal, parse_position, random_rows
 from dealsearch.games.spite.options import POLICIES, SpiteOptions
 
 from spite_positions import random_position
@@ -106,7 +106,7 @@ def test_example_d_first_player_is_the_higher_payoff_top() -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("options", SETTINGS, ids=[o.key() for o in SETTINGS])
 def test_random_deals_agree_with_the_reference(options: SpiteOptions) -> None:
-    rows = random_deals(640, seed=2024 + SETTINGS.index(options))   # 16 x 640 = 10,240 deals
+    rows = random_rows(None, 640, seed=2024 + SETTINGS.index(options))  # 16 x 640 deals
     table = engine(options).play_rows(rows)
     for row, got in zip(rows, table, strict=True):
         assert got.tolist() == columns(reference.play_row(row, options)), \
@@ -129,7 +129,7 @@ def test_constructed_positions_agree_with_the_reference(options: SpiteOptions) -
 
 def cycling_rows(options: SpiteOptions, count: int) -> tuple[npt.NDArray[np.uint8], np.ndarray]:
     """The first ``count`` cycling deals of a seeded random batch, with their engine rows."""
-    rows = random_deals(4000, seed=99)
+    rows = random_rows(None, 4000, seed=99)
     table = engine(options).play_rows(rows)
     cycles = np.flatnonzero(table[:, 0] == OUTCOMES.index("cycle"))[:count]
     assert len(cycles) == count
@@ -153,7 +153,7 @@ def test_limit_against_the_first_repeat() -> None:
 @pytest.mark.parametrize("policy", ["greedy", "cautious,greedy"])
 def test_limits_agree_with_the_reference(limit: int, policy: str) -> None:
     options = SpiteOptions(policies=policy, max_turns=limit)
-    rows = random_deals(60, seed=limit)
+    rows = random_rows(None, 60, seed=limit)
     for row, got in zip(rows, engine(options).play_rows(rows), strict=True):
         assert got.tolist() == columns(reference.play_row(row, options))
 

@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 
 from dealsearch.game import GameError, GameResult, get_game
-from dealsearch.games.spite import SpiteGame, cycle_key_of, random_deals, reference
-from dealsearch.games.spite.notation import JOKER
+from dealsearch.games.spite import reference
+from dealsearch.games.spite.game import SpiteGame, cycle_key_of
+from dealsearch.games.spite.notation import JOKER, random_rows
 from dealsearch.games.spite.options import SpiteOptions
 
 SPITE = get_game("spite")
@@ -86,7 +87,7 @@ def test_trace_of_a_deal_ends_with_its_result() -> None:
 
 
 def cycles(options: SpiteOptions, count: int) -> np.ndarray:
-    rows = random_deals(3000, seed=77)
+    rows = random_rows(None, 3000, seed=77)
     batch = SPITE.play_batch(rows, options)
     return rows[batch.outcome == SPITE.outcomes.index("cycle")][:count]
 
@@ -113,7 +114,7 @@ def test_cycle_key_is_the_same_for_the_mirrored_deal() -> None:
 def test_cycle_key_states_are_the_references() -> None:
     for values in ({}, {"side_piles": "free"}, {"policy": "greedy,cautious"}):
         options = SPITE.options(**values)
-        rows = random_deals(6000, seed=78)
+        rows = random_rows(None, 6000, seed=78)
         batch = SPITE.play_batch(rows, options)
         for row in rows[batch.outcome == SPITE.outcomes.index("cycle")][:3]:
             expected = reference.cycle_positions(reference.deal_position(row), options)

@@ -12,8 +12,8 @@ import numpy.typing as npt
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dealsearch.games.spite import _engine, random_deals, reference
-from dealsearch.games.spite.notation import JOKER, parse_position
+from dealsearch.games.spite import _engine, reference
+from dealsearch.games.spite.notation import JOKER, parse_position, random_rows
 from dealsearch.games.spite.options import POLICIES, SpiteOptions
 
 from spite_positions import random_position
@@ -63,7 +63,7 @@ def every_card(game: reference.Spite) -> Counter[int]:
 @given(seed=st.integers(0, 2**32 - 1), setting=st.sampled_from(SETTINGS))
 def test_all_108_cards_are_accounted_for_at_every_turn_boundary(
         seed: int, setting: SpiteOptions) -> None:
-    game = reference.Spite(reference.deal_position(random_deals(1, seed)[0]), setting)
+    game = reference.Spite(reference.deal_position(random_rows(None, 1, seed)[0]), setting)
     assert every_card(game) == FULL_DECKS
     boundaries = []
 
@@ -79,7 +79,7 @@ def test_all_108_cards_are_accounted_for_at_every_turn_boundary(
 @cache
 def cycling_rows(sides: str) -> npt.NDArray[np.uint8]:
     """Cycling deals of a seeded random batch (found by the compiled engine)."""
-    rows = random_deals(6000, seed=31)
+    rows = random_rows(None, 6000, seed=31)
     table = _engine.Engine(True, sides == "free", (0, 0), -1).play_rows(rows)
     return rows[table[:, 0] == 2]
 
@@ -108,7 +108,8 @@ def test_recycle_none_never_reports_a_cycle(seed: int, sides: str,
                                             pair: tuple[str, str]) -> None:
     # The reference looks for repeats under recycle=none too, so this can fail.
     options = SpiteOptions(recycle="none", side_piles=sides, policies=pair)
-    assert reference.play_row(random_deals(1, seed)[0], options).outcome in ("win", "stalemate")
+    row = random_rows(None, 1, seed)[0]
+    assert reference.play_row(row, options).outcome in ("win", "stalemate")
     position = random_position(np.random.default_rng(seed))
     assert reference.play_position(position, options).outcome in ("win", "stalemate")
 
@@ -120,7 +121,7 @@ def test_at_the_limit_the_fewer_payoff_cards_left_wins(seed: int, setting: Spite
                                                        limit: int) -> None:
     """Who leads a game stopped by the agreed limit (where the limit cuts is the contract's
     ``limits_cut_the_game``): the player with fewer pay-off cards left, none on a tie."""
-    cut = reference.play_row(random_deals(1, seed)[0], SpiteOptions(
+    cut = reference.play_row(random_rows(None, 1, seed)[0], SpiteOptions(
         recycle=setting.recycle, side_piles=setting.side_piles, policies=setting.policies,
         max_turns=limit))
     if cut.outcome == "limit":

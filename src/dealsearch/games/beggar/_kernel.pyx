@@ -41,7 +41,7 @@ cdef int play_beggar_row(void* context, const uint8_t* row,
 
 cdef class BeggarKernel(Kernel):
     """BMN under fixed rules, hand sizes and limit: measures (cards, tricks), outcomes
-    (win, cycle, limit) as in ``dealsearch.games.beggar.result.OUTCOMES``."""
+    (win, cycle, limit) as in ``dealsearch.games.beggar.engine.OUTCOMES``."""
 
     def __cinit__(self, sizes, payments, max_cards=None, max_tricks=None):
         sizes = _whole_list("sizes", sizes, 1, PLANE_CARDS, 2, MAX_SEATS)

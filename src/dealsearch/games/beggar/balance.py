@@ -16,7 +16,7 @@ cycle). Two ways to move cards to the short hand, screened in the research page
 
 Both report the most even state they reach, in cards from a dealt split (0: a starting deal).
 
->>> from dealsearch.games.beggar import parse_deal
+>>> from dealsearch.games.beggar.notation import parse_deal
 >>> from dealsearch.games.beggar.factory import find_loop
 >>> loop = find_loop(parse_deal("---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"))
 >>> backward_balance(loop, max_states=2000).gap
@@ -31,11 +31,9 @@ import time
 from dataclasses import dataclass, field
 
 from . import _engine
-from .deal import Deal
 from .factory import Hands, Loop, find_loop, never_ending
-from .notation import parse_deal
+from .notation import STANDARD, Deal, Rules, parse_deal
 from .reverse import pack, unpack
-from .rules import STANDARD, Rules
 
 
 def gap(hands: Hands) -> int:

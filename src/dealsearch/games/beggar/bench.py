@@ -31,10 +31,9 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _engine, _lanes
-from .deal import Deal
 from .engine import play_batch
+from .notation import STANDARD, Deal
 from .reference import play_reference
-from .rules import STANDARD
 
 _SOURCE = Path(__file__).with_name("yardstick.c")
 _FLAGS = ["-O3", "-fPIC", "-shared"]  # the engine's optimisation, portable (no -march=native)

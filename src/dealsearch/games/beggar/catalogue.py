@@ -4,7 +4,7 @@ Two deals share a cycle when their games reach the same loop of trick-boundary s
 loop's identity is the smallest of its states in compact notation, with the seats rotated so
 that the player to move comes first (the same cycle seen from either seat gets one id).
 
->>> from dealsearch.games.beggar import parse_deal
+>>> from dealsearch.games.beggar.notation import parse_deal
 >>> cycle_id(parse_deal("---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"))
 'c6fd3eaa240c'
 """
@@ -13,10 +13,8 @@ from __future__ import annotations
 
 import hashlib
 
-from .deal import Deal
-from .notation import format_hand
+from .notation import STANDARD, Deal, Rules, format_hand
 from .reference import cycle_states
-from .rules import STANDARD, Rules
 
 
 def _seen_from_mover(hands: tuple[tuple[int, ...], ...], to_move: int, rules: Rules) -> str:

@@ -1,4 +1,4 @@
-"""Beggar-My-Neighbour's own commands, registered through :meth:`Beggar.commands`.
+"""Beggar-My-Neighbour's own commands, registered through :meth:`BeggarGame.commands`.
 
 ``dealsearch factory`` grows never-ending deals from small-deck cycles (its command is
 :mod:`.factory_command`); ``dealsearch reverse`` walks a deal's game backwards. Option
@@ -32,11 +32,9 @@ from ...errors import BadInput, BadOption
 from ...game import Game, get_game
 from ...log import Find, ManagedRun
 from .factory_command import add_factory_parser, cmd_factory
-from .game import to_game_result
 from .notation import parse_deal
-from .options import make_options
+from .options import get_rules, make_options
 from .reverse import MAX_CARDS, basin, longer_starts
-from .rules import get_rules
 
 # ---------------------------------------------------------------- reverse
 
@@ -108,16 +106,15 @@ def _along(args: argparse.Namespace, deal: Any, rules: Any) -> int:
     options = {"deal": args.deal, "tricks": args.tricks, "max_states": args.max_states}
     bmn = make_options(rules.name)
     with closing(open_log(args.db)) as log, \
-            ManagedRun.start(log, "reverse", options, rules.name, None, 1, "beggar",
+            ManagedRun.start(log, "reverse", options, None, 1, "beggar",
                              bmn.to_json(), bmn.key(), again=_again_reverse(args)) as run:
         finds = []
-        for text, result in longer:
-            found = to_game_result(result)
+        for text, found in longer:
             finds.append(Find(text, found.outcome, dict(found.measures), "reverse", run.run_id,
                               details=dict(found.details), options_key=bmn.key(),
                               game_options=bmn.to_json()))
         progress = {"seconds": time.time() - started, "deals": len(longer),
-                    "cards": sum(f.measures["cards"] for f in finds),
+                    "totals": {"cards": sum(f.measures["cards"] for f in finds)},
                     "outcomes": {"win": len(finds)},
                     "checkpoint": {}}
         run.save(finds, progress)
@@ -141,6 +138,6 @@ def _again_reverse(args: argparse.Namespace) -> str:
     return shlex.join([*words, "--db", str(args.db)])
 
 
-#: BMN's own commands, which :meth:`Beggar.commands` hands to the CLI.
+#: BMN's own commands, which :meth:`BeggarGame.commands` hands to the CLI.
 COMMANDS = (Command("factory", add_factory_parser, cmd_factory),
             Command("reverse", add_reverse_parser, cmd_reverse))

@@ -1,7 +1,9 @@
 """Play deals with the compiled engine: :func:`play` for one, :func:`play_batch` for many.
 
 Deals of any size play: up to 64 cards on the bit-plane engine, larger ones (two packs, long
-exercise deals) on the ring engine, with the same results.
+exercise deals) on the ring engine, with the same results. Results are the framework's
+(:class:`~dealsearch.game.GameResult`, :class:`~dealsearch.game.BatchResults`): measures
+``cards`` and ``tricks``, details ``winner`` and ``out``.
 
 >>> play("--KQ--JQQ-K-----AKJJ--A---/----------K-------A---AQ-J").tricks
 56
@@ -9,47 +11,104 @@ exercise deals) on the ring engine, with the same results.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from ...game import BatchResults, GameResult
 from . import _engine
-from .deal import Deal
-from .notation import parse_deal
-from .result import OUTCOMES, Cycle, Result
-from .rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS, STANDARD, Rules
+from .notation import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS, STANDARD, Deal, Rules, parse_deal
+
+MEASURES = ("cards", "tricks")
+OUTCOMES = ("win", "cycle", "limit")  # index = the engine's outcome code
+
+
+class BeggarResult(GameResult):
+    """The outcome of one game, counted as docs/games/beggar.md says.
+
+    ``outcome`` is ``win`` (one player left or holding every card), ``cycle`` (a state
+    repeated; the measures are those at the first repeated state, ``entry`` and ``period``
+    those of the cycle) or ``limit`` (the agreed limit). ``details``: ``winner`` (1-based seat;
+    ``None`` for a cycle or a drawn limit) and ``out`` (1-based seats in the order they went
+    out). ``to_json`` keeps the key order ``verify --json`` always printed.
+
+    >>> result = BeggarResult.of("cycle", None, 474, 66, (), entry=(34, 4), period=(440, 62))
+    >>> result.tricks, dict(result.period)
+    (66, {'cards': 440, 'tricks': 62})
+    >>> result.to_json()["cycle"]
+    {'entry_cards': 34, 'entry_tricks': 4, 'period_cards': 440, 'period_tricks': 62}
+    """
+
+    json_keys = ("outcome", "winner", "cards", "tricks", "out", "cycle")
+
+    @classmethod
+    def of(cls, outcome: str, winner: int | None, cards: int, tricks: int, out: tuple[int, ...],
+           entry: tuple[int, int] | None = None,
+           period: tuple[int, int] | None = None) -> BeggarResult:
+        """A result from its counts; ``entry`` and ``period`` as (cards, tricks), a cycle's
+        only."""
+        return cls(outcome, {"cards": cards, "tricks": tricks},
+                   {} if entry is None else dict(zip(MEASURES, entry, strict=True)),
+                   {} if period is None else dict(zip(MEASURES, period, strict=True)),
+                   {"winner": winner, "out": list(out)})
+
+    @property
+    def cards(self) -> int:
+        """Cards turned (``measures["cards"]``)."""
+        return self.measures["cards"]
+
+    @property
+    def tricks(self) -> int:
+        """Piles taken, the final pile included (``measures["tricks"]``)."""
+        return self.measures["tricks"]
+
+    @property
+    def winner(self) -> int | None:
+        """The 1-based seat of the winner (``details["winner"]``)."""
+        return self.details["winner"]
+
+    @property
+    def out(self) -> tuple[int, ...]:
+        """1-based seats in the order they went out (``details["out"]``)."""
+        return tuple(self.details["out"])
 
 
 @dataclass(frozen=True)
-class BatchResult:
-    """Results of :func:`play_batch`, one entry per deal (row).
+class BeggarBatch(BatchResults):
+    """Results of :func:`play_batch`, one entry per deal (row): the framework's
+    :class:`~dealsearch.game.BatchResults` (``outcome`` indexes :data:`OUTCOMES`; ``measures``,
+    ``entry`` and ``period`` have columns cards, tricks) with the details as arrays.
 
     Attributes:
-        outcome: 0 win, 1 cycle, 2 limit (``dealsearch.games.beggar.result.OUTCOMES`` names them).
-        winner: 1-based seat, 0 for none.
-        cards, tricks: the counts (at the first repeated state for a cycle).
-        out: 1-based seats in the order they went out, 0-padded; one column per player.
-        cycle: columns entry_cards, entry_tricks, period_cards, period_tricks (0 if no cycle).
+        winner: 1-based seat, 0 for none (int8).
+        out: 1-based seats in the order they went out, 0-padded; one column per player (int8).
     """
 
-    outcome: npt.NDArray[np.uint8]
     winner: npt.NDArray[np.int8]
-    cards: npt.NDArray[np.int64]
-    tricks: npt.NDArray[np.int64]
     out: npt.NDArray[np.int8]
-    cycle: npt.NDArray[np.int64]
 
-    def __len__(self) -> int:
-        return len(self.outcome)
+    @property
+    def cards(self) -> npt.NDArray[np.int64]:
+        """The cards column of ``measures``."""
+        return self.measures[:, 0]
 
-    def result(self, i: int) -> Result:
-        """The :class:`Result` of deal ``i``."""
+    @property
+    def tricks(self) -> npt.NDArray[np.int64]:
+        """The tricks column of ``measures``."""
+        return self.measures[:, 1]
+
+    def result(self, i: int) -> BeggarResult:
+        """The :class:`BeggarResult` of deal ``i``."""
         outcome = OUTCOMES[self.outcome[i]]
-        cycle = Cycle(*map(int, self.cycle[i])) if outcome == "cycle" else None
-        winner = int(self.winner[i]) or None
-        out = tuple(int(seat) for seat in self.out[i] if seat)
-        return Result(outcome, winner, int(self.cards[i]), int(self.tricks[i]), out, cycle)
+        cycle = outcome == "cycle"
+        return BeggarResult.of(
+            outcome, int(self.winner[i]) or None, int(self.measures[i, 0]),
+            int(self.measures[i, 1]), tuple(int(seat) for seat in self.out[i] if seat),
+            tuple(map(int, self.entry[i])) if cycle else None,  # type: ignore[arg-type]
+            tuple(map(int, self.period[i])) if cycle else None)  # type: ignore[arg-type]
 
 
 def _check_limit(name: str, value: int | None) -> None:
@@ -66,7 +125,7 @@ def play_batch(
     hand_sizes: tuple[int, ...] | None = None,
     max_cards: int | None = None,
     max_tricks: int | None = None,
-) -> BatchResult:
+) -> BeggarBatch:
     """Play many deals in compiled code, without the GIL.
 
     Args:
@@ -102,17 +161,18 @@ def play_batch(
         rows, tuple(sizes), rules.payments, max_cards, max_tricks
     )
     # The compiled loop counts seats from 0 with -1 for none; users count from 1 with 0.
-    return BatchResult(outcome, winner + 1, cards, tricks, out + 1, cycle)
+    return BeggarBatch(outcome, np.column_stack((cards, tricks)), cycle[:, 0:2].copy(),
+                       cycle[:, 2:4].copy(), winner + 1, out + 1)
 
 
-def random_deals(n: int, rules: Rules = STANDARD, seed: int = 0) -> npt.NDArray[np.uint8]:
+def random_rows(n: int, rules: Rules = STANDARD, seed: int = 0) -> npt.NDArray[np.uint8]:
     """``n`` uniformly random deals of the rules' deck, one a row, for :func:`play_batch`.
 
     Dealt in compiled code (up to 64 cards the counter-based dealer of ``_deals.h``, which the
     random players and the GPU kernel share; larger decks xoshiro256** and Fisher-Yates); the
     same seed, the same deals.
 
-    >>> random_deals(2, seed=1).shape
+    >>> random_rows(2, seed=1).shape
     (2, 52)
     """
     return _engine.random_rows(rules.deck, n, seed)
@@ -123,10 +183,10 @@ def play(
     rules: Rules = STANDARD,
     max_cards: int | None = None,
     max_tricks: int | None = None,
-) -> Result:
+) -> BeggarResult:
     """Play one deal (a :class:`Deal` or text in any notation) to its end, cycle or limit.
 
-    >>> play("---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA").cycle.period_tricks
+    >>> play("---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA").period["tricks"]
     62
     """
     if isinstance(deal, str):
@@ -134,3 +194,12 @@ def play(
     row = np.array([deal.cards], dtype=np.uint8)
     batch = play_batch(row, rules, deal.players, deal.hand_sizes, max_cards, max_tricks)
     return batch.result(0)
+
+
+def __getattr__(name: str) -> Any:
+    """``random_deals``, the old name of :func:`random_rows`, with a ``DeprecationWarning``."""
+    if name == "random_deals":
+        warnings.warn("dealsearch.games.beggar.engine.random_deals is deprecated: use "
+                      "random_rows", DeprecationWarning, stacklevel=2)
+        return random_rows
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

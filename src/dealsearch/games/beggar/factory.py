@@ -40,12 +40,10 @@ import numpy as np
 
 from ..._permutations import permutation_block
 from ...search.exhaustive import count_deals, unrank
-from .deal import Deal
 from .engine import play, play_batch
-from .notation import format_deal, format_hand
+from .notation import MAX_CARDS, STANDARD, Deal, Rules, format_deal, format_hand
 from .reference import cycle_states
 from .reverse import basin
-from .rules import MAX_CARDS, STANDARD, Rules
 
 Hands = tuple[tuple[int, ...], ...]
 
@@ -107,7 +105,7 @@ class Loop:
 def find_loop(deal: Deal, rules: Rules = STANDARD, parent: str = "") -> Loop | None:
     """The cycle ``deal``'s game enters, or None if the game ends.
 
-    >>> from dealsearch.games.beggar import parse_deal
+    >>> from dealsearch.games.beggar.notation import parse_deal
     >>> find_loop(parse_deal("---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA")).period_tricks
     62
     """
@@ -121,8 +119,8 @@ def find_loop(deal: Deal, rules: Rules = STANDARD, parent: str = "") -> Loop | N
     if not usable:  # only possible with 3+ players, one of them out: not a game of `seats`
         return None
     result = play(Deal(usable[0]), rules)
-    assert result.cycle is not None  # a state of a cycle: its game is that cycle
-    return Loop(usable, key, result.cycle.period_cards, result.cycle.period_tricks, parent)
+    assert result.outcome == "cycle"  # a state of a cycle: its game is that cycle
+    return Loop(usable, key, result.period["cards"], result.period["tricks"], parent)
 
 
 def seed_loops(deck: tuple[int, ...], rules: Rules = STANDARD, players: int = 2) -> list[Loop]:
@@ -281,7 +279,7 @@ def never_ending(states: Iterable[Hands], rules: Rules = STANDARD,
         rows = np.array([sum(hands, ()) for hands in members], dtype=np.uint8)
         batch = play_batch(rows, rules, len(sizes), sizes, max_cards)
         for i in np.flatnonzero(batch.outcome == 1):
-            yield members[i], (int(batch.cycle[i, 2]), int(batch.cycle[i, 3]))
+            yield members[i], (int(batch.period[i, 0]), int(batch.period[i, 1]))
 
 
 @dataclass
@@ -356,7 +354,7 @@ def starting_deals(loop: Loop, rules: Rules = STANDARD, max_states: int = 20_000
     and, for two players, every one found walking backwards from the cycle (at most
     ``max_states`` states; :func:`dealsearch.games.beggar.reverse.basin`).
 
-    >>> from dealsearch.games.beggar import parse_deal
+    >>> from dealsearch.games.beggar.notation import parse_deal
     >>> loop = find_loop(parse_deal("---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"))
     >>> len(starting_deals(loop))
     30

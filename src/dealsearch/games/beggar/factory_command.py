@@ -57,10 +57,8 @@ from .engine import play
 from .factory import find_loop, seed_loops
 from .factory_run import Child, Factory, Node, Settings, expand_node, task_args
 from .families import family_of
-from .game import to_game_result
-from .notation import DealError, parse_deal, parse_deck
-from .options import BeggarOptions, make_options
-from .rules import PRESETS, Rules
+from .notation import DealError, Rules, parse_deal, parse_deck
+from .options import PRESETS, BeggarOptions, make_options
 
 # Small decks whose exhaustive play has cycles to grow from, per (rules, players).
 START_DECKS = {("standard", 2): "------JJQQK", ("italian", 2): "00000011223",
@@ -171,7 +169,7 @@ def _finds(child: Child, rules: Rules, run_id: int, options: BeggarOptions) -> l
     extra = {"family": family, "most_even": child.even, "imbalance": node.imbalance}
     finds = []
     for text in (node.deal, *child.starts):
-        found = to_game_result(play(parse_deal(text, rules, "any"), rules))
+        found = play(parse_deal(text, rules, "any"), rules)
         finds.append(Find(text, found.outcome, dict(found.measures), "factory", run_id,
                           dict(found.entry), dict(found.period),
                           {**found.details, **extra}, node.key, key_id(node.key, rules),
@@ -180,7 +178,8 @@ def _finds(child: Child, rules: Rules, run_id: int, options: BeggarOptions) -> l
 
 
 def _progress(factory: Factory, found: int, checkpoint: dict[str, Any]) -> dict[str, Any]:
-    return {"seconds": factory.stats.seconds, "deals": factory.stats.played, "cards": 0,
+    return {"seconds": factory.stats.seconds, "deals": factory.stats.played,
+            "totals": {"cards": 0},
             "outcomes": {"cycle": found}, "checkpoint": checkpoint}
 
 
@@ -210,7 +209,7 @@ def _resumed(args: argparse.Namespace) -> tuple[Settings, dict[str, Any], dict[s
                         "--db and where it runs (--workers, --backend, --scheduler)")
     check_log_path(args.db, must_exist=True)
     with closing(open_log(args.db)) as log:
-        log.refuse_damage()   # a resumed run writes into the log: it must be sound
+        log.refuse_damage(args.resume)   # a resumed run writes into the log: it must be sound
         run = log.run(args.resume)
         if run is None:
             raise BadLog(f"no run {args.resume} in {args.db}")
@@ -285,7 +284,7 @@ def _factory(args: argparse.Namespace) -> int:
                 factory = Factory(settings, seeds, None)
                 # "resume": how records says to go on (the run's id and log appended)
                 run = ManagedRun.start(log, "factory", {**options, "resume": RESUME},
-                                       rules.name, settings.seed, backend.slots, "beggar",
+                                       settings.seed, backend.slots, "beggar",
                                        bmn.to_json(), bmn.key(), again=_again(args),
                                        owner=owner)
             else:
@@ -294,7 +293,7 @@ def _factory(args: argparse.Namespace) -> int:
                 checkpoint = (log.run(args.resume) or {}).get("checkpoint", checkpoint)
                 seeds = [Node.from_json(node) for node in checkpoint["seeds"]]
                 factory = Factory(settings, seeds, checkpoint["factory"])
-                run = ManagedRun(log, args.resume, rules.name, owner.token)
+                run = ManagedRun(log, args.resume, owner.token)
             with run:   # however this block is left, the run ends (never left 'running')
                 if not args.json:
                     action = "resuming" if args.resume else "starting"

@@ -30,7 +30,6 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .deal import Deal
 from .factory import (
     FactoryStats,
     Loop,
@@ -40,8 +39,8 @@ from .factory import (
     seed_loops,
     starting_deals,
 )
-from .notation import format_deal, parse_deal
-from .rules import Rules, get_rules
+from .notation import Deal, Rules, format_deal, parse_deal
+from .options import get_rules
 
 
 @dataclass(frozen=True)

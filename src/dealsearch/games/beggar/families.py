@@ -18,7 +18,7 @@ cards of each pile of one turn (:func:`tricks`) as a multiset, and :func:`family
 it into a 12-digit id; :data:`KNOWN_FAMILIES` names the published cycles' families. Court
 cards in another order (a king and a queen swapped) make another family.
 
->>> from dealsearch.games.beggar import parse_deal
+>>> from dealsearch.games.beggar.notation import parse_deal
 >>> casella = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
 >>> family_of(casella) == KNOWN_FAMILIES["Casella"]
 True
@@ -33,10 +33,9 @@ from collections.abc import Sequence
 from functools import lru_cache
 from math import gcd
 
-from .deal import Deal
-from .notation import parse_deal
+from .notation import STANDARD, Deal, Rules, parse_deal
+from .options import get_rules
 from .reference import Trick, cycle_states, play_reference
-from .rules import STANDARD, Rules, get_rules
 
 Labelled = tuple[tuple[int, ...], ...]  # hands of card labels (positions in the first state)
 MAX_TURNS = 64  # turns of the cycle followed until the labelled state repeats

@@ -1,8 +1,9 @@
-"""Beggar-My-Neighbour as a :class:`~dealsearch.game.Game`: an adapter over the BMN modules.
+"""Beggar-My-Neighbour as a :class:`~dealsearch.game.Game`: :class:`BeggarGame`.
 
-The rules, notation, engines and catalogue stay where they were (``dealsearch.games.beggar.rules``,
-``notation``, ``engine``, ``reference``, ``catalogue``); this module only translates between
-them and the game interface. Rows are card classes (0 = a plain card), hand 1 first.
+The folder's other modules do the work: ``notation`` (card classes, variants, deal text),
+``options`` (the options and the rules presets), ``engine`` (the compiled engines and the
+results they return), ``reference`` (the pure-Python engine), ``catalogue`` (cycle keys). Rows
+are card classes (0 = a plain card), hand 1 first.
 
 >>> from dealsearch.game import get_game
 >>> beggar = get_game("beggar")
@@ -14,8 +15,8 @@ them and the game interface. Rows are card classes (0 = a plain card), hand 1 fi
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass
+import warnings
+from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
 
 import numpy as np
@@ -35,75 +36,38 @@ from ...game import (
 )
 from ...text import measures
 from . import catalogue, log_migrate, reverse
-from .deal import Deal
-from .engine import BatchResult
+from .engine import MEASURES, OUTCOMES, BeggarBatch, BeggarResult
 from .engine import play as bmn_play
 from .engine import play_batch as bmn_play_batch
 from .known import load_known
-from .notation import DealError, format_deal, parse_deal
-from .options import OPTION_SPECS, BeggarOptions, make_options
+from .notation import Deal, DealError, Rules, format_deal, parse_deal
+from .options import OPTION_SPECS, BeggarOptions, get_rules, make_options
 from .reference import Trick
 from .reference import play_reference as bmn_reference
-from .result import OUTCOMES, Cycle, Result
-from .rules import Rules, get_rules
 
-MEASURES = ("cards", "tricks")
 PUBLISHED_SCALE = 205  # cards per e-fold of random 2-player standard lengths (published)
 REVERSE_TRICKS = 12       # longer_starts: walk back from this many states of the game
 REVERSE_STATES = 2_000    # ... each walk bounded to this many states
 
 
-class BeggarResult(GameResult):
-    """A BMN result; ``to_json`` keeps the key order ``verify --json`` always printed."""
-
-    def to_json(self) -> dict[str, Any]:
-        """``outcome, winner, cards, tricks, out, cycle``: as :meth:`Result.to_json`."""
-        return to_bmn_result(self).to_json()
+def _counts(values: Mapping[str, int]) -> str:
+    """Cards and tricks, in that order, in words ("1 trick" too)."""
+    return measures({m: values[m] for m in MEASURES})
 
 
-def to_game_result(result: Result) -> BeggarResult:
-    """A BMN :class:`Result` in the game interface's terms."""
-    entry: dict[str, int] = {}
-    period: dict[str, int] = {}
-    if result.cycle is not None:
-        entry = {"cards": result.cycle.entry_cards, "tricks": result.cycle.entry_tricks}
-        period = {"cards": result.cycle.period_cards, "tricks": result.cycle.period_tricks}
-    return BeggarResult(result.outcome, {"cards": result.cards, "tricks": result.tricks},
-                        entry, period, {"winner": result.winner, "out": list(result.out)})
-
-
-def to_bmn_result(result: GameResult) -> Result:
-    """The inverse of :func:`to_game_result`."""
-    cycle = None
-    if result.outcome == "cycle":
-        cycle = Cycle(result.entry["cards"], result.entry["tricks"], result.period["cards"],
-                      result.period["tricks"])
-    return Result(result.outcome, result.details.get("winner"),  # type: ignore[arg-type]
-                  result.measures["cards"], result.measures["tricks"],
-                  tuple(result.details.get("out", ())), cycle)
-
-
-@dataclass(frozen=True)
-class BeggarBatch(BatchResults):
-    """:class:`BatchResults` that keep the engine's own batch (winners, order out)."""
-
-    raw: BatchResult | None = None
-
-
-def describe(result: Result) -> str:
+def describe(result: GameResult) -> str:
     """A result in words, e.g. 'hand 2 wins: 8,344 cards, 1,164 tricks'."""
-    counts = measures({"cards": result.cards, "tricks": result.tricks})  # "1 trick" too
-    out = f"; out in order: {', '.join(map(str, result.out))}" if len(result.out) > 1 else ""
+    counts = _counts(result.measures)
+    out = result.details.get("out", ())
+    out_text = f"; out in order: {', '.join(map(str, out))}" if len(out) > 1 else ""
+    winner = result.details.get("winner")
     if result.outcome == "win":
-        return f"hand {result.winner} wins: {counts}{out}"
+        return f"hand {winner} wins: {counts}{out_text}"
     if result.outcome == "limit":
-        leader = f"hand {result.winner} has most cards" if result.winner else "a draw"
-        return f"limit reached at {counts}: {leader}{out}"
-    cycle = result.cycle
-    assert cycle is not None
-    entry = measures({"cards": cycle.entry_cards, "tricks": cycle.entry_tricks})
-    period = measures({"cards": cycle.period_cards, "tricks": cycle.period_tricks})
-    return f"never ends: first repeat at {counts}; entry {entry}; period {period}"
+        leader = f"hand {winner} has most cards" if winner else "a draw"
+        return f"limit reached at {counts}: {leader}{out_text}"
+    return (f"never ends: first repeat at {counts}; entry {_counts(result.entry)}; "
+            f"period {_counts(result.period)}")
 
 
 def _options(options: Any) -> BeggarOptions:
@@ -112,7 +76,7 @@ def _options(options: Any) -> BeggarOptions:
     return options
 
 
-class Beggar(Game):
+class BeggarGame(Game[BeggarOptions]):
     """Beggar-My-Neighbour (docs/games/beggar.md): measures cards and tricks; outcomes win, cycle,
     limit."""
 
@@ -133,25 +97,24 @@ class Beggar(Game):
 
     def options(self, **values: Any) -> BeggarOptions:
         """Checked BMN options (see :func:`~dealsearch.games.beggar.options.make_options`)."""
-        unknown = sorted(set(values) - {spec.name for spec in OPTION_SPECS})
-        if unknown:
-            raise GameError(f"beggar has no option {unknown[0]!r}")
         return make_options(**values)
 
     def looks_like_deal(self, text: str) -> bool:
         """Whether a text that does not parse was meant as a deal, not a file name."""
         return card_text(text)
 
-    def rules_column(self, values: Any) -> str | None:
-        """The rules preset: the v1 log's ``rules`` column."""
+    def v1_columns(self, values: Any) -> dict[str, Any]:
+        """The v1 log's ``rules`` (the preset) and ``limits`` (``max_cards=N,...``)."""
         rules = values.get("rules")
-        return None if rules is None else str(rules)
+        limits = ",".join(f"{k}={v}" for k in ("max_cards", "max_tricks")
+                          if (v := values.get(k)))
+        return {"rules": "" if rules is None else str(rules), "limits": limits}
 
     def describe_options(self, options: Any) -> str:
         """E.g. ``standard rules, 2 players`` (the deck, hand sizes and a limit only when
         they are not the rules' own).
 
-        >>> game = Beggar()
+        >>> game = BeggarGame()
         >>> game.describe_options(game.options(players=3, max_cards=600))
         'standard rules, 3 players, stop at 600 cards'
         >>> game.describe_options(game.options(deck="------JJQQK", hand_sizes="7/4"))
@@ -211,18 +174,16 @@ class Beggar(Game):
     def play_batch(self, rows: npt.ArrayLike, options: Any) -> BeggarBatch:
         """The compiled engine (:func:`dealsearch.games.beggar.engine.play_batch`) on many rows."""
         options = _options(options)
-        raw = bmn_play_batch(rows, options.game_rules, options.players, options.sizes or None,
-                             options.max_cards, options.max_tricks)
-        return BeggarBatch(raw.outcome, np.column_stack((raw.cards, raw.tricks)),
-                           raw.cycle[:, 0:2].copy(), raw.cycle[:, 2:4].copy(), raw)
+        return bmn_play_batch(rows, options.game_rules, options.players, options.sizes or None,
+                              options.max_cards, options.max_tricks)
 
     def result(self, batch: BatchResults, i: int, row: Row, options: Any) -> GameResult:
         """Entry ``i`` of a batch, winner and order out included."""
-        if isinstance(batch, BeggarBatch) and batch.raw is not None:
-            return to_game_result(batch.raw.result(i))
-        return super().result(batch, i, row, options)
+        if isinstance(batch, BeggarBatch):
+            return batch.result(i)
+        return self.verify(self.format(row, options), options)[1]
 
-    def play_deal(self, deal: Deal, options: BeggarOptions) -> Result:
+    def play_deal(self, deal: Deal, options: BeggarOptions) -> BeggarResult:
         """One deal (its own hand sizes) through the compiled engine."""
         batch = bmn_play_batch(np.array([deal.cards], dtype=np.uint8), options.game_rules,
                                deal.players, deal.hand_sizes, options.max_cards,
@@ -233,18 +194,17 @@ class Beggar(Game):
         """Play a deal as given (its own players and hand sizes): (compact text, result)."""
         options = _options(options)
         deal = self._parse(text, options)
-        return format_deal(deal, options.game_rules), to_game_result(
-            self.play_deal(deal, options))
+        return format_deal(deal, options.game_rules), self.play_deal(deal, options)
 
     def play_reference(self, row: Row, options: Any) -> GameResult:
         """The pure-Python engine (:func:`dealsearch.games.beggar.reference.play_reference`)."""
         options = _options(options)
-        return to_game_result(bmn_reference(self.deal(row, options), options.game_rules,
-                                            options.max_cards, options.max_tricks))
+        return bmn_reference(self.deal(row, options), options.game_rules, options.max_cards,
+                             options.max_tricks)
 
     def describe(self, result: GameResult) -> str:
         """``verify``'s line: e.g. 'hand 2 wins: 8,344 cards, 1,164 tricks'."""
-        return describe(to_bmn_result(result))
+        return describe(result)
 
     def trace(self, text: str, options: Any) -> Iterator[str]:
         """Trick by trick, as ``verify --trace`` prints it (checked against the engine)."""
@@ -343,15 +303,15 @@ class Beggar(Game):
             raise ValueError(refusal)
         found = reverse.longer_starts(self.deal(row, options), options.game_rules,
                                       REVERSE_TRICKS, REVERSE_STATES)
-        return [(self.parse(text, options), to_game_result(result)) for text, result in found]
+        return [(self.parse(text, options), result) for text, result in found]
 
-    def cycle_family(self, key: str, label: str) -> str | None:
+    def cycle_family(self, key: str, options: Any) -> str | None:
         """The family of a catalogued cycle (:func:`dealsearch.games.beggar.families.
-        family_of`); the label is the rules' name."""
+        family_of`) under its options' rules."""
         from .families import family_of  # records --cycles only
 
         try:
-            return family_of(key, get_rules(label))
+            return family_of(key, _options(options).game_rules)
         except (ValueError, KeyError):  # a key or rules this version cannot read
             return None
 
@@ -383,3 +343,12 @@ class Beggar(Game):
         from .search import FastClimber
 
         return FastClimber(_options(options), seed, stream, objective)
+
+
+def __getattr__(name: str) -> Any:
+    """``Beggar``, the old name of :class:`BeggarGame`, with a ``DeprecationWarning``."""
+    if name == "Beggar":
+        warnings.warn("dealsearch.games.beggar.game.Beggar is deprecated: use BeggarGame",
+                      DeprecationWarning, stacklevel=2)
+        return BeggarGame
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

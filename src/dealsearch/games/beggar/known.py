@@ -12,10 +12,9 @@ from functools import cached_property
 from importlib import resources
 
 from ...text import count
-from .deal import Deal
-from .notation import parse_deal
-from .result import Cycle, Result
-from .rules import Rules, get_rules
+from .engine import BeggarResult
+from .notation import Deal, Rules, parse_deal
+from .options import get_rules
 
 
 @dataclass(frozen=True)
@@ -28,7 +27,7 @@ class KnownDeal:
     cards: int
     tricks: int
     winner: int | None
-    cycle: Cycle | None
+    cycle: dict[str, int] | None  # entry_cards, entry_tricks, period_cards, period_tricks
     finder: str
     year: int
     source: str
@@ -48,7 +47,7 @@ class KnownDeal:
         """The published result in a few words."""
         return self._summary(self.outcome, self.cards, self.tricks)
 
-    def summary_of(self, result: Result) -> str:
+    def summary_of(self, result: BeggarResult) -> str:
         """A computed result in the same words as :attr:`published`."""
         return self._summary(result.outcome, result.cards, result.tricks)
 
@@ -56,13 +55,13 @@ class KnownDeal:
     def _summary(outcome: str, cards: int, tricks: int) -> str:
         return f"{outcome} {count(cards)} / {count(tricks)}"
 
-    def matches(self, result: Result) -> bool:
+    def matches(self, result: BeggarResult) -> bool:
         """Whether ``result`` agrees with everything published about the deal."""
         return (
             result.outcome == self.outcome
             and (result.cards, result.tricks) == (self.cards, self.tricks)
             and (self.winner is None or result.winner == self.winner)
-            and (self.cycle is None or result.cycle == self.cycle)
+            and (self.cycle is None or result.to_json()["cycle"] == self.cycle)
         )
 
 
@@ -76,9 +75,8 @@ def load_known() -> list[KnownDeal]:
     text = csv_file.read_text(encoding="utf-8")
     known = []
     for row in csv.DictReader(text.splitlines()):
-        cycle_fields = [_optional_int(row[k]) for k in
-                        ("entry_cards", "entry_tricks", "period_cards", "period_tricks")]
-        cycle = Cycle(*cycle_fields) if None not in cycle_fields else None  # type: ignore[arg-type]
+        names = ("entry_cards", "entry_tricks", "period_cards", "period_tricks")
+        cycle = {k: int(row[k]) for k in names} if all(row[k].strip() for k in names) else None
         known.append(KnownDeal(
             text=row["deal"], rules_name=row["rules"], outcome=row["outcome"],
             cards=int(row["cards"]), tricks=int(row["tricks"]),

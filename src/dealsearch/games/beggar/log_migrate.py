@@ -1,4 +1,5 @@
-"""Migrate a v1 log (BMN only: ``cards``/``tricks`` columns, no game) to schema v2 in place.
+"""Migrate a v1 log (BMN only: ``cards``/``tricks`` columns, no game) to schema v2 in place
+(the framework takes it on from v2, :func:`dealsearch.log.migrate_v2`).
 
 Called by :class:`~dealsearch.log.RecordLog` inside the transaction that opens the log, so a
 migration either completes or leaves the v1 log untouched. Nothing is lost: every run keeps its
@@ -14,6 +15,38 @@ import sqlite3
 from typing import Any
 
 from ...game import GameError, get_game
+
+# The v2 tables this migration writes (the framework then migrates v2 to its schema).
+V2_FINDS = """
+CREATE TABLE finds (
+    id             INTEGER PRIMARY KEY,
+    run_id         INTEGER NOT NULL REFERENCES runs(id),
+    game           TEXT NOT NULL,
+    options_key    TEXT NOT NULL,
+    game_options   TEXT NOT NULL,
+    deal           TEXT NOT NULL,
+    outcome        TEXT NOT NULL,
+    measure_1      INTEGER NOT NULL,
+    measure_2      INTEGER,
+    measures       TEXT NOT NULL,
+    entry          TEXT,
+    period         TEXT,
+    details        TEXT NOT NULL DEFAULT '{}',
+    strategy       TEXT NOT NULL,
+    found          REAL NOT NULL,
+    cycle_id       TEXT REFERENCES cycles(id),
+    UNIQUE (game, options_key, deal)
+)"""
+V2_CYCLES = """
+CREATE TABLE cycles (
+    id           TEXT PRIMARY KEY,
+    game         TEXT NOT NULL,
+    options_key  TEXT NOT NULL,
+    key          TEXT NOT NULL,
+    label        TEXT NOT NULL,
+    period       TEXT NOT NULL,
+    found        REAL NOT NULL
+)"""
 
 
 def _options(spec: dict[str, Any], rules: str) -> tuple[dict[str, Any], str]:
@@ -47,12 +80,8 @@ def migrate_v1(db: sqlite3.Connection) -> None:
         db.execute("ALTER TABLE finds RENAME TO finds_v1")
     if "cycles" in tables:
         db.execute("ALTER TABLE cycles RENAME TO cycles_v1")
-    from ...log import SCHEMA
-
-    for statement in SCHEMA.split(";"):
-        if "CREATE TABLE IF NOT EXISTS finds" in statement or \
-                "CREATE TABLE IF NOT EXISTS cycles" in statement:
-            db.execute(statement)
+    db.execute(V2_FINDS)
+    db.execute(V2_CYCLES)
     cycle_keys: dict[str, str] = {}
     if "finds" in tables:
         _copy_finds(db, by_run, cycle_keys)
@@ -104,7 +133,7 @@ def _find_options(find: dict[str, Any], run: tuple[dict[str, Any], str]
     deck and hand sizes of its deal (v1 kept a deal once per rules and limit); the run's
     options if the deal cannot be read."""
     from .notation import DealError, parse_deal
-    from .rules import get_rules
+    from .options import get_rules
 
     limits = dict(part.split("=", 1) for part in (find.get("limits") or "").split(",") if part)
     try:

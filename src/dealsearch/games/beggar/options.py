@@ -1,5 +1,8 @@
 """BMN options: the rules preset, players, deck, hand sizes and the agreed limit.
 
+The rules presets (:data:`PRESETS`: the card tables of :mod:`~dealsearch.games.beggar.notation`
+by name) are the ``rules`` option's choices.
+
 >>> options = make_options(players=3)
 >>> options.key()
 'rules=standard;players=3;deck=36,4,4,4,4;hands=18/17/17;max_cards=none;max_tricks=none'
@@ -9,16 +12,41 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from types import MappingProxyType
 from typing import Any
 
 from ...game import GameError, OptionSpec
-from .notation import DealError, format_hand, parse_deck
-from .rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS, Rules, get_rules
+from .notation import (
+    ITALIAN,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    STANDARD,
+    DealError,
+    Rules,
+    format_hand,
+    parse_deck,
+)
 
 ANY_DECK = "any"   # verify: any cards of the rules (partial decks, exercise-style deals)
+
+PRESETS: Mapping[str, Rules] = MappingProxyType({r.name: r for r in (STANDARD, ITALIAN)})
+
+
+def get_rules(name: str) -> Rules:
+    """The preset called ``name``; raises ``ValueError`` naming the choices.
+
+    >>> get_rules("italian").payments
+    (0, 1, 2, 3)
+    """
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise ValueError(
+            f"unknown rules {name!r}: choose from {', '.join(PRESETS)}"
+        ) from None
 
 
 def _positive(text: str) -> int:

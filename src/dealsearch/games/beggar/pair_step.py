@@ -35,10 +35,9 @@ import numpy as np
 import numpy.typing as npt
 
 from .balance import Reached, _walk, gap
-from .deal import Deal
 from .engine import play_batch
 from .factory import MAX_GAME, Hands, Loop, find_loop
-from .rules import STANDARD, Rules
+from .notation import STANDARD, Deal, Rules
 
 
 @dataclass

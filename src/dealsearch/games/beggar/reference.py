@@ -14,9 +14,8 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .deal import Deal
-from .result import Cycle, Result
-from .rules import STANDARD, Rules
+from .engine import BeggarResult
+from .notation import STANDARD, Deal, Rules
 
 
 @dataclass
@@ -35,9 +34,9 @@ def play_reference(
     max_cards: int | None = None,
     max_tricks: int | None = None,
     on_trick: Callable[[Trick], None] | None = None,
-) -> Result:
+) -> BeggarResult:
     """Play ``deal`` card by card under ``rules`` (docs/games/beggar.md, [Play]); see
-    :class:`Result`."""
+    :class:`~dealsearch.games.beggar.engine.BeggarResult`."""
     hands = [deque(hand) for hand in deal.hands]
     seats = len(hands)
     total = sum(map(len, hands))
@@ -59,12 +58,15 @@ def play_reference(
         return (max_cards is not None and cards >= max_cards) or (
             max_tricks is not None and tricks >= max_tricks)
 
-    def finish(outcome: str, winner: int | None, cycle: Cycle | None = None) -> Result:
+    def finish(outcome: str, winner: int | None,
+               cycle: tuple[tuple[int, int], tuple[int, int]] | None = None) -> BeggarResult:
         if on_trick and trick.plays:
             trick.hand_sizes = tuple(map(len, hands))
             on_trick(trick)
         won = None if winner is None else winner + 1
-        return Result(outcome, won, cards, tricks, tuple(s + 1 for s in out), cycle)  # type: ignore[arg-type]
+        entry, period = cycle or (None, None)
+        return BeggarResult.of(outcome, won, cards, tricks, tuple(s + 1 for s in out), entry,
+                               period)
 
     while True:
         if not hands[to_move]:  # must turn a card and has none: out, and the duty passes on
@@ -114,9 +116,8 @@ def play_reference(
             state = _state(hands, to_move)
             if state in seen:
                 entry_cards, entry_tricks = seen[state]
-                cycle = Cycle(entry_cards, entry_tricks, cards - entry_cards,
-                              tricks - entry_tricks)
-                return finish("cycle", None, cycle)
+                return finish("cycle", None, ((entry_cards, entry_tricks),
+                                              (cards - entry_cards, tricks - entry_tricks)))
             seen[state] = (cards, tricks)
 
 

@@ -5,7 +5,7 @@ same simple way; :func:`basin` refuses other deals). A state is a trick boundary
 the player to move, packed as the compiled
 :func:`~dealsearch.games.beggar._engine.predecessors` wants it.
 
->>> from dealsearch.games.beggar import parse_deal
+>>> from dealsearch.games.beggar.notation import parse_deal
 >>> walk = basin(parse_deal("---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"))
 >>> walk.cycle_states, len(walk.starts)
 (62, 30)
@@ -18,12 +18,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from . import _engine
-from .deal import Deal
-from .engine import play
-from .notation import format_deal
+from .engine import BeggarResult, play
+from .notation import STANDARD, Deal, Rules, format_deal
 from .reference import cycle_states, trick_states
-from .result import Result
-from .rules import STANDARD, Rules
 
 State = tuple[int, ...]   # (3 planes + length) per hand, then the seat to move
 MAX_CARDS = 64            # a packed hand is 64-bit planes: deals of at most 64 cards
@@ -128,7 +125,7 @@ def basin(deal: Deal, rules: Rules = STANDARD, max_states: int | None = None,
 
 
 def longer_starts(deal: Deal, rules: Rules = STANDARD, tricks: int = 20,
-                  max_states: int = 100_000) -> list[tuple[str, Result]]:
+                  max_states: int = 100_000) -> list[tuple[str, BeggarResult]]:
     """Starting deals found by walking back from the first ``tricks`` states of ``deal``'s game
     whose own game terminates and is longer (in cards) than ``deal``'s, longest first."""
     check_deal(deal)

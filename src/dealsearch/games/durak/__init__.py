@@ -4,10 +4,23 @@ The game is :class:`~dealsearch.games.durak.game.DurakGame`; this module only re
 The rules as the engine plays them: the docs' Durak page.
 """
 
+from typing import Any
+
 from ...game import register
-from .game import DurakGame, random_rows
-from .options import POLICIES, DurakOptions
+from . import game as _game
 
-DURAK = register(DurakGame())
+DURAK = register(_game.DurakGame())
 
-__all__ = ["DURAK", "POLICIES", "DurakGame", "DurakOptions", "random_rows"]
+# Names this package exported before each module had one role: still importable, with a
+# DeprecationWarning naming the module they live in now.
+_MOVED = {"DurakGame": "game", "DurakOptions": "options", "POLICIES": "options",
+          "random_rows": "notation", "cards": "notation"}
+
+
+def __getattr__(name: str) -> Any:
+    from ..._moved import moved
+
+    return moved(__name__, _MOVED, name)
+
+
+__all__ = ["DURAK"]

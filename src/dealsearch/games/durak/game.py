@@ -1,9 +1,9 @@
 """Durak (seed 002) as a dealsearch game: the contract is its rules page, docs/games/durak.md
 (bracketed names are its sections).
 
-Modules: ``options`` ([Options], [Policies] names), ``cards`` ([Cards]), ``notation``
-([Deals]: deals, positions and the row), ``reference`` (the pure-Python twin), ``_engine``
-(the compiled engine, its policies and the Kernel). Rule decisions where the contract is
+Modules: ``options`` ([Options], [Policies] names), ``notation`` ([Cards], [Deals]: cards,
+deals, positions and the row), ``reference`` (the pure-Python twin), ``_engine`` (the
+compiled engine, its policies and the Kernel). Rule decisions where the contract is
 silent: README.md here.
 
 >>> from dealsearch.game import get_game
@@ -30,11 +30,12 @@ from dealsearch.game import (
     Layout,
     OptionSpec,
     Row,
+    canonical,
     card_text,
 )
 from dealsearch.games.durak import _engine, notation, reference
-from dealsearch.games.durak.cards import SUITS
-from dealsearch.games.durak.cards import value as card_value
+from dealsearch.games.durak.notation import SUITS, random_rows
+from dealsearch.games.durak.notation import value as card_value
 from dealsearch.games.durak.options import PRESETS, DurakOptions
 from dealsearch.speed import speed_row
 from dealsearch.text import pairs
@@ -47,7 +48,7 @@ def _max_bouts(text: str) -> int | None:
     return None if str(text).lower() in ("", "none") else int(text)
 
 
-class DurakGame(Game):
+class DurakGame(Game[DurakOptions]):
     """Durak under named options and per-seat policies: deals, positions, both engines."""
 
     name = "durak"
@@ -73,23 +74,16 @@ class DurakGame(Game):
         OptionSpec("max_bouts", "agreed limit: stop after this many bouts", None,
                    _max_bouts, metavar="N"),
     )
-    #: Option sets the generic contract tests run every game through.
 
     def options(self, **values: Any) -> DurakOptions:
-        """Options from option-spec values (names with ``_`` or ``-``; ``None`` = default).
+        """Options from option-spec values or the fields ``to_json`` writes (``None`` =
+        default); :func:`~dealsearch.game.make_options` has refused any other name.
 
         >>> DurakGame().options(players="3", no_throw_after_take=True).throw_after_take
         False
         """
         # throw_after_take is the options' own name (to_json), the CLI's is its negation.
-        known = {spec.name for spec in self.option_specs} | {"throw_after_take"}
-        given: dict[str, Any] = {}
-        for key, value in values.items():
-            name = key.replace("-", "_")
-            if name not in known:
-                raise GameError(f"durak has no option {key!r}")
-            if value is not None:
-                given[name] = value
+        given = {key: value for key, value in values.items() if value is not None}
         if given.pop("no_throw_after_take", False):
             given["throw_after_take"] = False
         return DurakOptions(**given)
@@ -98,7 +92,7 @@ class DurakGame(Game):
         """Whether a text that does not parse was meant as a deal, not a file name."""
         return card_text(text)
 
-    def describe_options(self, options: DurakOptions) -> str:  # type: ignore[override]
+    def describe_options(self, options: DurakOptions) -> str:
         """E.g. ``3 players, podkidnoy, 36 cards, aggressive play`` (the house rules and a
         limit only when they are not the defaults).
 
@@ -125,23 +119,22 @@ class DurakGame(Game):
             words.append(f"stop at {options.max_bouts} bouts")
         return ", ".join(words)
 
-    def layout(self, options: DurakOptions) -> Layout:  # type: ignore[override]
+    def layout(self, options: DurakOptions) -> Layout:
         """Hands 1..n (unordered), then the talon with the trump card last."""
         return notation.layout(options)
 
-    def parse(self, text: str, options: DurakOptions) -> Row:  # type: ignore[override]
+    def parse(self, text: str, options: DurakOptions) -> Row:
         """A deal (the deck top first) as a row."""
         if notation.is_position(text):
             raise GameError("a position is not a deal: positions can be verified, "
                             "not searched")
         return notation.parse_deal(text, options)
 
-    def format(self, row: Row, options: DurakOptions) -> str:  # type: ignore[override]
+    def format(self, row: Row, options: DurakOptions) -> str:
         """The canonical deal text: hands sorted, dealt round-robin, then trump and talon."""
-        return notation.format_deal(self.canonical(row, options), options)
+        return notation.format_deal(canonical(self, row, options), options)
 
-    def play_batch(self, rows: npt.ArrayLike,
-                   options: DurakOptions) -> BatchResults:  # type: ignore[override]
+    def play_batch(self, rows: npt.ArrayLike, options: DurakOptions) -> BatchResults:
         """Play many rows in the compiled engine (without the GIL)."""
         cards = np.ascontiguousarray(rows, dtype=np.uint8)
         if cards.ndim == 1:
@@ -150,8 +143,7 @@ class DurakGame(Game):
         return BatchResults(outcome, counts[:, :2].copy(), cycle[:, :2].copy(),
                             cycle[:, 2:].copy())
 
-    def verify(self, text: str,
-               options: DurakOptions) -> tuple[str, GameResult]:  # type: ignore[override]
+    def verify(self, text: str, options: DurakOptions) -> tuple[str, GameResult]:
         """Play a deal or a position in the compiled engine: ``(canonical text, result)``."""
         if notation.is_position(text):
             position = notation.parse_position(text, options)
@@ -160,7 +152,7 @@ class DurakGame(Game):
                 list(position.talon), position.attacker, position.first,
                 **options.engine_rules())
             return notation.format_position(position), _compiled_result(played)
-        row = self.canonical(self.parse(text, options), options)
+        row = canonical(self, self.parse(text, options), options)
         outcome, loser, pair, counts, cycle, out = _engine.play_rows(
             row.reshape(1, -1), **options.engine_rules())
         played = {"outcome": int(outcome[0]), "loser": int(loser[0]),
@@ -171,8 +163,7 @@ class DurakGame(Game):
                              cycle[0].tolist(), strict=True))}
         return notation.format_deal(row, options), _compiled_result(played)
 
-    def play_reference(self, row: Row,
-                       options: DurakOptions) -> GameResult:  # type: ignore[override]
+    def play_reference(self, row: Row, options: DurakOptions) -> GameResult:
         """The pure-Python engine on a row."""
         played = reference.play(notation.row_position(row, options), options)
         return _game_result(played)
@@ -187,8 +178,7 @@ class DurakGame(Game):
             return notation.parse_position(text, options)
         return notation.row_position(self.parse(text, options), options)
 
-    def trace(self, text: str,
-              options: DurakOptions) -> Iterator[str]:  # type: ignore[override]
+    def trace(self, text: str, options: DurakOptions) -> Iterator[str]:
         """The game bout by bout (the reference engine's account)."""
         position = self.position(text, options)
         def by_value(hand: tuple[int, ...]) -> str:
@@ -202,11 +192,11 @@ class DurakGame(Game):
         yield from lines
         yield "result: " + pairs(played)  # plain text: the cycle's counts, not a dict
 
-    def kernel(self, options: DurakOptions) -> Any:  # type: ignore[override]
+    def kernel(self, options: DurakOptions) -> Any:
         """A Kernel playing rows under these options (one per thread)."""
         return _engine.make_kernel(**options.engine_rules())
 
-    def cycle_key(self, row: Row, options: DurakOptions) -> str:  # type: ignore[override]
+    def cycle_key(self, row: Row, options: DurakOptions) -> str:
         """The cycle's identity: its smallest state written from the leader's seat.
 
         Every state of the cycle is rotated so that the seat to lead is first (with the
@@ -237,14 +227,6 @@ class DurakGame(Game):
 SPEED_SETTINGS = (*(("podkidnoy", n) for n in range(2, 7)),
                   *(("perevodnoy", n) for n in range(2, 7)),
                   ("pairs", 4), ("pairs-perevodnoy", 4))
-
-
-def random_rows(options: DurakOptions, n: int, seed: int) -> npt.NDArray[np.uint8]:
-    """``n`` seeded random rows (uniform deals) under ``options``."""
-    rng = np.random.default_rng(seed)
-    deck = notation.layout(options).deck
-    return np.array([rng.permutation(deck) for _ in range(n)], dtype=np.uint8).reshape(
-        n, len(deck))
 
 
 def _state_text(state: reference.State, trump: int, options: DurakOptions) -> str:

@@ -17,8 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dealsearch.games.durak.cards import beats, deck, name, rank, suit, value
-from dealsearch.games.durak.notation import Position
+from dealsearch.games.durak.notation import Position, beats, deck, name, rank, suit, value
 from dealsearch.games.durak.options import DurakOptions
 
 State = tuple[Any, ...]

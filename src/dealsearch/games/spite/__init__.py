@@ -4,9 +4,25 @@ The game is :class:`~dealsearch.games.spite.game.SpiteGame`; this module only re
 The rules as the engine plays them: the docs' Spite and Malice page.
 """
 
+from typing import Any
+
 from ...game import register
-from .game import SpiteGame, cycle_key_of, random_deals
+from . import game as _game
 
-SPITE = register(SpiteGame())
+SPITE = register(_game.SpiteGame())
 
-__all__ = ["SPITE", "SpiteGame", "cycle_key_of", "random_deals"]
+# Names this package exported before each module had one role: still importable, with a
+# DeprecationWarning naming the module they live in now.
+_MOVED = {"SpiteGame": "game", "cycle_key_of": "game", "random_rows": "notation"}
+
+
+def __getattr__(name: str) -> Any:
+    from ..._moved import moved
+
+    if name == "random_deals":  # now random_rows(options, n, seed), as in every game
+        rows = moved(__name__, _MOVED, "random_rows")
+        return lambda n, seed: rows(None, n, seed)
+    return moved(__name__, _MOVED, name)
+
+
+__all__ = ["SPITE"]

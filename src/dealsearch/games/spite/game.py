@@ -1,8 +1,8 @@
 """Spite and Malice (Злоба) as a dealsearch game: docs/games/spite.md under named policies.
 
-A deal is ``deck1/deck2`` (a row of 108 card codes, two fixed segments); ``verify`` also takes
-a one-line JSON position ([Cards]). The compiled engine (``_engine.pyx``) plays; the pure-Python
-``reference`` is its twin in the tests and writes the trace.
+A deal is ``deck1/deck2`` (a row of 108 card codes, two fixed segments: ``notation``);
+``verify`` also takes a one-line JSON position ([Cards]). The compiled engine (``_engine.pyx``)
+plays; the pure-Python ``reference`` is its twin in the tests and writes the trace.
 
 >>> from dealsearch.game import get_game
 >>> spite = get_game("spite")
@@ -26,8 +26,6 @@ import numpy.typing as npt
 from dealsearch.game import (
     BatchResults,
     Game,
-    GameError,
-    GameOptions,
     GameResult,
     Layout,
     OptionSpec,
@@ -38,9 +36,10 @@ from dealsearch.game import (
 from ...speed import speed_row
 from . import _engine, reference
 from .notation import (
+    DECK1,
     DECK1_CARDS,
+    DECK2,
     DECK2_CARDS,
-    JOKER,
     N_CARDS,
     Position,
     format_deal,
@@ -48,13 +47,12 @@ from .notation import (
     is_position,
     parse_deal,
     parse_position,
+    random_rows,
 )
 from .options import POLICIES, RECYCLE, SIDE_PILES, SpiteOptions, parse_max_turns
 
 OUTCOMES = ("win", "stalemate", "cycle", "limit")      # index = the engine's outcome code
 _COLUMN = {name: i for i, name in enumerate(_engine.RESULT_COLUMNS)}
-_DECK1 = np.repeat(np.arange(1, 14, dtype=np.uint8), 4)
-_DECK2 = np.concatenate([_DECK1, np.full(4, JOKER, dtype=np.uint8)])
 
 
 @dataclass(frozen=True)
@@ -102,25 +100,7 @@ def _engine_for(options: SpiteOptions) -> _engine.Engine:
                           -1 if options.max_turns is None else options.max_turns)
 
 
-def random_deals(n: int, seed: int) -> npt.NDArray[np.uint8]:
-    """``n`` uniformly random deals (rows), reproducible from ``seed``.
-
-    >>> random_deals(3, 1).shape
-    (3, 108)
-    """
-    rng = np.random.default_rng(seed)
-    deck1 = rng.permuted(np.tile(_DECK1, (n, 1)), axis=1)
-    deck2 = rng.permuted(np.tile(_DECK2, (n, 1)), axis=1)
-    return np.hstack([deck1, deck2]).astype(np.uint8)
-
-
-def _as_options(options: GameOptions) -> SpiteOptions:
-    if not isinstance(options, SpiteOptions):
-        raise GameError(f"Spite and Malice needs SpiteOptions, not {type(options).__name__}")
-    return options
-
-
-class SpiteGame(Game):
+class SpiteGame(Game[SpiteOptions]):
     """Spite and Malice for two, each seat under a named policy (docs/games/spite.md)."""
 
     name = "spite"
@@ -139,15 +119,9 @@ class SpiteGame(Game):
         OptionSpec("max_turns", "the agreed limit: the game ends after this many turns "
                    "(default: none)", default=None, parse=parse_max_turns, metavar="N"),
     )
-    # Option sets (``options(**values)``) the generic contract tests play every game under.
 
     def options(self, **values: Any) -> SpiteOptions:
         """Options from the :attr:`option_specs` names (``policies`` is taken for ``policy``)."""
-        known = {spec.name for spec in self.option_specs} | {"policies"}
-        for key in values:
-            if key not in known:
-                raise GameError(f"spite has no option {key!r}: choose from "
-                                f"{', '.join(sorted(known - {'policies'}))}")
         given = {key: value for key, value in values.items() if value is not None}
         if "policy" in given:
             given["policies"] = given.pop("policy")
@@ -157,7 +131,7 @@ class SpiteGame(Game):
         """Whether a text that does not parse was meant as a deal, not a file name."""
         return card_text(text)
 
-    def describe_options(self, options: GameOptions) -> str:
+    def describe_options(self, options: SpiteOptions) -> str:
         """E.g. ``greedy vs greedy, finished piles recycled, seed's side piles``.
 
         >>> game = SpiteGame()
@@ -165,7 +139,6 @@ class SpiteGame(Game):
         ...                                    max_turns=200))
         "greedy vs cautious, finished piles leave the game, seed's side piles, stop at 200 turns"
         """
-        options = _as_options(options)
         words = [" vs ".join(options.policies),
                  "finished piles recycled" if options.recycle == "bottom"
                  else "finished piles leave the game",
@@ -174,21 +147,21 @@ class SpiteGame(Game):
             words.append(f"stop at {options.max_turns} turns")
         return ", ".join(words)
 
-    def layout(self, options: GameOptions) -> Layout:
+    def layout(self, options: SpiteOptions) -> Layout:
         """Deck 1 then deck 2, each a fixed segment (its own pack): ``deck`` holds each
         segment's cards sorted, so ``deck[start:stop]`` is that segment's multiset."""
-        return Layout(deck=np.concatenate([_DECK1, _DECK2]),
+        return Layout(deck=np.concatenate([DECK1, DECK2]),
                       segments=(DECK1_CARDS, DECK2_CARDS), fixed=(True, True),
                       names=("deck 1", "deck 2"))
 
-    def parse(self, text: str, options: GameOptions) -> Row:
+    def parse(self, text: str, options: SpiteOptions) -> Row:
         return parse_deal(text)
 
-    def format(self, row: Row, options: GameOptions) -> str:
+    def format(self, row: Row, options: SpiteOptions) -> str:
         return format_deal(row)
 
-    def play_batch(self, rows: npt.ArrayLike, options: GameOptions) -> BatchResults:
-        table = _engine_for(_as_options(options)).play_rows(
+    def play_batch(self, rows: npt.ArrayLike, options: SpiteOptions) -> BatchResults:
+        table = _engine_for(options).play_rows(
             np.asarray(rows, dtype=np.uint8).reshape(-1, N_CARDS))
         columns = [_COLUMN[m] for m in self.measures]
         return BatchResults(
@@ -197,9 +170,9 @@ class SpiteGame(Game):
             entry=table[:, [_COLUMN[f"entry_{m}"] for m in self.measures]],
             period=table[:, [_COLUMN[f"period_{m}"] for m in self.measures]])
 
-    def verify(self, text: str, options: GameOptions) -> tuple[str, GameResult]:
+    def verify(self, text: str, options: SpiteOptions) -> tuple[str, GameResult]:
         """A deal or a one-line JSON position, played by the compiled engine."""
-        engine = _engine_for(_as_options(options))
+        engine = _engine_for(options)
         if is_position(text):
             position = parse_position(text)
             return format_position(position), _from_columns(
@@ -207,37 +180,36 @@ class SpiteGame(Game):
         row = parse_deal(text)
         return format_deal(row), _from_columns(engine.play_rows(row[None, :])[0])
 
-    def play_reference(self, row: Row, options: GameOptions) -> GameResult:
-        return _from_reference(reference.play_row(row, _as_options(options)))
+    def play_reference(self, row: Row, options: SpiteOptions) -> GameResult:
+        return _from_reference(reference.play_row(row, options))
 
-    def reference_position(self, position: Position, options: GameOptions) -> GameResult:
+    def reference_position(self, position: Position, options: SpiteOptions) -> GameResult:
         """The reference engine's result for a position (the tests compare it)."""
-        return _from_reference(reference.play_position(position, _as_options(options)))
+        return _from_reference(reference.play_position(position, options))
 
-    def trace(self, text: str, options: GameOptions) -> Iterator[str]:
+    def trace(self, text: str, options: SpiteOptions) -> Iterator[str]:
         """Each turn in the contract's trace notation (``9s4>c4``, ``*h>c4``, ``3>s1``), then
         the result."""
         position = (parse_position(text) if is_position(text)
                     else reference.deal_position(parse_deal(text)))
-        yield from reference.trace_lines(position, _as_options(options))
+        yield from reference.trace_lines(position, options)
 
-    def kernel(self, options: GameOptions) -> Any:
-        return _engine_for(_as_options(options)).kernel()
+    def kernel(self, options: SpiteOptions) -> Any:
+        return _engine_for(options).kernel()
 
-    def cycle_key(self, row: Row, options: GameOptions) -> str:
+    def cycle_key(self, row: Row, options: SpiteOptions) -> str:
         """The least (as text) [Cards] position among the cycle's turn-boundary states after a
         busy turn; under equal policies the seat-swapped states count too, so a cycle and
         its mirror image share one key. Playing the key reproduces the cycle from entry 0."""
-        spite = _as_options(options)
-        packed = _engine_for(spite).cycle_positions(np.asarray(row, dtype=np.uint8))
+        packed = _engine_for(options).cycle_positions(np.asarray(row, dtype=np.uint8))
         if packed is None:
             raise ValueError("the game ends: it has no cycle")
-        return cycle_key_of([Position.from_packed(p) for p in packed], spite)
+        return cycle_key_of([Position.from_packed(p) for p in packed], options)
 
     def speed_table(self, deals: int, seed: int) -> list[dict[str, Any]]:
         """Per option and policy pair: the compiled engine on ``deals`` seeded deals and the
         reference on the first ``max(10, deals // 200)`` of them."""
-        rows = random_deals(deals, seed)
+        rows = random_rows(None, deals, seed)
         table = []
         for recycle, sides, pair in itertools.product(
                 RECYCLE, SIDE_PILES, itertools.product(POLICIES, repeat=2)):

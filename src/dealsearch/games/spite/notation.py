@@ -28,6 +28,8 @@ JOKER = 14
 DECK1_CARDS = 52
 DECK2_CARDS = 56
 N_CARDS = DECK1_CARDS + DECK2_CARDS
+DECK1 = np.repeat(np.arange(1, 14, dtype=np.uint8), 4)            # deck 1's cards, sorted
+DECK2 = np.concatenate([DECK1, np.full(4, JOKER, dtype=np.uint8)])  # deck 2's, jokers last
 HAND_SIZE = 5
 SLOTS = 4                     # centre slots, and side piles per seat
 PILE_DONE = 13                # a centre pile of 13 cards is finished
@@ -257,3 +259,16 @@ def format_position(position: Position) -> str:
 def is_position(text: str) -> bool:
     """Whether ``text`` is a position (JSON) rather than a deal."""
     return text.lstrip().startswith("{")
+
+
+def random_rows(options: Any, n: int, seed: int) -> npt.NDArray[np.uint8]:
+    """``n`` uniformly random deals (rows), reproducible from ``seed``; every option set
+    deals the same two packs, so ``options`` (a :class:`SpiteOptions` or None) changes nothing.
+
+    >>> random_rows(None, 3, seed=1).shape
+    (3, 108)
+    """
+    rng = np.random.default_rng(seed)
+    deck1 = rng.permuted(np.tile(DECK1, (n, 1)), axis=1)
+    deck2 = rng.permuted(np.tile(DECK2, (n, 1)), axis=1)
+    return np.hstack([deck1, deck2]).astype(np.uint8)

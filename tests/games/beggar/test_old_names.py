@@ -1,0 +1,67 @@
+"""The names BMN's package used to export still import, each with a ``DeprecationWarning`` that
+names its new home, and are the very objects of that home."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+
+import dealsearch.games.beggar as package
+from dealsearch.game import BatchResults, GameResult, get_game
+from dealsearch.games.beggar import engine, game, notation, options
+
+MOVED = {
+    "Beggar": game.BeggarGame, "describe": game.describe,
+    "play": engine.play, "play_batch": engine.play_batch, "random_deals": engine.random_rows,
+    "random_rows": engine.random_rows, "Result": engine.BeggarResult,
+    "BatchResult": engine.BeggarBatch, "BeggarResult": engine.BeggarResult,
+    "Deal": notation.Deal, "DealError": notation.DealError, "Rules": notation.Rules,
+    "STANDARD": notation.STANDARD, "ITALIAN": notation.ITALIAN,
+    "parse_deal": notation.parse_deal, "format_deal": notation.format_deal,
+    "BeggarOptions": options.BeggarOptions, "PRESETS": options.PRESETS,
+    "get_rules": options.get_rules, "make_options": options.make_options,
+}
+
+
+@pytest.mark.parametrize("name", sorted(MOVED))
+def test_an_old_name_warns_and_is_the_new_object(name: str) -> None:
+    with pytest.warns(DeprecationWarning, match=rf"beggar\.{name} is deprecated: use "
+                                                r"dealsearch\.games\.beggar\.\w+\.\w+"):
+        old = getattr(package, name)
+    assert old is MOVED[name]
+
+
+def test_from_import_of_an_old_name_still_works() -> None:
+    with pytest.warns(DeprecationWarning, match="notation.parse_deal"):
+        from dealsearch.games.beggar import parse_deal
+    assert parse_deal("-A/K-", deck="any").hands == ((0, 4), (3, 0))
+
+
+def test_the_old_names_inside_their_modules_warn_too() -> None:
+    with pytest.warns(DeprecationWarning, match="use BeggarGame"):
+        assert game.Beggar is game.BeggarGame  # type: ignore[attr-defined]
+    with pytest.warns(DeprecationWarning, match="use random_rows"):
+        assert engine.random_deals is engine.random_rows  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("name", ["to_bmn_result", "to_game_result", "Cycle", "no_such_name"])
+def test_the_converters_and_the_second_result_model_are_gone(name: str) -> None:
+    with pytest.raises(AttributeError, match=name):
+        getattr(package, name)
+
+
+def test_the_old_modules_are_gone() -> None:
+    for module in ("rules", "deal", "result"):
+        with pytest.raises(ModuleNotFoundError):
+            importlib.import_module(f"dealsearch.games.beggar.{module}")
+
+
+def test_the_engine_and_the_game_return_the_framework_results() -> None:
+    beggar = get_game("beggar")
+    batch = beggar.play_batch(engine.random_rows(3, seed=2), beggar.options())
+    assert isinstance(batch, BatchResults) and batch.measures.shape == (3, 2)
+    result = engine.play("---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---")
+    assert isinstance(result, GameResult)
+    assert (dict(result.measures), dict(result.details)) == (
+        {"cards": 8344, "tricks": 1164}, {"winner": 2, "out": [1]})

@@ -8,8 +8,11 @@ can be given however busy the machine was).
 
     python benchmarks/screen_balance.py --seeds 1 2 --nodes 400 --time 60 --cycles base1.sqlite
 
-``--cycles LOG``: a factory log whose whole-deck cycles the two whole-deck methods (shift
-climb, backward play) start from (the most even of them first; one per seed).
+``--cycles LOG``: a factory log whose whole-deck cycles the whole-deck methods (shift climb,
+backward play, pair climb) start from (the most even of them first; one per seed); with
+``--pool`` (or ``--only pool``), the pair climbs chosen (both by default) then run once more,
+for ``--time``, from all of them together (``--unbalanced``: only from those whose basin,
+walked back, holds no dealt split).
 The factory's research page (docs/research/factory.md) shows the table this printed.
 """
 
@@ -24,9 +27,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from dealsearch.games.beggar import balance
+from dealsearch.games.beggar import balance, pair_step
 from dealsearch.games.beggar.factory import Loop, find_loop
-from dealsearch.games.beggar.notation import parse_deal
+from dealsearch.games.beggar.families import family_of
+from dealsearch.games.beggar.notation import Deal, format_deal, parse_deal
 from dealsearch.games.beggar.options import get_rules
 from dealsearch.log import RecordLog
 
@@ -39,7 +43,9 @@ FACTORY = {
 
 WHOLE = ("pieces moved to the short hand (shift climb)",
          "backward play toward balance, pieces changed at dead ends",
-         "pieces moved, then backward play from every cycle met")
+         "pieces moved, then backward play from every cycle met",
+         "every pair of card moves, then backward play (pair climb)",
+         "every pair of card moves, lateral ones too (lateral pair climb)")
 
 
 def child_cpu() -> float:
@@ -80,12 +86,28 @@ def run_whole(method: str, loop: Loop, seed: int, seconds: float, rules_name: st
         reached = balance.shift_climb(loop, rules, seed, seconds)
     elif method.startswith("pieces moved, then backward"):
         reached = balance.shift_then_walk(loop, rules, seed, seconds)
+    elif method.startswith("every pair of card moves"):
+        reached = pair_step.pair_climb([loop], rules, seconds, lateral="lateral" in method)
     else:
         reached = balance.backward_balance(loop, rules, max_states=2_000_000, seconds=seconds,
                                            changes=50, seed=seed)
+    cpu = round(time.process_time() - began, 1)
     return {"gap": reached.gap, "cycles": len(reached.cycles), "from": loop.imbalance(),
-            "walked": reached.walked, "played": reached.played,
-            "cpu": round(time.process_time() - began, 1)}
+            "walked": reached.walked, "played": reached.played, "cpu": cpu,
+            "families": len({family_of(key, rules) for key in reached.cycles})}
+
+
+def run_pool(loops: list[Loop], seconds: float, rules_name: str, lateral: bool
+             ) -> dict[str, object]:
+    began = time.process_time()
+    reached = pair_step.pair_climb(loops, get_rules(rules_name), seconds, lateral=lateral)
+    cpu = round(time.process_time() - began, 1)
+    rules = get_rules(rules_name)
+    return {"gap": reached.gap, "cycles": len(reached.cycles), "from": loops[0].imbalance(),
+            "starts": len(loops), "rings": reached.rings, "walked": reached.walked,
+            "played": reached.played, "state": format_deal(Deal(reached.state), rules),
+            "cpu": cpu, "families": len({family_of(key, rules) for key in reached.cycles}),
+            "new cycles": sorted(reached.cycles - {loop.key for loop in loops})}
 
 
 def main() -> None:
@@ -95,8 +117,13 @@ def main() -> None:
     parser.add_argument("--nodes", type=int, default=400, help="the factory's node budget")
     parser.add_argument("--rules", default="standard")
     parser.add_argument("--cycles", type=Path, help="a factory log of whole-deck cycles")
-    parser.add_argument("--only", choices=("factory", "whole"), help="one half of the screen")
+    parser.add_argument("--only", choices=("factory", "whole", "pool"),
+                        help="one part of the screen")
     parser.add_argument("--methods", nargs="+", choices=WHOLE, help="whole-deck methods")
+    parser.add_argument("--pool", action="store_true",
+                        help="then the pair climb once from every whole-deck cycle of the log")
+    parser.add_argument("--unbalanced", action="store_true",
+                        help="start only from the cycles whose basin alone has no dealt split")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     results: dict[str, dict[int, dict[str, object]]] = {}
@@ -115,6 +142,19 @@ def main() -> None:
                     results.setdefault(name, {})[seed] = run_whole(name, loop, seed,
                                                                     args.time, args.rules)
                     print(name, seed, results[name][seed], flush=True)
+        pool = args.cycles and (args.pool or args.only == "pool")
+        for lateral in (False, True) if pool and args.only in (None, "pool") else ():
+            if args.methods and not any(("lateral" in name) == lateral and "pair" in name
+                                        for name in args.methods):
+                continue
+            name = f"{'lateral ' * lateral}pair climb from every whole-deck cycle of the log"
+            loops = whole_deck_loops(args.cycles, args.rules)
+            if args.unbalanced:  # a control: a balanced start the walk alone would find
+                rules = get_rules(args.rules)
+                loops = [loop for loop in loops
+                         if balance.backward_balance(loop, rules, max_states=50_000).gap > 0]
+            results[name] = {0: run_pool(loops, args.time, args.rules, lateral)}
+            print(name, results[name][0], flush=True)
     if args.out:
         args.out.write_text(json.dumps(results, indent=1))
 

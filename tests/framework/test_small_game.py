@@ -5,6 +5,7 @@ once, by the framework."""
 
 from __future__ import annotations
 
+import sys
 import warnings
 from typing import Any, ClassVar
 
@@ -24,9 +25,17 @@ from dealsearch.game import (
     make_options,
     register,
 )
-from dealsearch.testing import CHECKS, Subject, climb_resumes_exactly
+from dealsearch.testing import (
+    CHECKS,
+    NotApplicable,
+    Subject,
+    climb_resumes_exactly,
+    compiled_equals_reference,
+    traces_the_game,
+)
 
 CAPABILITIES = (framework.BatchPlayer, framework.BatchDetails, framework.Reference,
+                framework.Trace,
                 framework.CycleCatalogue, framework.CycleIds, framework.CycleFamilies,
                 framework.DealOptions, framework.Histograms, framework.Throughput,
                 framework.Mutations, framework.DealerVersion, framework.FastSearch,
@@ -86,6 +95,23 @@ def test_a_core_only_game_has_no_capability():
 def test_a_core_only_game_keeps_the_contract(check):
     check(Subject(CORE, ({}, {"ranks": 3, "max_rounds": 50}), (({}, "02313100/22311203"),),
                   rows=60))
+
+
+def test_a_check_that_does_not_apply_says_so(monkeypatch):
+    # A game with a reference but no trace: the reference is compared, the trace check skips.
+    class ReferenceOnly(CoreWar):
+        def play_reference(self, row: Row, options: WarOptions) -> GameResult:
+            return self._war.play_reference(row, options)
+
+    subject = Subject(ReferenceOnly(), ({},), rows=20)
+    assert isinstance(subject.game, framework.Reference)
+    assert not isinstance(subject.game, framework.Trace)
+    compiled_equals_reference(subject)
+    with pytest.raises(pytest.skip.Exception, match="has no trace"):
+        traces_the_game(subject)
+    monkeypatch.delitem(sys.modules, "pytest")  # as a script outside pytest runs it
+    with pytest.raises(NotApplicable, match="has no reference"):
+        compiled_equals_reference(Subject(CORE, ({},), rows=20))
 
 
 def test_a_core_only_game_searches_and_verifies(capsys, tmp_path):

@@ -15,7 +15,7 @@ from ..game import (
     Game,
     GameError,
     PublishedDeals,
-    Reference,
+    Trace,
     deal_options,
     get_game,
     looks_like_deal,
@@ -103,9 +103,9 @@ def run(args: argparse.Namespace) -> int:
     """``dealsearch verify``: play deals and print their results."""
     game = get_game(args.game)
     options = game_options(game, option_values(args, game, deal_options(game)))
-    if args.trace and not isinstance(game, Reference):
-        raise BadOption(f"--trace: {game.name} has no trace (its game offers no reference "
-                        "engine)")
+    if args.trace and not isinstance(game, Trace):
+        raise BadOption(f"--trace: {game.name} has no trace (the game offers no "
+                        "turn-by-turn account)")
     if args.known:
         if not isinstance(game, PublishedDeals):
             raise BadInput(f"--known: there are no published deals of {game.name} yet")
@@ -127,13 +127,13 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(canonical)
             print(f"  {game.describe(result)}")
-        if args.trace and isinstance(game, Reference):  # refused above otherwise
+        if args.trace and isinstance(game, Trace):  # refused above otherwise
             # --json: stdout holds JSON lines only, so the trace goes to stderr.
             _print_trace(game, text, options, sys.stderr if args.json else sys.stdout)
     return status
 
 
-def _print_trace(game: Reference, text: str, options: object, out: TextIO) -> None:
+def _print_trace(game: Trace, text: str, options: object, out: TextIO) -> None:
     for line in game.trace(text, options):
         print(line, file=out)
 

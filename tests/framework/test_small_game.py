@@ -6,7 +6,6 @@ once, by the framework."""
 from __future__ import annotations
 
 import sys
-import warnings
 from typing import Any, ClassVar
 
 import numpy as np
@@ -171,7 +170,7 @@ def test_options_take_dashes_and_leave_none_to_the_default():
 
 @pytest.mark.parametrize(("package", "name", "module"), [
     ("durak", "DurakGame", "game"), ("durak", "random_rows", "notation"),
-    ("durak", "cards", "notation"), ("spite", "SpiteGame", "game"),
+    ("spite", "SpiteGame", "game"),
     ("spite", "cycle_key_of", "game")])
 def test_old_import_paths_still_work_with_a_warning(package, name, module):
     import importlib
@@ -187,7 +186,7 @@ def test_spites_old_random_deals_deals_as_random_rows():
     from dealsearch.games import spite
     from dealsearch.games.spite.notation import random_rows
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
+    with pytest.warns(DeprecationWarning, match=r"spite\.random_deals\(n, seed\) is deprecated: "
+                      r"use .*notation\.random_rows\(options, n, seed\)"):
         old = spite.random_deals
     assert (old(3, 5) == random_rows(None, 3, 5)).all()

@@ -17,8 +17,8 @@ from dealsearch.games.durak import notation as durak_notation
 
 MOVED = {
     "Beggar": game.BeggarGame, "describe": game.describe,
-    "play": engine.play, "play_batch": engine.play_batch, "random_deals": engine.random_rows,
-    "random_rows": engine.random_rows, "Result": engine.BeggarResult,
+    "play": engine.play, "play_batch": engine.play_batch, "random_deals": engine.shuffled_rows,
+    "random_rows": notation.random_rows, "Result": engine.BeggarResult,
     "BatchResult": engine.BeggarBatch, "BeggarResult": engine.BeggarResult,
     "Deal": notation.Deal, "DealError": notation.DealError, "Rules": notation.Rules,
     "STANDARD": notation.STANDARD, "ITALIAN": notation.ITALIAN,
@@ -45,8 +45,10 @@ def test_from_import_of_an_old_name_still_works() -> None:
 def test_the_old_names_inside_their_modules_warn_too() -> None:
     with pytest.warns(DeprecationWarning, match="use BeggarGame"):
         assert game.Beggar is game.BeggarGame  # type: ignore[attr-defined]
-    with pytest.warns(DeprecationWarning, match="use random_rows"):
-        assert engine.random_deals is engine.random_rows  # type: ignore[attr-defined]
+    for name in ("random_deals", "random_rows"):
+        with pytest.warns(DeprecationWarning, match=r"use shuffled_rows\(n, rules, seed\), or "
+                                                    r"notation\.random_rows\(options, n, seed\)"):
+            assert getattr(engine, name) is engine.shuffled_rows
 
 
 @pytest.mark.parametrize("name", ["to_bmn_result", "to_game_result", "Cycle", "no_such_name"])
@@ -82,7 +84,9 @@ def test_an_old_module_imports_with_a_warning_naming_its_new_home(
 
 def test_the_engine_and_the_game_return_the_framework_results() -> None:
     beggar = get_game("beggar")
-    batch = beggar.play_batch(engine.random_rows(3, seed=2), beggar.options())
+    rows = notation.random_rows(beggar.options(), 3, seed=2)  # as every game's random_rows
+    assert (rows == engine.shuffled_rows(3, seed=2)).all()
+    batch = beggar.play_batch(rows, beggar.options())
     assert isinstance(batch, BatchResults) and batch.measures.shape == (3, 2)
     result = engine.play("---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---")
     assert isinstance(result, GameResult)

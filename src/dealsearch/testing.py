@@ -46,7 +46,7 @@ import json
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 
@@ -110,7 +110,7 @@ class NotApplicable(Exception):
     """A check that does not apply to the game (its message says why)."""
 
 
-def not_applicable(reason: str) -> None:
+def not_applicable(reason: str) -> NoReturn:
     """Stop a check that does not apply: ``pytest.skip(reason)`` where pytest runs it,
     :class:`NotApplicable` otherwise."""
     pytest = sys.modules.get("pytest")

@@ -351,7 +351,7 @@ class RecordLog:
         self.db.row_factory = sqlite3.Row
         try:
             self.kept = _keep_older(self.db, self.path)
-            _prepare(self.db, self.path)
+            _prepare(self.db, self.path, in_place=True)
         except READ_ERRORS as error:
             self.db.close()
             _drop(self.kept)
@@ -624,10 +624,12 @@ class RecordLog:
         return table
 
 
-def _prepare(db: sqlite3.Connection, path: str) -> None:
+def _prepare(db: sqlite3.Connection, path: str, in_place: bool = False) -> None:
     """Bring the log on ``db`` to this release's schema in one transaction (an older log is
     migrated inside it: v1 to v2 by the default game, v2 to v3 by :func:`migrate_v2`), then
-    switch it to WAL."""
+    switch it to WAL. ``in_place``: the log file itself is migrated (not a copy in memory to
+    read), which is refused while a run's game is not installed here: the migration names a
+    run's totals by its game's measure, and would lose them."""
     with _transaction(db):
         version = db.execute("PRAGMA user_version").fetchone()[0]
         if version > VERSION:
@@ -641,12 +643,24 @@ def _prepare(db: sqlite3.Connection, path: str) -> None:
                         raise LogError(f"{path} is a version {version} log, which "
                                        f"{game.name} cannot read")
                     game.migrate_v1(db)
+                if in_place and (missing := _games_not_installed(db)):
+                    raise LogError(
+                        f"{path} is a version {version} log with runs of "
+                        f"{', '.join(missing)}, not installed here: install it to migrate "
+                        f"the log (its runs' totals are named by the game's measures)")
                 migrate_v2(db)
             _create(db)
             db.execute(f"PRAGMA user_version = {VERSION}")
         # Added beside version 2 (a release that does not know it leaves it alone).
         db.execute(OWNERS_SCHEMA)
     db.execute("PRAGMA journal_mode=WAL")
+
+
+def _games_not_installed(db: sqlite3.Connection) -> list[str]:
+    """The games the runs of a v2 log name that are not installed here."""
+    names = {bytes(name).decode(errors="replace") for (name,) in db.execute(
+        "SELECT DISTINCT CAST(game AS BLOB) FROM runs WHERE game IS NOT NULL")}
+    return sorted(name for name in names if _installed(name) is None)
 
 
 def _tables(db: sqlite3.Connection) -> set[str]:

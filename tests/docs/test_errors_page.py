@@ -49,6 +49,9 @@ TESTS = {
                                      "test_a_worker_that_raises_fails_the_run_and_resume"),
     "(KilledWorker)": ("framework/test_errors.py",
                        "test_dask_workers_that_keep_dying_fail_the_run_in_one_line"),
+    "not installed here: install it to migrate": (
+        "framework/test_log_measures.py",
+        "test_a_v2_log_with_runs_of_a_game_not_installed_is_not_migrated_in_place"),
     "cannot write the log": ("framework/test_readers.py",
                              "test_a_search_on_a_read_only_log_says_it_cannot_write_there"),
     "was taken over by": ("framework/test_ownership.py",

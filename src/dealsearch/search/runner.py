@@ -189,6 +189,8 @@ class Runner:
 
     The runner owns its run from here to the end of :meth:`run` (:mod:`dealsearch.ownership`):
     resuming a run that a live process plays raises :class:`~dealsearch.ownership.RunOwned`.
+    Whoever resumes a run checks the log first (:meth:`RecordLog.refuse_damage`, as ``search
+    --resume`` does before it reads the run): the quick check reads every page, once.
     """
 
     def __init__(self, spec: SearchSpec, log: RecordLog, run_id: int | None = None,
@@ -212,7 +214,6 @@ class Runner:
         self.owner = Owner.this_process()
         found: dict[str, Any] | None = None
         if run_id is not None:
-            log.refuse_damage(run_id)   # a resumed run writes into the log: it must be sound
             found = log.run(run_id)
             # before its checkpoint is read: the owner may be writing it
             claim(log.db, run_id, self.owner)

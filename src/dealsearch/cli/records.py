@@ -128,7 +128,9 @@ def _print_projections(log: RecordLog, args: argparse.Namespace, game: Game) -> 
                 setting = game.describe_options(make_options(game, runs[0]["game_options"]))
             except (ValueError, TypeError):
                 setting = key
-            print(f"projection for random {game.title} deals, {setting}:")
+            # A game without options has no setting to name (no dangling separator).
+            print(f"projection for random {game.title} deals{', ' if setting else ''}"
+                  f"{setting}:")
             for line in projection.summary_lines():
                 print(f"  {line}")
 

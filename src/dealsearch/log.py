@@ -131,11 +131,6 @@ class Find:
     game_options: dict[str, Any] = field(default_factory=dict)
 
     @property
-    def winner(self) -> int | None:
-        """The winner, when the game names one."""
-        return self.details.get("winner")
-
-    @property
     def cycle(self) -> dict[str, int] | None:
         """``entry_<measure>`` and ``period_<measure>`` of a cycle, else None."""
         return cycle_json(self.outcome, self.entry, self.period)
@@ -526,7 +521,7 @@ class RecordLog:
     def finds(self, run_ids: Iterable[int] = (), game: str | None = None
               ) -> list[dict[str, Any]]:
         """Finds, best first (longest terminating games), then every cycle, decoded: the
-        JSON columns as dicts, plus each measure, ``entry_<m>``/``period_<m>``, ``winner``,
+        JSON columns as dicts, plus each measure, ``entry_<m>``/``period_<m>``,
         ``objective`` (the measure its run ranks by) and, for a game with logs from before
         plug-ins, its v1 columns (:class:`~dealsearch.game.LegacyLogs`) as keys of their own.
 
@@ -1003,7 +998,6 @@ def decode_find(row: sqlite3.Row) -> dict[str, Any]:
     for name in ("entry", "period"):
         for m in find["measures"]:
             find[f"{name}_{m}"] = find[name].get(m)
-    find.setdefault("winner", find["details"].get("winner"))
     return find | _v1_columns(find["game"], find["game_options"])
 
 

@@ -22,7 +22,6 @@ from ..game import (
 )
 from .commands import Command
 from .options import (
-    DEFAULT_GAME,
     EXIT_BAD_INPUT,
     EXIT_MISMATCH,
     EXIT_OK,
@@ -51,7 +50,7 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
                         help="one JSON object per deal per line")
     verify.add_argument("--trace", action="store_true", help="print the game turn by turn")
     verify.add_argument("--known", action="store_true",
-                        help=f"replay every published deal ({DEFAULT_GAME}) and compare")
+                        help="replay every published deal (games with published deals) and compare")
     add_game_choice(verify)
     add_game_options(verify, game, exclude=deal_options(game))
     return verify

@@ -96,11 +96,11 @@ CREATE TABLE IF NOT EXISTS samples (     -- throughput over time
     totals   TEXT NOT NULL               -- JSON {measure: total}, as the run's totals then
 );
 CREATE TABLE IF NOT EXISTS cycles (      -- the catalogue: one row per distinct cycle
-    id           TEXT PRIMARY KEY,       -- Game.cycle_id of the key
+    id           TEXT PRIMARY KEY,       -- cycle_id(game, key, options)
     game         TEXT NOT NULL,
     options_key  TEXT NOT NULL,
     game_options TEXT NOT NULL,          -- JSON: the options, as the game writes them
-    key          TEXT NOT NULL,          -- Game.cycle_key: the same for every deal reaching it
+    key          TEXT NOT NULL,          -- cycle_key: the same for every deal reaching it
     period       TEXT NOT NULL,          -- JSON {measure: value}
     found        REAL NOT NULL
 );
@@ -124,7 +124,7 @@ class Find:
     entry: dict[str, int] = field(default_factory=dict)
     period: dict[str, int] = field(default_factory=dict)
     details: dict[str, Any] = field(default_factory=dict)
-    cycle_key: str | None = None   # the cycle's canonical form (Game.cycle_key)
+    cycle_key: str | None = None   # the cycle's canonical form (CycleCatalogue.cycle_key)
     cycle_id: str | None = None
     game: str = DEFAULT_GAME
     options_key: str = ""

@@ -16,13 +16,11 @@ import numpy as np
 import numpy.typing as npt
 
 from ..game import (
-    DEFAULT_GAME,
     BatchResults,
     Game,
     GameResult,
     Layout,
     batch_result,
-    get_game,
     histogram,
     play_batch,
     throughput_measure,
@@ -38,10 +36,9 @@ class Task:
     payload: dict[str, Any] = field(default_factory=dict)
 
 
-def new_histograms(game: Game | None = None) -> dict[str, npt.NDArray[np.int64]]:
-    """Empty length histograms, one per measure of the game (BMN by default), sized by
+def new_histograms(game: Game) -> dict[str, npt.NDArray[np.int64]]:
+    """Empty length histograms, one per measure of the game, sized by
     :func:`~dealsearch.game.histogram`."""
-    game = game or get_game(DEFAULT_GAME)
     return {m: np.zeros(histogram(game, m)[1], dtype=np.int64) for m in game.measures}
 
 

@@ -231,7 +231,8 @@ def _keep_best(pool: list[list[Any]], row: list[int], score: int) -> None:
 
 def _grow_backwards(spec: SearchSpec, climber: Any, state: dict[str, Any],
                     report: Report) -> None:
-    """Try to extend the climber's best deal backwards (:meth:`Game.longer_starts`); continue
+    """Try to extend the climber's best deal backwards (a
+    :class:`~dealsearch.game.PlaysBackwards`'s ``longer_starts``); continue
     from the longest result by the objective, if it is at least as long as the climber's
     best."""
     game = spec.plugin

@@ -82,7 +82,6 @@ class BeggarGame(Game[BeggarOptions]):
     deal_options = ("players", "hand_sizes")
     histogram_bins: ClassVar[dict[str, tuple[int, int]]] = {"cards": (10, 2048),
                                                             "tricks": (1, 4096)}
-    mutation_weights = (1, 1, 1, 1)
     throughput_measure = "cards"
     cycle_key_title = "smallest state (player to move first)"  # what its cycle keys are
     # Random search deals from _deals.h's counter-based generator (decks of up to 64 cards),

@@ -29,7 +29,15 @@ from typing import Any, TypeVar
 
 from . import ownership
 from .errors import BadLog, DamagedLog
-from .game import DEFAULT_GAME, GameError, LegacyLogs, get_game, v1_columns
+from .game import (
+    DEFAULT_GAME,
+    Game,
+    GameError,
+    LegacyLogs,
+    get_game,
+    throughput_measure,
+    v1_columns,
+)
 from .ownership import SCHEMA as OWNERS_SCHEMA
 from .ownership import Owner, hold
 
@@ -298,10 +306,8 @@ def measures_problem(game: Any, measures: dict[str, Any], every: bool = True) ->
     """What is wrong with the names of ``measures`` of a find or cycle of ``game``: None if
     they are the game's measures (``every``: all of them, else some; or the game is not
     installed here, so cannot tell)."""
-    try:
-        names = get_game(game).measures if isinstance(game, str) else None
-    except GameError:
-        names = None
+    plugin = installed_game(game)
+    names = None if plugin is None else plugin.measures
     if measures and names is not None and (set(measures) != set(names) if every
                                            else not set(measures) <= set(names)):
         return f"names {', '.join(sorted(measures))}, not the measures of {game}"
@@ -655,7 +661,7 @@ def _games_not_installed(db: sqlite3.Connection) -> list[str]:
     """The games the runs of a v2 log name that are not installed here."""
     names = {bytes(name).decode(errors="replace") for (name,) in db.execute(
         "SELECT DISTINCT CAST(game AS BLOB) FROM runs WHERE game IS NOT NULL")}
-    return sorted(name for name in names if _installed(name) is None)
+    return sorted(name for name in names if installed_game(name) is None)
 
 
 def _tables(db: sqlite3.Connection) -> set[str]:
@@ -687,8 +693,6 @@ def migrate_v2(db: sqlite3.Connection) -> None:
     (else of a run of its setting). What v2 read from a damaged row is carried as it was, for
     the log's rules to judge.
     """
-    from .search.base import counted_measure
-
     db.execute("DROP INDEX IF EXISTS finds_by_length")
     db.execute("DROP INDEX IF EXISTS finds_by_run")
     # Old names for the old tables, without rewriting what other tables reference by name.
@@ -705,14 +709,14 @@ def migrate_v2(db: sqlite3.Connection) -> None:
         for rowid, options, name in db.execute(
                 "SELECT rowid, CAST(options AS BLOB), CAST(game AS BLOB) FROM runs_v2"
                 " ORDER BY rowid").fetchall():
-            game = _installed(None if name is None else bytes(name).decode(errors="replace"))
+            game = installed_game(None if name is None else bytes(name).decode(errors="replace"))
             try:
                 objective = json.loads(bytes(options).decode(errors="replace"))["objective"]
             except (ValueError, TypeError, KeyError):
                 objective = None
             if not isinstance(objective, str) or not objective:
                 objective = "" if game is None else game.measures[0]
-            measure = "" if game is None else counted_measure(game)
+            measure = "" if game is None else throughput_measure(game)
             db.execute(
                 "INSERT INTO runs (id, strategy, options, objective, seed, workers, machine,"
                 " started, ended, status, seconds, deals, totals, outcomes, checkpoint, game,"
@@ -754,12 +758,13 @@ def migrate_v2(db: sqlite3.Connection) -> None:
 
 def _measure_order(game: str) -> dict[str, int]:
     """Each measure of the game by its place (none for a game not installed here)."""
-    plugin = _installed(game)
+    plugin = installed_game(game)
     return {} if plugin is None else {m: i for i, m in enumerate(plugin.measures)}
 
 
-def _installed(name: Any) -> Any:
-    """The game called ``name``, or None if it is not installed here."""
+def installed_game(name: object) -> Game[Any] | None:
+    """The game called ``name``, or None if it is not installed here (or ``name`` is not a
+    game's name: a damaged row's)."""
     try:
         return get_game(name) if isinstance(name, str) else None
     except GameError:
@@ -1004,7 +1009,7 @@ def decode_find(row: sqlite3.Row) -> dict[str, Any]:
 def _v1_columns(game: str, values: dict[str, Any]) -> dict[str, Any]:
     """The v1 columns of a find or cycle of a game with logs from before plug-ins
     (:class:`~dealsearch.game.LegacyLogs`): none for another game, or one not installed."""
-    plugin = _installed(game)
+    plugin = installed_game(game)
     return {} if plugin is None else v1_columns(plugin, values)
 
 

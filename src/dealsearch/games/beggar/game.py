@@ -167,10 +167,10 @@ class BeggarGame(Game[BeggarOptions]):
                               options.max_cards, options.max_tricks)
 
     def result(self, batch: BatchResults, i: int, row: Row, options: BeggarOptions) -> GameResult:
-        """Entry ``i`` of a batch, winner and order out included."""
-        if isinstance(batch, BeggarBatch):
-            return batch.result(i)
-        return self.verify(self.format(row, options), options)[1]
+        """Entry ``i`` of a batch of :meth:`play_batch`, winner and order out included."""
+        if not isinstance(batch, BeggarBatch):
+            raise TypeError(f"not a batch of BMN's play_batch: {type(batch).__name__}")
+        return batch.result(i)
 
     def play_deal(self, deal: Deal, options: BeggarOptions) -> BeggarResult:
         """One deal (its own hand sizes) through the compiled engine."""

@@ -29,3 +29,9 @@ def moved(package: str, names: Mapping[str, str], name: str) -> Any:
     warnings.warn(f"{package}.{name} moved: import it from {target}", DeprecationWarning,
                   stacklevel=3)
     return value
+
+
+def moved_module(old: str, new: str) -> None:
+    """Warn that the module ``old`` is now ``new``: the one line of a shim left at an old
+    module path, which re-exports the old names from their new home."""
+    warnings.warn(f"{old} moved: import from {new}", DeprecationWarning, stacklevel=3)

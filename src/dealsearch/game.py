@@ -292,11 +292,15 @@ class BatchDetails(Protocol):
 
 @runtime_checkable
 class Reference(Protocol):
-    """A second, plain engine: the contract compares it with the kernel; ``verify --trace``
-    prints its account of a game."""
+    """A second, plain engine: the contract compares it with the kernel."""
 
     def play_reference(self, row: Row, options: Any) -> GameResult:
         """The pure-Python twin of the compiled engine: the same result for every row."""
+
+
+@runtime_checkable
+class Trace(Protocol):
+    """An account of a game turn by turn: ``verify --trace`` prints it."""
 
     def trace(self, text: str, options: Any) -> Iterator[str]:
         """The game of a deal (or position) turn by turn, one line per turn as a person

@@ -29,7 +29,15 @@ from typing import Any, TypeVar
 
 from . import ownership
 from .errors import BadLog, DamagedLog
-from .game import DEFAULT_GAME, GameError, LegacyLogs, get_game, v1_columns
+from .game import (
+    DEFAULT_GAME,
+    Game,
+    GameError,
+    LegacyLogs,
+    get_game,
+    throughput_measure,
+    v1_columns,
+)
 from .ownership import SCHEMA as OWNERS_SCHEMA
 from .ownership import Owner, hold
 
@@ -96,11 +104,11 @@ CREATE TABLE IF NOT EXISTS samples (     -- throughput over time
     totals   TEXT NOT NULL               -- JSON {measure: total}, as the run's totals then
 );
 CREATE TABLE IF NOT EXISTS cycles (      -- the catalogue: one row per distinct cycle
-    id           TEXT PRIMARY KEY,       -- Game.cycle_id of the key
+    id           TEXT PRIMARY KEY,       -- cycle_id(game, key, options)
     game         TEXT NOT NULL,
     options_key  TEXT NOT NULL,
     game_options TEXT NOT NULL,          -- JSON: the options, as the game writes them
-    key          TEXT NOT NULL,          -- Game.cycle_key: the same for every deal reaching it
+    key          TEXT NOT NULL,          -- cycle_key: the same for every deal reaching it
     period       TEXT NOT NULL,          -- JSON {measure: value}
     found        REAL NOT NULL
 );
@@ -124,16 +132,11 @@ class Find:
     entry: dict[str, int] = field(default_factory=dict)
     period: dict[str, int] = field(default_factory=dict)
     details: dict[str, Any] = field(default_factory=dict)
-    cycle_key: str | None = None   # the cycle's canonical form (Game.cycle_key)
+    cycle_key: str | None = None   # the cycle's canonical form (CycleCatalogue.cycle_key)
     cycle_id: str | None = None
     game: str = DEFAULT_GAME
     options_key: str = ""
     game_options: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def winner(self) -> int | None:
-        """The winner, when the game names one."""
-        return self.details.get("winner")
 
     @property
     def cycle(self) -> dict[str, int] | None:
@@ -303,10 +306,8 @@ def measures_problem(game: Any, measures: dict[str, Any], every: bool = True) ->
     """What is wrong with the names of ``measures`` of a find or cycle of ``game``: None if
     they are the game's measures (``every``: all of them, else some; or the game is not
     installed here, so cannot tell)."""
-    try:
-        names = get_game(game).measures if isinstance(game, str) else None
-    except GameError:
-        names = None
+    plugin = installed_game(game)
+    names = None if plugin is None else plugin.measures
     if measures and names is not None and (set(measures) != set(names) if every
                                            else not set(measures) <= set(names)):
         return f"names {', '.join(sorted(measures))}, not the measures of {game}"
@@ -351,7 +352,7 @@ class RecordLog:
         self.db.row_factory = sqlite3.Row
         try:
             self.kept = _keep_older(self.db, self.path)
-            _prepare(self.db, self.path)
+            _prepare(self.db, self.path, in_place=True)
         except READ_ERRORS as error:
             self.db.close()
             _drop(self.kept)
@@ -526,7 +527,7 @@ class RecordLog:
     def finds(self, run_ids: Iterable[int] = (), game: str | None = None
               ) -> list[dict[str, Any]]:
         """Finds, best first (longest terminating games), then every cycle, decoded: the
-        JSON columns as dicts, plus each measure, ``entry_<m>``/``period_<m>``, ``winner``,
+        JSON columns as dicts, plus each measure, ``entry_<m>``/``period_<m>``,
         ``objective`` (the measure its run ranks by) and, for a game with logs from before
         plug-ins, its v1 columns (:class:`~dealsearch.game.LegacyLogs`) as keys of their own.
 
@@ -624,10 +625,12 @@ class RecordLog:
         return table
 
 
-def _prepare(db: sqlite3.Connection, path: str) -> None:
+def _prepare(db: sqlite3.Connection, path: str, in_place: bool = False) -> None:
     """Bring the log on ``db`` to this release's schema in one transaction (an older log is
     migrated inside it: v1 to v2 by the default game, v2 to v3 by :func:`migrate_v2`), then
-    switch it to WAL."""
+    switch it to WAL. ``in_place``: the log file itself is migrated (not a copy in memory to
+    read), which is refused while a run's game is not installed here: the migration names a
+    run's totals by its game's measure, and would lose them."""
     with _transaction(db):
         version = db.execute("PRAGMA user_version").fetchone()[0]
         if version > VERSION:
@@ -641,12 +644,24 @@ def _prepare(db: sqlite3.Connection, path: str) -> None:
                         raise LogError(f"{path} is a version {version} log, which "
                                        f"{game.name} cannot read")
                     game.migrate_v1(db)
+                if in_place and (missing := _games_not_installed(db)):
+                    raise LogError(
+                        f"{path} is a version {version} log with runs of "
+                        f"{', '.join(missing)}, not installed here: install it to migrate "
+                        f"the log (its runs' totals are named by the game's measures)")
                 migrate_v2(db)
             _create(db)
             db.execute(f"PRAGMA user_version = {VERSION}")
         # Added beside version 2 (a release that does not know it leaves it alone).
         db.execute(OWNERS_SCHEMA)
     db.execute("PRAGMA journal_mode=WAL")
+
+
+def _games_not_installed(db: sqlite3.Connection) -> list[str]:
+    """The games the runs of a v2 log name that are not installed here."""
+    names = {bytes(name).decode(errors="replace") for (name,) in db.execute(
+        "SELECT DISTINCT CAST(game AS BLOB) FROM runs WHERE game IS NOT NULL")}
+    return sorted(name for name in names if installed_game(name) is None)
 
 
 def _tables(db: sqlite3.Connection) -> set[str]:
@@ -678,8 +693,6 @@ def migrate_v2(db: sqlite3.Connection) -> None:
     (else of a run of its setting). What v2 read from a damaged row is carried as it was, for
     the log's rules to judge.
     """
-    from .search.base import counted_measure
-
     db.execute("DROP INDEX IF EXISTS finds_by_length")
     db.execute("DROP INDEX IF EXISTS finds_by_run")
     # Old names for the old tables, without rewriting what other tables reference by name.
@@ -696,14 +709,14 @@ def migrate_v2(db: sqlite3.Connection) -> None:
         for rowid, options, name in db.execute(
                 "SELECT rowid, CAST(options AS BLOB), CAST(game AS BLOB) FROM runs_v2"
                 " ORDER BY rowid").fetchall():
-            game = _installed(None if name is None else bytes(name).decode(errors="replace"))
+            game = installed_game(None if name is None else bytes(name).decode(errors="replace"))
             try:
                 objective = json.loads(bytes(options).decode(errors="replace"))["objective"]
             except (ValueError, TypeError, KeyError):
                 objective = None
             if not isinstance(objective, str) or not objective:
                 objective = "" if game is None else game.measures[0]
-            measure = "" if game is None else counted_measure(game)
+            measure = "" if game is None else throughput_measure(game)
             db.execute(
                 "INSERT INTO runs (id, strategy, options, objective, seed, workers, machine,"
                 " started, ended, status, seconds, deals, totals, outcomes, checkpoint, game,"
@@ -745,12 +758,13 @@ def migrate_v2(db: sqlite3.Connection) -> None:
 
 def _measure_order(game: str) -> dict[str, int]:
     """Each measure of the game by its place (none for a game not installed here)."""
-    plugin = _installed(game)
+    plugin = installed_game(game)
     return {} if plugin is None else {m: i for i, m in enumerate(plugin.measures)}
 
 
-def _installed(name: Any) -> Any:
-    """The game called ``name``, or None if it is not installed here."""
+def installed_game(name: object) -> Game[Any] | None:
+    """The game called ``name``, or None if it is not installed here (or ``name`` is not a
+    game's name: a damaged row's)."""
     try:
         return get_game(name) if isinstance(name, str) else None
     except GameError:
@@ -989,14 +1003,13 @@ def decode_find(row: sqlite3.Row) -> dict[str, Any]:
     for name in ("entry", "period"):
         for m in find["measures"]:
             find[f"{name}_{m}"] = find[name].get(m)
-    find.setdefault("winner", find["details"].get("winner"))
     return find | _v1_columns(find["game"], find["game_options"])
 
 
 def _v1_columns(game: str, values: dict[str, Any]) -> dict[str, Any]:
     """The v1 columns of a find or cycle of a game with logs from before plug-ins
     (:class:`~dealsearch.game.LegacyLogs`): none for another game, or one not installed."""
-    plugin = _installed(game)
+    plugin = installed_game(game)
     return {} if plugin is None else v1_columns(plugin, values)
 
 

@@ -484,12 +484,13 @@ def check(path: str | Path) -> list[Problem]:
 
 
 def check_before_writing(path: str | Path, run_id: int | None = None) -> list[Problem]:
-    """What a run about to be written into the log at ``path`` must not meet, in a time that
-    does not grow with the log's finds: SQLite's ``PRAGMA quick_check`` (every page and
-    b-tree readable, without matching indexes to their tables), this release's tables and
-    columns, and the log's rules on the rows the run reads or touches (a resumed run's
-    ``run_id``: its run row, with its counts and checkpoint, and its histograms). The full
-    check (:func:`check`, ``dealsearch log check``) reads every row of every table."""
+    """What a run about to be written into the log at ``path`` must not meet: SQLite's
+    ``PRAGMA quick_check`` (it reads every page and b-tree of the file, so it takes longer as
+    the log grows, but it does not match indexes to their tables as ``integrity_check``
+    does), this release's tables and columns, and the log's rules on only the rows the run
+    reads or touches (a resumed run's ``run_id``: its run row, with its counts and
+    checkpoint, and its histograms). The full check (:func:`check`, ``dealsearch log
+    check``) holds every row of every table to the rules."""
     if Path(path).stat().st_size == 0:
         return [Problem("the file is empty: nothing of a log is left in it")]
     try:

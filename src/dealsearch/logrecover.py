@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .game import DEFAULT_GAME, GameError, get_game
-from .log import READ_ERRORS, SCHEMA, VERSION, RecordLog, _transaction
+from .game import DEFAULT_GAME
+from .log import READ_ERRORS, SCHEMA, VERSION, RecordLog, _transaction, installed_game
 from .logcheck import DERIVED, TABLES, Reading, Row, read_log, relations, schema_name
 
 SQLITE_TIMEOUT = 600   # seconds the sqlite3 tool may take to .recover a log
@@ -144,10 +144,8 @@ def _stand_in(run_id: int, run: Row | None, find: Row | None) -> Row:
 
 def _first_measure(game: Any) -> str:
     """The game's first measure (a stand-in run's objective): '' if it is not installed."""
-    try:
-        return get_game(game).measures[0] if isinstance(game, str) else ""
-    except GameError:
-        return ""
+    plugin = installed_game(game)
+    return "" if plugin is None else plugin.measures[0]
 
 
 def _write(out: str | Path, kept: dict[str, list[Row]], columns: dict[str, list[str]]

@@ -25,10 +25,11 @@ MyGame(Game[MyOptions])``) registered with :func:`register` (or declared under t
   (built by :func:`make_options`, which refuses names the game does not have).
 
 Everything beyond the core is a capability: a protocol a game has by having its methods or
-class attributes, checked with ``isinstance`` (:class:`Reference`, :class:`BatchPlayer`,
-:class:`BatchDetails`, :class:`CycleCatalogue`, :class:`CycleIds`, :class:`Histograms`,
-:class:`Throughput`, :class:`Mutations`, :class:`DealerVersion`, :class:`DealOptions`,
-:class:`PlaysBackwards`, :class:`FastSearch`, :class:`PublishedRecords`, ...), each with a
+class attributes, checked with ``isinstance`` (:class:`Reference`, :class:`Trace`,
+:class:`BatchPlayer`, :class:`BatchDetails`, :class:`CycleCatalogue`, :class:`CycleIds`,
+:class:`Histograms`, :class:`Throughput`, :class:`Mutations`, :class:`DealerVersion`,
+:class:`DealOptions`, :class:`PlaysBackwards`, :class:`FastSearch`,
+:class:`PublishedRecords`, ...), each with a
 framework function giving the default (:func:`canonical`, :func:`cycle_id`,
 :func:`histogram`, :func:`finished`, ...). :mod:`dealsearch.testing` is the contract every
 game keeps (a capability is checked only where the game has it), and
@@ -70,6 +71,7 @@ from .game import (
     Row,
     SpeedTable,
     Throughput,
+    Trace,
     Yardstick,
     batch_result,
     canonical,
@@ -92,8 +94,8 @@ __all__ = [
     "CycleIds", "DealOptions", "DealerVersion", "FastSearch", "Game", "GameError",
     "GameOptions", "GameResult", "Histograms", "Kernel", "Layout", "Mutations", "OptionSpec",
     "PlaysBackwards", "Published", "PublishedCheck", "PublishedDeals", "PublishedRecords",
-    "PythonKernel", "Reference", "Row", "SpeedTable", "Throughput", "Yardstick", "batch_result",
-    "canonical", "card_text", "cycle_id", "deal_options", "finished", "get_game", "histogram",
-    "make_options", "mutation_weights", "play_batch", "random_dealer", "register",
-    "throughput_measure",
+    "PythonKernel", "Reference", "Row", "SpeedTable", "Throughput", "Trace", "Yardstick",
+    "batch_result", "canonical", "card_text", "cycle_id", "deal_options", "finished",
+    "get_game", "histogram", "make_options", "mutation_weights", "play_batch", "random_dealer",
+    "register", "throughput_measure",
 ]

@@ -94,7 +94,7 @@ class Group:
         another measure than its game's first)."""
         by = "" if self.objective in ("", get_game(self.game).measures[0]) else \
             f", by {self.objective}"
-        return f"{self.strategy}, {self.setting}{by}"
+        return ", ".join(filter(None, (self.strategy, self.setting))) + by
 
     @property
     def game(self) -> str:

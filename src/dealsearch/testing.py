@@ -4,8 +4,8 @@ A game is a plug-in (:mod:`dealsearch.game`); whatever its engine, the search, t
 CLI rely on the same promises, checked here against the game's own pure-Python reference:
 
 - the compiled engine agrees with the reference (a game with a
-  :class:`~dealsearch.game.Reference`, whose trace is a line per turn), and plays a deal the
-  same way every time;
+  :class:`~dealsearch.game.Reference`), a :class:`~dealsearch.game.Trace` is a line per turn,
+  and the engine plays a deal the same way every time;
 - ``parse`` and ``format`` are inverse, and a row keeps the deck's cards;
 - a never-ending game's counts add up (first repeat = entry + one period), and a game with a
   cycle catalogue names its cycle (and only cycles);
@@ -35,15 +35,18 @@ Run it from pytest, one test per check::
         check(SUBJECT)
 
 or all at once with :func:`check_game`. Each check raises ``AssertionError`` naming the deal
-that broke it.
+that broke it. A check that does not apply to the game (a capability it lacks, no agreed
+limit, no deck small enough) never passes silently: under pytest it skips with the reason;
+elsewhere it raises :class:`NotApplicable`, which :func:`check_game` records and returns.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 
@@ -55,6 +58,7 @@ from .game import (
     Reference,
     Row,
     SpeedTable,
+    Trace,
     batch_result,
     canonical,
     cycle_id,
@@ -102,6 +106,25 @@ class Subject:
             yield self._cache[index]
 
 
+class NotApplicable(Exception):
+    """A check that does not apply to the game (its message says why)."""
+
+
+def not_applicable(reason: str) -> NoReturn:
+    """Stop a check that does not apply: ``pytest.skip(reason)`` where pytest runs it,
+    :class:`NotApplicable` otherwise."""
+    pytest = sys.modules.get("pytest")
+    if pytest is not None:
+        pytest.skip(reason)
+    raise NotApplicable(reason)
+
+
+def _skipped() -> tuple[type[BaseException], ...]:
+    """The exceptions :func:`not_applicable` raises."""
+    pytest = sys.modules.get("pytest")
+    return (NotApplicable,) if pytest is None else (NotApplicable, pytest.skip.Exception)
+
+
 def _plain(result: GameResult) -> tuple[Any, ...]:
     return (result.outcome, dict(result.measures), dict(result.entry), dict(result.period))
 
@@ -140,7 +163,7 @@ def compiled_equals_reference(subject: Subject) -> None:
     (a game with a :class:`~dealsearch.game.Reference`)."""
     game = subject.game
     if not isinstance(game, Reference):
-        return
+        not_applicable(f"{game.name} has no reference (no play_reference)")
     for options, rows in subject.cases():
         batch = play_batch(game, rows, options)
         assert len(batch) == len(rows)
@@ -153,11 +176,11 @@ def compiled_equals_reference(subject: Subject) -> None:
 
 
 def traces_the_game(subject: Subject) -> None:
-    """A game with a :class:`~dealsearch.game.Reference` traces a deal as lines of text, one
+    """A game with a :class:`~dealsearch.game.Trace` traces a deal as lines of text, one
     per turn (``verify --trace``): at least one, each a single line."""
     game = subject.game
-    if not isinstance(game, Reference):
-        return
+    if not isinstance(game, Trace):
+        not_applicable(f"{game.name} has no trace")
     for options, rows in subject.cases():
         for row in rows[:3]:
             text = game.format(row, options)
@@ -221,7 +244,7 @@ def cycles_repeat_after_their_period(subject: Subject) -> None:
     the first repeat's counts (as ``limit`` or ``cycle``). For a game with limits."""
     game = subject.game
     if "cycle" not in game.outcomes or not (limits := _limits(game)):
-        return
+        not_applicable(f"{game.name} has no cycle outcome or no agreed limit (max_<measure>)")
     cycle = game.outcomes.index("cycle")
     for options, rows, _ in _cycle_cases(subject):
         batch = play_batch(game, rows, options)
@@ -264,6 +287,8 @@ def limits_cut_the_game(subject: Subject) -> None:
     and no count past the unlimited game's; one that ends just at the limit keeps its counts.
     The reference agrees. Cut at a few lengths the option set's random deals reach."""
     game = subject.game
+    if not _limits(game):
+        not_applicable(f"{game.name} has no agreed limit (max_<measure> and a limit outcome)")
     for options, rows in subject.cases():
         free = play_batch(game, rows, options)
         n = len(rows)
@@ -311,7 +336,7 @@ def speed_table_agrees(subject: Subject) -> None:
     """
     game = subject.game
     if not isinstance(game, SpeedTable):
-        return
+        not_applicable(f"{game.name} has no speed table")
     table = game.speed_table(deals=20, seed=1)
     keys = {"setting", "deals_per_s", *(f"{m}_per_s" for m in game.measures),
             "reference_deals_per_s", "ratio", "mismatches"}
@@ -327,7 +352,7 @@ def cycle_key_refuses_an_ending_deal(subject: Subject) -> None:
     raises ``ValueError`` (the log never files a finished game under a cycle)."""
     game = subject.game
     if not isinstance(game, CycleCatalogue):
-        return
+        not_applicable(f"{game.name} has no cycle catalogue")
     for options, rows in subject.cases():
         batch = play_batch(game, rows[:20], options)
         for i in np.flatnonzero(np.array(game.outcomes)[batch.outcome] != "cycle")[:5]:
@@ -427,6 +452,7 @@ def exhaustive_respects_the_layout(subject: Subject) -> None:
     exhaustive search hold every distinct deal once: canonical (unordered segments sorted),
     each fixed segment with its own cards; every random deal, made canonical, is among them."""
     game = subject.game
+    checked = 0
     for values, (options, random_rows) in zip(subject.option_sets, subject.cases(),
                                                strict=True):
         layout = game.layout(options)
@@ -451,6 +477,10 @@ def exhaustive_respects_the_layout(subject: Subject) -> None:
         assert len(seen) == search.total_deals
         for row in random_rows:
             assert canonical(game, row, options).tobytes() in seen, game.format(row, options)
+        checked += 1
+    if not checked:
+        not_applicable(f"no option set of {game.name} has at most {EXHAUSTIVE_CHECK} "
+                       "distinct deals")
 
 
 CHECKS: tuple[Callable[[Subject], None], ...] = (
@@ -462,8 +492,15 @@ CHECKS: tuple[Callable[[Subject], None], ...] = (
 
 
 def check_game(game: Game, option_sets: Sequence[dict[str, Any]] = ({},),
-               cycle_deals: Sequence[tuple[dict[str, Any], str]] = (), rows: int = 200) -> None:
-    """Run every check of the contract on ``game``; ``AssertionError`` at the first broken one."""
+               cycle_deals: Sequence[tuple[dict[str, Any], str]] = (),
+               rows: int = 200) -> dict[str, str]:
+    """Run every check of the contract on ``game``; ``AssertionError`` at the first broken one.
+    Returns the checks that did not apply, by name, each with its reason."""
     subject = Subject(game, option_sets, cycle_deals, rows)
+    skipped: dict[str, str] = {}
     for check in CHECKS:
-        check(subject)
+        try:
+            check(subject)
+        except _skipped() as reason:
+            skipped[check.__name__] = str(reason.msg if hasattr(reason, "msg") else reason)
+    return skipped

@@ -22,6 +22,7 @@ SINCE = "2026-12-01 15:50:03"   # the page's owner: pid 4242 on host-a since the
 COMMANDS = {
     "argument --seed: '-5'": ["search", "random", "--seed", "-5"],
     "seed -5:": ["search", "--config", "campaign.toml"],
+    "has no option 'colour'": ["search", "--config", "durak.toml"],
     "notes.txt is not": ["records", "--db", "notes.txt"],
     "no log at missing.sqlite": ["records", "--db", "missing.sqlite"],
     "no directory missing/dir": ["search", "random", "--db", "missing/dir/x.sqlite"],
@@ -49,6 +50,11 @@ TESTS = {
                                      "test_a_worker_that_raises_fails_the_run_and_resume"),
     "(KilledWorker)": ("framework/test_errors.py",
                        "test_dask_workers_that_keep_dying_fail_the_run_in_one_line"),
+    "not installed here: install it to migrate": (
+        "framework/test_log_measures.py",
+        "test_a_v2_log_with_runs_of_a_game_not_installed_is_not_migrated_in_place"),
+    "mygame has no trace": ("framework/test_small_game.py",
+                            "test_a_core_only_game_searches_and_verifies"),
     "cannot write the log": ("framework/test_readers.py",
                              "test_a_search_on_a_read_only_log_says_it_cannot_write_there"),
     "was taken over by": ("framework/test_ownership.py",
@@ -87,6 +93,9 @@ def quoted() -> list[tuple[int, str]]:
 
 def the_pages_files(folder: Path) -> None:
     (folder / "campaign.toml").write_text('strategy = "random"\nseed = -5\n', encoding="utf-8")
+    (folder / "durak.toml").write_text(
+        'strategy = "random"\ngame = "durak"\n[game_options]\ncolour = "red"\n',
+        encoding="utf-8")
     (folder / "notes.txt").write_text("these are my notes\n", encoding="utf-8")
     (folder / "logs").mkdir()
     (folder / "empty").mkdir()

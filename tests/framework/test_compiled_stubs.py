@@ -80,3 +80,31 @@ def test_cython_lint_is_clean() -> None:
     sources = sorted(str(path) for pattern in ("*.pyx", "*.pxd") for path in PACKAGE.rglob(pattern))
     done = run(str(Path(sys.executable).parent / "cython-lint"), *sources)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def _stub_docstrings(path: Path) -> dict[str, str]:
+    """The docstrings a stub gives its classes and their methods, by dotted name."""
+    import ast
+
+    found = {}
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.ClassDef):
+            for child in (node, *node.body):
+                if isinstance(child, ast.ClassDef | ast.FunctionDef) and \
+                        (doc := ast.get_docstring(child)):
+                    found[node.name if child is node else f"{node.name}.{child.name}"] = doc
+    return found
+
+
+def test_the_kernel_stub_carries_the_compiled_docstrings() -> None:
+    # The API page documents Kernel and PythonKernel from the stub where the extension is not
+    # built (a fresh clone): its docstrings must be the compiled classes' own.
+    import inspect
+    import operator
+
+    from dealsearch import _kernel
+
+    stub = _stub_docstrings(PACKAGE / "_kernel.pyi")
+    assert {"Kernel", "Kernel.check_row", "Kernel.play", "PythonKernel"} <= set(stub)
+    for name, doc in stub.items():
+        assert inspect.getdoc(operator.attrgetter(name)(_kernel)) == doc, name

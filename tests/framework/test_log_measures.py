@@ -256,6 +256,25 @@ def test_a_writer_migrates_a_v2_log_keeping_a_copy_and_every_row(v2_log, capsys)
     assert check(v2_log) == []
 
 
+def test_a_v2_log_with_runs_of_a_game_not_installed_is_not_migrated_in_place(v2_log, capsys):
+    # The migration names a run's totals (v2's ``cards``) by its game's measure: without the
+    # game they would be lost, so the writer refuses, naming the game, and changes nothing.
+    raw = sqlite3.connect(v2_log)
+    with raw:
+        raw.execute("UPDATE runs SET game = 'nosuchgame' WHERE id = (SELECT MAX(id) FROM runs)")
+    raw.close()
+    before = Path(v2_log).read_bytes()
+    capsys.readouterr()
+    assert main(["search", "random", "--deals", "100", "--seed", "1", "--workers", "1",
+                 "--quiet", "--db", v2_log]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err == [f"dealsearch: error: {v2_log} is a version 2 log with runs of nosuchgame, "
+                   "not installed here: install it to migrate the log (its runs' totals are "
+                   "named by the game's measures)"]
+    assert Path(v2_log).read_bytes() == before
+    assert [p.name for p in Path(v2_log).parent.iterdir() if ".bak" in p.name] == []
+
+
 def test_a_migrated_v2_log_reads_as_it_did(v2_log, capsys):
     RecordLog(v2_log).close()
     read_as_v2_did(capsys, v2_log)

@@ -15,7 +15,9 @@ import pytest
 
 from dealsearch.cli import main
 from dealsearch.examples.war import War, register_war
+from dealsearch.log import RecordLog
 from dealsearch.plugin import OptionSpec, register
+from dealsearch.report import Group
 from dealsearch.testing import CHECKS, Subject
 
 
@@ -84,6 +86,10 @@ def test_a_game_without_options_reads_cleanly(capsys, tmp_path):
     assert main(["records", "--game", "plainwar", "--all", "--db", db]) == 0
     out = capsys.readouterr().out
     assert "plainwar:" not in out
+    assert "projection for random Plain War deals:" in out and "deals, :" not in out
+    with RecordLog(db, readonly=True) as log:
+        run = log.runs()[0]
+    assert Group("random", run["options_key"], (run,)).label == "random"
 
 
 def test_the_games_own_parse_error_reaches_the_user(capsys):

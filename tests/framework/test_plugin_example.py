@@ -56,8 +56,8 @@ def test_the_example_game_runs_through_search_log_records_and_report(capsys, tmp
     assert "cycle" in capsys.readouterr().out
     assert main(["status", "--all", "--db", db]) == 0
     assert "war" in capsys.readouterr().out
-    assert main(["bench", "--game", "war"]) == 2  # no speed table: one line says so
-    assert "has none" in capsys.readouterr().err
+    assert main(["bench", "--game", "war"]) == 2  # no yardstick, no speed table: one line
+    assert "war has neither" in capsys.readouterr().err
     pytest.importorskip("matplotlib")
     assert main(["report", "--game", "war", "--db", db, "--out", str(tmp_path / "r")]) == 0
     page = (tmp_path / "r" / "index.html").read_text(encoding="utf-8")

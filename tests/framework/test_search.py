@@ -17,7 +17,7 @@ import pytest
 from dealsearch.cli import main
 from dealsearch.game import GameResult
 from dealsearch.games.beggar import _climb
-from dealsearch.games.beggar.engine import play, play_batch, random_rows
+from dealsearch.games.beggar.engine import play, play_batch, shuffled_rows
 from dealsearch.games.beggar.notation import Deal, Rules, format_deal, parse_deal, parse_deck
 from dealsearch.games.beggar.options import get_rules
 from dealsearch.games.beggar.reference import play_reference
@@ -359,7 +359,7 @@ def _row_result(deal: str, spec: SearchSpec) -> tuple[np.ndarray, GameResult]:
 
 def _more_cards_fewer_tricks() -> tuple[str, str, str]:
     """Three random deals X, A, B: A has the most cards, B more tricks than A, X more than A."""
-    rows = random_rows(2000, seed=12)
+    rows = shuffled_rows(2000, seed=12)
     batch = play_batch(rows)
     wins = [i for i in range(len(rows)) if batch.outcome[i] == 0]
     tricks, cards = batch.tricks.tolist(), batch.cards.tolist()
@@ -506,7 +506,7 @@ def test_kick_makes_each_mutant_further_away_and_stays_reproducible():
 
 def test_a_kick_of_three_moves_a_mutant_further_than_one():
     payments = get_rules("standard").payments
-    row = np.array(random_rows(1, seed=9)[0], dtype=np.uint8)
+    row = np.array(shuffled_rows(1, seed=9)[0], dtype=np.uint8)
     counts, hist = np.zeros(3, dtype=np.int64), np.zeros(8, dtype=np.int64)
     moved = {}
     for kick in (1, 3):

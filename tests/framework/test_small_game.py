@@ -5,7 +5,7 @@ once, by the framework."""
 
 from __future__ import annotations
 
-import warnings
+import sys
 from typing import Any, ClassVar
 
 import numpy as np
@@ -24,9 +24,17 @@ from dealsearch.game import (
     make_options,
     register,
 )
-from dealsearch.testing import CHECKS, Subject, climb_resumes_exactly
+from dealsearch.testing import (
+    CHECKS,
+    NotApplicable,
+    Subject,
+    climb_resumes_exactly,
+    compiled_equals_reference,
+    traces_the_game,
+)
 
 CAPABILITIES = (framework.BatchPlayer, framework.BatchDetails, framework.Reference,
+                framework.Trace,
                 framework.CycleCatalogue, framework.CycleIds, framework.CycleFamilies,
                 framework.DealOptions, framework.Histograms, framework.Throughput,
                 framework.Mutations, framework.DealerVersion, framework.FastSearch,
@@ -88,6 +96,23 @@ def test_a_core_only_game_keeps_the_contract(check):
                   rows=60))
 
 
+def test_a_check_that_does_not_apply_says_so(monkeypatch):
+    # A game with a reference but no trace: the reference is compared, the trace check skips.
+    class ReferenceOnly(CoreWar):
+        def play_reference(self, row: Row, options: WarOptions) -> GameResult:
+            return self._war.play_reference(row, options)
+
+    subject = Subject(ReferenceOnly(), ({},), rows=20)
+    assert isinstance(subject.game, framework.Reference)
+    assert not isinstance(subject.game, framework.Trace)
+    compiled_equals_reference(subject)
+    with pytest.raises(pytest.skip.Exception, match="has no trace"):
+        traces_the_game(subject)
+    monkeypatch.delitem(sys.modules, "pytest")  # as a script outside pytest runs it
+    with pytest.raises(NotApplicable, match="has no reference"):
+        compiled_equals_reference(Subject(CORE, ({},), rows=20))
+
+
 def test_a_core_only_game_searches_and_verifies(capsys, tmp_path):
     db = str(tmp_path / "log.sqlite")
     assert main(["search", "random", "--game", "corewar", "--ranks", "3", "--deals", "400",
@@ -96,7 +121,9 @@ def test_a_core_only_game_searches_and_verifies(capsys, tmp_path):
     assert main(["verify", "--game", "corewar", "02313100/22311203"]) == 0
     assert "cycle" in capsys.readouterr().out
     assert main(["verify", "--game", "corewar", "--trace", "02313100/22311203"]) == 2
-    assert "corewar has no trace" in capsys.readouterr().err
+    assert capsys.readouterr().err.splitlines() == [   # as the errors page quotes it
+        "dealsearch: error: --trace: corewar has no trace (the game offers no turn-by-turn "
+        "account)"]
 
 
 def test_the_framework_supplies_what_a_core_game_lacks():
@@ -145,7 +172,7 @@ def test_options_take_dashes_and_leave_none_to_the_default():
 
 @pytest.mark.parametrize(("package", "name", "module"), [
     ("durak", "DurakGame", "game"), ("durak", "random_rows", "notation"),
-    ("durak", "cards", "notation"), ("spite", "SpiteGame", "game"),
+    ("spite", "SpiteGame", "game"),
     ("spite", "cycle_key_of", "game")])
 def test_old_import_paths_still_work_with_a_warning(package, name, module):
     import importlib
@@ -161,7 +188,7 @@ def test_spites_old_random_deals_deals_as_random_rows():
     from dealsearch.games import spite
     from dealsearch.games.spite.notation import random_rows
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
+    with pytest.warns(DeprecationWarning, match=r"spite\.random_deals\(n, seed\) is deprecated: "
+                      r"use .*notation\.random_rows\(options, n, seed\)"):
         old = spite.random_deals
     assert (old(3, 5) == random_rows(None, 3, 5)).all()

@@ -7,11 +7,10 @@ import json
 from typing import Any
 
 from ..errors import BadInput, BadOption
-from ..game import Game, SpeedTable, Yardstick, get_game
+from ..game import Game, SpeedTable, Yardstick, get_game, throughput_measure
 from ..text import table
 from .commands import Command
 from .options import (
-    DEFAULT_GAME,
     EXIT_MISMATCH,
     EXIT_OK,
     add_game_choice,
@@ -24,10 +23,13 @@ from .options import (
 def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
     """The ``bench`` command; its description is that of ``game``'s benchmark."""
     if isinstance(game, Yardstick) and not isinstance(game, SpeedTable):
-        text = ("deals/s and cards/s: engine vs a plain C loop vs pure Python",
-                "Play the same seeded random 2-player deals through the engine, the per-card "
-                "C yardstick and the pure-Python reference, in one run, and print deals/s, "
-                "cards/s and the ratios.")
+        measure = throughput_measure(game)
+        text = (f"{game.title}: deals/s and {measure}/s, engine vs its yardstick vs pure "
+                "Python",
+                f"Play the same seeded random deals of {game.title} through the compiled "
+                "engine, the game's yardstick (a plain C loop) and the pure-Python reference, "
+                f"in one run, and print deals/s, {measure}/s and the ratios; any disagreement "
+                "fails (exit 1).")
     else:
         text = (f"{game.title}: compiled engine vs pure-Python reference, per setting",
                 f"Play the same seeded random deals of {game.title} under each of its "
@@ -48,7 +50,7 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    """``dealsearch bench``: the default game's speed report, or another game's speed table."""
+    """``dealsearch bench``: a game's yardstick report, or its speed table."""
     game = get_game(args.game)
     if isinstance(game, SpeedTable) or not isinstance(game, Yardstick):
         return _bench_game(game, args)
@@ -63,8 +65,8 @@ def _bench_game(game: Game, args: argparse.Namespace) -> int:
     if args.workers != 1:
         raise BadOption(f"bench --game {game.name} times one core: --workers does not apply")
     if not isinstance(game, SpeedTable):
-        raise BadInput(f"bench measures {DEFAULT_GAME} and games with a speed table; "
-                       f"{game.name} has none")
+        raise BadInput(f"bench measures games with a yardstick or a speed table; "
+                       f"{game.name} has neither")
     rows = game.speed_table(args.deals, args.seed)
     if args.json:
         print(json.dumps({"game": game.name, "rows": rows}))

@@ -70,7 +70,7 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
                          help="the cycle catalogue: each distinct cycle and the deals reaching it")
     records.add_argument("--target", type=positive_int, metavar="N",
                         help="random runs: project the deals, core-hours and time to "
-                             "reach a game of N (the first measure, e.g. 6000 cards)")
+                             "reach a game of N (in the game's first measure)")
     add_game_choice(records)
     return records
 
@@ -128,15 +128,17 @@ def _print_projections(log: RecordLog, args: argparse.Namespace, game: Game) -> 
                 setting = game.describe_options(make_options(game, runs[0]["game_options"]))
             except (ValueError, TypeError):
                 setting = key
-            print(f"projection for random {game.title} deals, {setting}:")
+            # A game without options has no setting to name (no dangling separator).
+            print(f"projection for random {game.title} deals{', ' if setting else ''}"
+                  f"{setting}:")
             for line in projection.summary_lines():
                 print(f"  {line}")
 
 
 def _write_csv(rows: list[dict[str, Any]], game: Game) -> None:
     # A game with logs from before plug-ins keeps the v1 columns (the first after the deal,
-    # the rest at the end); other games name their options in full, so that every row can
-    # be replayed (verify --game NAME with them).
+    # the rest at the end, and the v1 winner column from the details); other games name
+    # their options in full, so that every row can be replayed (verify --game NAME with them).
     measures = game.measures
     v1 = list(v1_columns(game, {}))
     head, tail = (v1[:1], ["winner"]) if v1 else (["options_key"], ["details"])
@@ -145,7 +147,8 @@ def _write_csv(rows: list[dict[str, Any]], game: Game) -> None:
               "strategy", "run_id", *v1[1:]]
     writer = csv.DictWriter(sys.stdout, fields, extrasaction="ignore", lineterminator="\n")
     writer.writeheader()
-    writer.writerows({**row, "details": json.dumps(row["details"])} for row in rows)
+    writer.writerows({**row["details"], **row, "details": json.dumps(row["details"])}
+                     for row in rows)
 
 
 def _finds_table(rows: list[dict[str, Any]], game: Game) -> str:

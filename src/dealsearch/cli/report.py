@@ -35,7 +35,7 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
                         help="directory for index.html and the PNGs")
     report.add_argument("--target", type=positive_int, metavar="N",
                         help="random runs: also project the deals, core-hours and time to "
-                             "reach a game of N (the first measure, e.g. 6000 cards)")
+                             "reach a game of N (in the game's first measure)")
     add_game_choice(report)
     return report
 

@@ -106,7 +106,7 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
                                  "(default: 1)")
     if isinstance(game, PlaysBackwards):
         search.add_argument("--reverse-every", type=positive_int, metavar="K",
-                            help="climb (2 players): every K new bests of a climber, grow its "
+                            help="climb: every K new bests of a climber, grow its "
                                  "deal backwards and continue from the longest result "
                                  "(default: never)")
     search.add_argument("--device", choices=DEVICES,
@@ -125,7 +125,7 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
                         help="print every find and the summary as JSON lines")
     search.add_argument("--target", type=positive_int, metavar="N",
                         help="random search: also project the deals, core-hours and time to "
-                             "reach a game of N (the first measure, e.g. 6000 cards)")
+                             "reach a game of N (in the game's first measure)")
     search.add_argument("--quiet", action="store_true", help="no progress bar")
     search.add_argument("--verbose", action="store_true",
                         help="climb: also print each climber's own new bests and growths")

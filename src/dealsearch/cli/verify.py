@@ -15,14 +15,13 @@ from ..game import (
     Game,
     GameError,
     PublishedDeals,
-    Reference,
+    Trace,
     deal_options,
     get_game,
     looks_like_deal,
 )
 from .commands import Command
 from .options import (
-    DEFAULT_GAME,
     EXIT_BAD_INPUT,
     EXIT_MISMATCH,
     EXIT_OK,
@@ -51,7 +50,7 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
                         help="one JSON object per deal per line")
     verify.add_argument("--trace", action="store_true", help="print the game turn by turn")
     verify.add_argument("--known", action="store_true",
-                        help=f"replay every published deal ({DEFAULT_GAME}) and compare")
+                        help="replay every published deal (games with published deals) and compare")
     add_game_choice(verify)
     add_game_options(verify, game, exclude=deal_options(game))
     return verify
@@ -103,9 +102,9 @@ def run(args: argparse.Namespace) -> int:
     """``dealsearch verify``: play deals and print their results."""
     game = get_game(args.game)
     options = game_options(game, option_values(args, game, deal_options(game)))
-    if args.trace and not isinstance(game, Reference):
-        raise BadOption(f"--trace: {game.name} has no trace (its game offers no reference "
-                        "engine)")
+    if args.trace and not isinstance(game, Trace):
+        raise BadOption(f"--trace: {game.name} has no trace (the game offers no "
+                        "turn-by-turn account)")
     if args.known:
         if not isinstance(game, PublishedDeals):
             raise BadInput(f"--known: there are no published deals of {game.name} yet")
@@ -127,13 +126,13 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(canonical)
             print(f"  {game.describe(result)}")
-        if args.trace and isinstance(game, Reference):  # refused above otherwise
+        if args.trace and isinstance(game, Trace):  # refused above otherwise
             # --json: stdout holds JSON lines only, so the trace goes to stderr.
             _print_trace(game, text, options, sys.stderr if args.json else sys.stdout)
     return status
 
 
-def _print_trace(game: Reference, text: str, options: object, out: TextIO) -> None:
+def _print_trace(game: Trace, text: str, options: object, out: TextIO) -> None:
     for line in game.trace(text, options):
         print(line, file=out)
 

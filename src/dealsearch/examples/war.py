@@ -6,7 +6,8 @@ card loses. Cards are ranks 0 .. ranks-1, four of each, dealt half and half.
 
 It is pure Python: its Kernel is a :class:`~dealsearch.plugin.PythonKernel`, so every
 search runs it, slowly (the framework plays batches on the kernel). It has the core of a game
-and one capability, a :class:`~dealsearch.plugin.Reference` (``verify --trace``). Registered
+and two capabilities, a :class:`~dealsearch.plugin.Reference` (the contract compares it with
+the kernel) and a :class:`~dealsearch.plugin.Trace` (``verify --trace``). Registered
 by :func:`register_war`, never by the package. It imports only :mod:`dealsearch.plugin`, as a
 game written outside the package would.
 """
@@ -93,7 +94,8 @@ class War(Game[WarOptions]):
         return self.format(row, options), play(row, options)
 
     # The Reference capability: here the same plain Python as the kernel, so the contract's
-    # comparison is trivial; a compiled game's reference is its independent twin.
+    # comparison is trivial; a compiled game's reference is its independent twin. The Trace
+    # capability follows.
     def play_reference(self, row: Row, options: WarOptions) -> GameResult:
         return play(row, options)
 

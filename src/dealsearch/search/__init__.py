@@ -1,9 +1,10 @@
 """Search strategies (random, climb, exhaustive) and the local runner that drives them.
 
 The strategies only produce deals and read results; they know nothing of the log's schema or
-the command line, and a game only through :class:`dealsearch.game.Game`: its layout, its
-kernel (played by the generic compiled loops in ``_generic``) or its own fast loops
-(``Game.random_player``, ``Game.climber``), its text and its results.
+the command line, and a game only through :class:`dealsearch.game.Game` and its capabilities:
+its layout, its kernel (played by the generic compiled loops in ``_generic``) or its own fast
+loops (a :class:`~dealsearch.game.FastSearch`'s ``random_player`` and ``climber``), its text
+and its results.
 """
 
 from .runner import Runner, Summary

@@ -16,13 +16,11 @@ import numpy as np
 import numpy.typing as npt
 
 from ..game import (
-    DEFAULT_GAME,
     BatchResults,
     Game,
     GameResult,
     Layout,
     batch_result,
-    get_game,
     histogram,
     play_batch,
     throughput_measure,
@@ -38,10 +36,9 @@ class Task:
     payload: dict[str, Any] = field(default_factory=dict)
 
 
-def new_histograms(game: Game | None = None) -> dict[str, npt.NDArray[np.int64]]:
-    """Empty length histograms, one per measure of the game (BMN by default), sized by
+def new_histograms(game: Game) -> dict[str, npt.NDArray[np.int64]]:
+    """Empty length histograms, one per measure of the game, sized by
     :func:`~dealsearch.game.histogram`."""
-    game = game or get_game(DEFAULT_GAME)
     return {m: np.zeros(histogram(game, m)[1], dtype=np.int64) for m in game.measures}
 
 
@@ -50,23 +47,20 @@ def bin_widths(game: Game) -> dict[str, int]:
     return {m: histogram(game, m)[0] for m in game.measures}
 
 
-def counted_measure(game: Game) -> str:
-    """The measure a run totals (the log's ``totals``): the game's throughput measure."""
-    return throughput_measure(game)
-
-
 @dataclass
 class Report:
     """What a worker sends back for a task.
 
-    ``total`` sums the game's :func:`counted_measure`; ``outcomes`` counts per outcome code.
+    ``total`` sums the game's :func:`~dealsearch.game.throughput_measure`; ``outcomes``
+    counts per outcome code.
     """
 
     key: int
     deals: int = 0
     total: int = 0
     outcomes: list[int] = field(default_factory=lambda: [0, 0, 0])
-    histograms: dict[str, npt.NDArray[np.int64]] = field(default_factory=new_histograms)
+    # per measure (for_game sizes them; a report without them adds none)
+    histograms: dict[str, npt.NDArray[np.int64]] = field(default_factory=dict)
     finds: list[tuple[str, GameResult]] = field(default_factory=list)  # (canonical text, result)
     state: dict[str, Any] | None = None     # a climber's state, to continue from
     notes: list[str] = field(default_factory=list)  # progress worth telling the user
@@ -84,7 +78,7 @@ class Report:
         """Add per-outcome counts and per-measure totals (in the game's order)."""
         for code, n in enumerate(counts):
             self.outcomes[code] += int(n)
-        self.total += int(totals[game.measures.index(counted_measure(game))])
+        self.total += int(totals[game.measures.index(throughput_measure(game))])
 
     def hist_args(self, game: Game) -> tuple[list[npt.NDArray[np.int64]], list[int]]:
         """The histograms and widths as the compiled loops take them."""

@@ -22,13 +22,18 @@ from typing import Any
 
 import numpy as np
 
-from ..game import PlaysBackwards, histogram, mutation_weights, specialised_climber
+from ..game import (
+    PlaysBackwards,
+    histogram,
+    mutation_weights,
+    specialised_climber,
+    throughput_measure,
+)
 from ._generic import Climber
 from .base import (
     Report,
     Task,
     compact,
-    counted_measure,
     crossover,
     random_row,
     results_of,
@@ -138,7 +143,7 @@ def climb_slice(spec: SearchSpec, task: Task) -> Report:
     hists, widths = report.hist_args(game)
     climber = climber_for(spec, task.key)
     counts = np.zeros(len(game.outcomes), dtype=np.int64)
-    count_index = game.measures.index(counted_measure(game))
+    count_index = game.measures.index(throughput_measure(game))
     cycle = game.outcomes.index("cycle") if "cycle" in game.outcomes else -1
 
     def restart(first: bool) -> None:
@@ -231,7 +236,8 @@ def _keep_best(pool: list[list[Any]], row: list[int], score: int) -> None:
 
 def _grow_backwards(spec: SearchSpec, climber: Any, state: dict[str, Any],
                     report: Report) -> None:
-    """Try to extend the climber's best deal backwards (:meth:`Game.longer_starts`); continue
+    """Try to extend the climber's best deal backwards (a
+    :class:`~dealsearch.game.PlaysBackwards`'s ``longer_starts``); continue
     from the longest result by the objective, if it is at least as long as the climber's
     best."""
     game = spec.plugin

@@ -25,13 +25,13 @@ from typing import Any, Protocol
 import numpy as np
 from tqdm import tqdm
 
-from ..game import CycleCatalogue, GameResult, cycle_id, finished
+from ..game import CycleCatalogue, GameResult, cycle_id, finished, throughput_measure
 from ..interrupt import deferred
 from ..log import Find, ManagedRun, RecordLog
 from ..ownership import RENEW_SECONDS, Owner, claim, give_back, let_go
 from ..projection import live_projection
 from .backends import Backend, LocalBackend
-from .base import Report, Task, bin_widths, counted_measure, score
+from .base import Report, Task, bin_widths, score
 from .climb import ClimbSearch, climb_slice
 from .exhaustive import ExhaustiveSearch, play_shard
 from .hooks import TestHooks
@@ -114,7 +114,7 @@ class RunState:
 
     outcome_names: tuple[str, ...]
     deals: int = 0
-    total: int = 0     # of the game's throughput measure (:func:`.base.counted_measure`)
+    total: int = 0     # of the game's :func:`~dealsearch.game.throughput_measure`
     outcomes: dict[str, int] = field(default_factory=dict)
     best: dict[str, Any] | None = None   # deal and measures of the longest finished game
     seconds: float = 0.0
@@ -189,6 +189,8 @@ class Runner:
 
     The runner owns its run from here to the end of :meth:`run` (:mod:`dealsearch.ownership`):
     resuming a run that a live process plays raises :class:`~dealsearch.ownership.RunOwned`.
+    Whoever resumes a run checks the log first (:meth:`RecordLog.refuse_damage`, as ``search
+    --resume`` does before it reads the run): the quick check reads every page, once.
     """
 
     def __init__(self, spec: SearchSpec, log: RecordLog, run_id: int | None = None,
@@ -212,7 +214,6 @@ class Runner:
         self.owner = Owner.this_process()
         found: dict[str, Any] | None = None
         if run_id is not None:
-            log.refuse_damage(run_id)   # a resumed run writes into the log: it must be sound
             found = log.run(run_id)
             # before its checkpoint is read: the owner may be writing it
             claim(log.db, run_id, self.owner)
@@ -281,7 +282,7 @@ class Runner:
     def _progress(self, started: float) -> dict[str, Any]:
         return {"seconds": self.state.seconds + self.clock() - started,
                 "deals": self.state.deals,
-                "totals": {counted_measure(self.game): self.state.total},
+                "totals": {throughput_measure(self.game): self.state.total},
                 "outcomes": self.state.outcomes,
                 "checkpoint": {"strategy": self.strategy.checkpoint(), "best": self.state.best}}
 
@@ -386,7 +387,7 @@ class Runner:
 
     def _total(self, run: dict[str, Any]) -> int:
         """The run's logged total of the game's throughput measure."""
-        return int(run["totals"].get(counted_measure(self.game), 0))
+        return int(run["totals"].get(throughput_measure(self.game), 0))
 
     def _reload(self) -> None:
         """The run's counters, best and strategy as the log last committed them."""
@@ -520,7 +521,7 @@ class Runner:
         return Summary(self.run_id, spec.strategy, self.state.deals, self.state.total,
                        self.state.outcomes, self.state.best, self._progress(started)["seconds"],
                        status, error, stop_signal, self.clock() - began,
-                       counted_measure(self.game))
+                       throughput_measure(self.game))
 
     def _renew(self) -> None:
         """Renew the lease by which this process owns the run (no commit came for a while)."""
@@ -542,7 +543,7 @@ class Runner:
         elapsed = max(self.clock() - started, 1e-9)
         best = self.state.best
         postfix = {
-            f"{counted_measure(self.game)}/s":
+            f"{throughput_measure(self.game)}/s":
                 f"{self.state.total / (self.state.seconds + elapsed):.3g}",
             "best": best[self.spec.objective or ""] if best else "-",
             "cycles": self.state.outcomes["cycle"],

@@ -209,12 +209,6 @@ class SearchSpec:
         """Workers to start (``workers``, or one for the GPU, or every core)."""
         return self.workers or (1 if self.device == "gpu" else os.cpu_count() or 1)
 
-    @property
-    def limits(self) -> str:
-        """The agreed limit in words, '' for none: every ``max_*`` option that is set."""
-        return ",".join(f"{name}={value}" for name, value in self.game_options.items()
-                        if name.startswith("max_") and value)
-
     def to_json(self) -> dict[str, Any]:
         """The spec as plain data (for the runs table)."""
         return asdict(self)

@@ -1,20 +1,24 @@
-"""The names BMN's package used to export still import, each with a ``DeprecationWarning`` that
+"""The names BMN's package used to export (and its old modules, and Durak's ``cards``) still
+import, each with a ``DeprecationWarning`` that
 names its new home, and are the very objects of that home."""
 
 from __future__ import annotations
 
 import importlib
+import re
+import sys
 
 import pytest
 
 import dealsearch.games.beggar as package
 from dealsearch.game import BatchResults, GameResult, get_game
 from dealsearch.games.beggar import engine, game, notation, options
+from dealsearch.games.durak import notation as durak_notation
 
 MOVED = {
     "Beggar": game.BeggarGame, "describe": game.describe,
-    "play": engine.play, "play_batch": engine.play_batch, "random_deals": engine.random_rows,
-    "random_rows": engine.random_rows, "Result": engine.BeggarResult,
+    "play": engine.play, "play_batch": engine.play_batch, "random_deals": engine.shuffled_rows,
+    "random_rows": notation.random_rows, "Result": engine.BeggarResult,
     "BatchResult": engine.BeggarBatch, "BeggarResult": engine.BeggarResult,
     "Deal": notation.Deal, "DealError": notation.DealError, "Rules": notation.Rules,
     "STANDARD": notation.STANDARD, "ITALIAN": notation.ITALIAN,
@@ -41,8 +45,10 @@ def test_from_import_of_an_old_name_still_works() -> None:
 def test_the_old_names_inside_their_modules_warn_too() -> None:
     with pytest.warns(DeprecationWarning, match="use BeggarGame"):
         assert game.Beggar is game.BeggarGame  # type: ignore[attr-defined]
-    with pytest.warns(DeprecationWarning, match="use random_rows"):
-        assert engine.random_deals is engine.random_rows  # type: ignore[attr-defined]
+    for name in ("random_deals", "random_rows"):
+        with pytest.warns(DeprecationWarning, match=r"use shuffled_rows\(n, rules, seed\), or "
+                                                    r"notation\.random_rows\(options, n, seed\)"):
+            assert getattr(engine, name) is engine.shuffled_rows
 
 
 @pytest.mark.parametrize("name", ["to_bmn_result", "to_game_result", "Cycle", "no_such_name"])
@@ -51,15 +57,36 @@ def test_the_converters_and_the_second_result_model_are_gone(name: str) -> None:
         getattr(package, name)
 
 
-def test_the_old_modules_are_gone() -> None:
-    for module in ("rules", "deal", "result"):
-        with pytest.raises(ModuleNotFoundError):
-            importlib.import_module(f"dealsearch.games.beggar.{module}")
+OLD_MODULES = {
+    "dealsearch.games.beggar.rules": {"Rules": notation.Rules, "STANDARD": notation.STANDARD,
+                                      "ITALIAN": notation.ITALIAN, "PRESETS": options.PRESETS,
+                                      "get_rules": options.get_rules},
+    "dealsearch.games.beggar.deal": {"Deal": notation.Deal},
+    "dealsearch.games.beggar.result": {"Result": engine.BeggarResult,
+                                       "OUTCOMES": engine.OUTCOMES},
+    "dealsearch.games.durak.cards": {"card": durak_notation.card, "SUITS": durak_notation.SUITS,
+                                     "beats": durak_notation.beats},
+}
+
+
+@pytest.mark.parametrize("path", sorted(OLD_MODULES))
+def test_an_old_module_imports_with_a_warning_naming_its_new_home(
+        path: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delitem(sys.modules, path, raising=False)  # import it afresh
+    package_name, _, leaf = path.rpartition(".")
+    monkeypatch.delattr(sys.modules[package_name], leaf, raising=False)
+    with pytest.warns(DeprecationWarning, match=rf"{re.escape(path)} moved: import from "
+                                                r"dealsearch\.games\.\w+\.\w+"):
+        module = importlib.import_module(path)
+    for name, new in OLD_MODULES[path].items():
+        assert getattr(module, name) is new, name
 
 
 def test_the_engine_and_the_game_return_the_framework_results() -> None:
     beggar = get_game("beggar")
-    batch = beggar.play_batch(engine.random_rows(3, seed=2), beggar.options())
+    rows = notation.random_rows(beggar.options(), 3, seed=2)  # as every game's random_rows
+    assert (rows == engine.shuffled_rows(3, seed=2)).all()
+    batch = beggar.play_batch(rows, beggar.options())
     assert isinstance(batch, BatchResults) and batch.measures.shape == (3, 2)
     result = engine.play("---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---")
     assert isinstance(result, GameResult)

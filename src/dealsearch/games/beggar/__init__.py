@@ -32,8 +32,8 @@ _MOVED = {
     "Result": ("engine", "BeggarResult"),
     "play": ("engine", "play"),
     "play_batch": ("engine", "play_batch"),
-    "random_deals": ("engine", "random_rows"),
-    "random_rows": ("engine", "random_rows"),
+    "random_deals": ("engine", "shuffled_rows"),
+    "random_rows": ("notation", "random_rows"),
     "Deal": ("notation", "Deal"),
     "DealError": ("notation", "DealError"),
     "ITALIAN": ("notation", "ITALIAN"),
@@ -51,6 +51,8 @@ _MOVED = {
 _RESHAPED = {
     "Result": " (a GameResult: measures cards/tricks, entry, period, details winner/out; "
               "BeggarResult.of builds one from the old fields)",
+    "random_deals": " (random_deals(n, rules, seed); every game's is "
+                    "notation.random_rows(options, n, seed))",
     "BatchResult": " (a BatchResults: measures, entry, period columns cards/tricks; winner, "
                    "out)",
 }

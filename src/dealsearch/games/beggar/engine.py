@@ -165,14 +165,15 @@ def play_batch(
                        cycle[:, 2:4].copy(), winner + 1, out + 1)
 
 
-def random_rows(n: int, rules: Rules = STANDARD, seed: int = 0) -> npt.NDArray[np.uint8]:
-    """``n`` uniformly random deals of the rules' deck, one a row, for :func:`play_batch`.
+def shuffled_rows(n: int, rules: Rules = STANDARD, seed: int = 0) -> npt.NDArray[np.uint8]:
+    """``n`` uniformly random deals of the rules' deck, one a row, for :func:`play_batch`
+    (the game's :func:`~dealsearch.games.beggar.notation.random_rows` takes its options).
 
     Dealt in compiled code (up to 64 cards the counter-based dealer of ``_deals.h``, which the
     random players and the GPU kernel share; larger decks xoshiro256** and Fisher-Yates); the
     same seed, the same deals.
 
-    >>> random_rows(2, seed=1).shape
+    >>> shuffled_rows(2, seed=1).shape
     (2, 52)
     """
     return _engine.random_rows(rules.deck, n, seed)
@@ -197,9 +198,11 @@ def play(
 
 
 def __getattr__(name: str) -> Any:
-    """``random_deals``, the old name of :func:`random_rows`, with a ``DeprecationWarning``."""
-    if name == "random_deals":
-        warnings.warn("dealsearch.games.beggar.engine.random_deals is deprecated: use "
-                      "random_rows", DeprecationWarning, stacklevel=2)
-        return random_rows
+    """``random_deals`` and ``random_rows``, the old names of :func:`shuffled_rows`, with a
+    ``DeprecationWarning``."""
+    if name in ("random_deals", "random_rows"):
+        warnings.warn(f"dealsearch.games.beggar.engine.{name} is deprecated: use "
+                      "shuffled_rows(n, rules, seed), or notation.random_rows(options, n, seed) "
+                      "as in every game", DeprecationWarning, stacklevel=2)
+        return shuffled_rows
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -70,12 +70,6 @@ def describe(result: GameResult) -> str:
             f"period {_counts(result.period)}")
 
 
-def _options(options: Any) -> BeggarOptions:
-    if not isinstance(options, BeggarOptions):
-        raise GameError(f"not BMN options: {options!r}")
-    return options
-
-
 class BeggarGame(Game[BeggarOptions]):
     """Beggar-My-Neighbour (docs/games/beggar.md): measures cards and tricks; outcomes win, cycle,
     limit."""
@@ -88,7 +82,6 @@ class BeggarGame(Game[BeggarOptions]):
     deal_options = ("players", "hand_sizes")
     histogram_bins: ClassVar[dict[str, tuple[int, int]]] = {"cards": (10, 2048),
                                                             "tricks": (1, 4096)}
-    mutation_weights = (1, 1, 1, 1)
     throughput_measure = "cards"
     cycle_key_title = "smallest state (player to move first)"  # what its cycle keys are
     # Random search deals from _deals.h's counter-based generator (decks of up to 64 cards),
@@ -110,7 +103,7 @@ class BeggarGame(Game[BeggarOptions]):
                           if (v := values.get(k)))
         return {"rules": "" if rules is None else str(rules), "limits": limits}
 
-    def describe_options(self, options: Any) -> str:
+    def describe_options(self, options: BeggarOptions) -> str:
         """E.g. ``standard rules, 2 players`` (the deck, hand sizes and a limit only when
         they are not the rules' own).
 
@@ -132,20 +125,19 @@ class BeggarGame(Game[BeggarOptions]):
             words.append(f"stop at {options.max_tricks} tricks")
         return ", ".join(words)
 
-    def layout(self, options: Any) -> Layout:
+    def layout(self, options: BeggarOptions) -> Layout:
         """The deck (card classes, sorted) and one segment per hand."""
-        options = _options(options)
         if options.deck is None:
             raise GameError("a layout needs a deck (not 'any')")
         deck = np.repeat(np.arange(len(options.deck), dtype=np.uint8), options.deck)
         return Layout(deck, options.sizes,
                       names=tuple(f"hand {seat + 1}" for seat in range(options.players)))
 
-    def deal(self, row: Row, options: Any) -> Deal:
+    def deal(self, row: Row, options: BeggarOptions) -> Deal:
         """The :class:`Deal` of a row."""
         cards = [int(card) for card in row]
         hands, start = [], 0
-        for size in _options(options).sizes:
+        for size in options.sizes:
             hands.append(tuple(cards[start:start + size]))
             start += size
         return Deal(tuple(hands))
@@ -157,31 +149,28 @@ class BeggarGame(Game[BeggarOptions]):
         except DealError as error:
             raise GameError(str(error)) from None
 
-    def parse(self, text: str, options: Any) -> Row:
+    def parse(self, text: str, options: BeggarOptions) -> Row:
         """A deal in any notation as a row; it must have the options' hands and deck."""
-        options = _options(options)
         deal = self._parse(text, options)
         if options.sizes and deal.hand_sizes != options.sizes:
             raise GameError(f"the deal has hands of {'/'.join(map(str, deal.hand_sizes))} "
                             f"cards, the options {'/'.join(map(str, options.sizes))}")
         return np.array(deal.cards, dtype=np.uint8)
 
-    def format(self, row: Row, options: Any) -> str:
+    def format(self, row: Row, options: BeggarOptions) -> str:
         """Compact notation, hands separated by ``/``."""
-        options = _options(options)
         return format_deal(self.deal(row, options), options.game_rules)
 
-    def play_batch(self, rows: npt.ArrayLike, options: Any) -> BeggarBatch:
+    def play_batch(self, rows: npt.ArrayLike, options: BeggarOptions) -> BeggarBatch:
         """The compiled engine (:func:`dealsearch.games.beggar.engine.play_batch`) on many rows."""
-        options = _options(options)
         return bmn_play_batch(rows, options.game_rules, options.players, options.sizes or None,
                               options.max_cards, options.max_tricks)
 
-    def result(self, batch: BatchResults, i: int, row: Row, options: Any) -> GameResult:
-        """Entry ``i`` of a batch, winner and order out included."""
-        if isinstance(batch, BeggarBatch):
-            return batch.result(i)
-        return self.verify(self.format(row, options), options)[1]
+    def result(self, batch: BatchResults, i: int, row: Row, options: BeggarOptions) -> GameResult:
+        """Entry ``i`` of a batch of :meth:`play_batch`, winner and order out included."""
+        if not isinstance(batch, BeggarBatch):
+            raise TypeError(f"not a batch of BMN's play_batch: {type(batch).__name__}")
+        return batch.result(i)
 
     def play_deal(self, deal: Deal, options: BeggarOptions) -> BeggarResult:
         """One deal (its own hand sizes) through the compiled engine."""
@@ -190,15 +179,13 @@ class BeggarGame(Game[BeggarOptions]):
                                options.max_tricks)
         return batch.result(0)
 
-    def verify(self, text: str, options: Any) -> tuple[str, GameResult]:
+    def verify(self, text: str, options: BeggarOptions) -> tuple[str, GameResult]:
         """Play a deal as given (its own players and hand sizes): (compact text, result)."""
-        options = _options(options)
         deal = self._parse(text, options)
         return format_deal(deal, options.game_rules), self.play_deal(deal, options)
 
-    def play_reference(self, row: Row, options: Any) -> GameResult:
+    def play_reference(self, row: Row, options: BeggarOptions) -> GameResult:
         """The pure-Python engine (:func:`dealsearch.games.beggar.reference.play_reference`)."""
-        options = _options(options)
         return bmn_reference(self.deal(row, options), options.game_rules, options.max_cards,
                              options.max_tricks)
 
@@ -206,9 +193,8 @@ class BeggarGame(Game[BeggarOptions]):
         """``verify``'s line: e.g. 'hand 2 wins: 8,344 cards, 1,164 tricks'."""
         return describe(result)
 
-    def trace(self, text: str, options: Any) -> Iterator[str]:
+    def trace(self, text: str, options: BeggarOptions) -> Iterator[str]:
         """Trick by trick, as ``verify --trace`` prints it (checked against the engine)."""
-        options = _options(options)
         deal = self._parse(text, options)
         rules = options.game_rules
         lines: list[str] = []
@@ -228,11 +214,10 @@ class BeggarGame(Game[BeggarOptions]):
             raise RuntimeError(f"trace engine disagrees: {traced} != {compiled}")
         yield from lines
 
-    def kernel(self, options: Any) -> Any:
+    def kernel(self, options: BeggarOptions) -> Any:
         """A :class:`~dealsearch.games.beggar._kernel.BeggarKernel`."""
         from ._kernel import BeggarKernel
 
-        options = _options(options)
         return BeggarKernel(options.sizes, options.game_rules.payments, options.max_cards,
                             options.max_tricks)
 
@@ -243,9 +228,8 @@ class BeggarGame(Game[BeggarOptions]):
 
         return COMMANDS
 
-    def cycle_key(self, row: Row, options: Any) -> str:
+    def cycle_key(self, row: Row, options: BeggarOptions) -> str:
         """The catalogue's key (:func:`dealsearch.games.beggar.catalogue.cycle_key`)."""
-        options = _options(options)
         return catalogue.cycle_key(self.deal(row, options), options.game_rules)
 
     def published(self) -> Published:
@@ -282,10 +266,9 @@ class BeggarGame(Game[BeggarOptions]):
         """Rewrite a v1 log (BMN only, before games were plug-ins) to schema v2."""
         log_migrate.migrate_v1(db)
 
-    def backwards_refusal(self, options: Any) -> str | None:
+    def backwards_refusal(self, options: BeggarOptions) -> str | None:
         """Playing backwards (:mod:`dealsearch.games.beggar.reverse`) takes two players and
         64-bit hands."""
-        options = _options(options)
         if options.players != 2:
             return "playing backwards needs 2 players"
         if options.game_rules.deck_size > reverse.MAX_CARDS:
@@ -293,11 +276,10 @@ class BeggarGame(Game[BeggarOptions]):
                     f"(it works on 64-bit hands)")
         return None
 
-    def longer_starts(self, row: Row, options: Any) -> list[tuple[Row, GameResult]]:
+    def longer_starts(self, row: Row, options: BeggarOptions) -> list[tuple[Row, GameResult]]:
         """:func:`dealsearch.games.beggar.reverse.longer_starts` from the first
         ``REVERSE_TRICKS`` states of ``row``'s game, each walk bounded to ``REVERSE_STATES``
         states."""
-        options = _options(options)
         refusal = self.backwards_refusal(options)
         if refusal:
             raise ValueError(refusal)
@@ -305,44 +287,44 @@ class BeggarGame(Game[BeggarOptions]):
                                       REVERSE_TRICKS, REVERSE_STATES)
         return [(self.parse(text, options), result) for text, result in found]
 
-    def cycle_family(self, key: str, options: Any) -> str | None:
+    def cycle_family(self, key: str, options: BeggarOptions) -> str | None:
         """The family of a catalogued cycle (:func:`dealsearch.games.beggar.families.
         family_of`) under its options' rules."""
         from .families import family_of  # records --cycles only
 
         try:
-            return family_of(key, _options(options).game_rules)
+            return family_of(key, options.game_rules)
         except (ValueError, KeyError):  # a key or rules this version cannot read
             return None
 
-    def cycle_id(self, key: str, options: Any) -> str:
+    def cycle_id(self, key: str, options: BeggarOptions) -> str:
         """The v1 catalogue id (rules name and key), so old and new logs agree."""
-        return catalogue.key_id(key, _options(options).game_rules)
+        return catalogue.key_id(key, options.game_rules)
 
-    def random_player(self, options: Any, seed: int, stream: int, objective: str,
+    def random_player(self, options: BeggarOptions, seed: int, stream: int, objective: str,
                       best: int = 0) -> Any:
         """The specialised random dealer and player (``_engine.RandomPlayer``)."""
         from .search import FastSampler
 
-        return FastSampler(_options(options), seed, stream, objective, best)
+        return FastSampler(options, seed, stream, objective, best)
 
-    def device_refusal(self, options: Any, device: str) -> str | None:
+    def device_refusal(self, options: BeggarOptions, device: str) -> str | None:
         """Why the GPU engine (or its CPU emulation) cannot play these options."""
         from .gpu import refusal
 
-        return refusal(_options(options))
+        return refusal(options)
 
-    def device_sampler(self, options: Any, seed: int, objective: str, device: str) -> Any:
+    def device_sampler(self, options: BeggarOptions, seed: int, objective: str, device: str) -> Any:
         """The random player on ``device`` (``gpu``: CuPy, imported only now; ``emulate``)."""
         from .gpu import GpuSampler, open_device
 
-        return GpuSampler(_options(options), seed, objective, open_device(device))
+        return GpuSampler(options, seed, objective, open_device(device))
 
-    def climber(self, options: Any, seed: int, stream: int, objective: str) -> Any:
+    def climber(self, options: BeggarOptions, seed: int, stream: int, objective: str) -> Any:
         """The specialised climber (``_climb.Climber``)."""
         from .search import FastClimber
 
-        return FastClimber(_options(options), seed, stream, objective)
+        return FastClimber(options, seed, stream, objective)
 
 
 def __getattr__(name: str) -> Any:

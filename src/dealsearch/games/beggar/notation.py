@@ -29,8 +29,15 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache
+from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
 
 from ...game import GameError
+
+if TYPE_CHECKING:
+    from .options import BeggarOptions
 
 MAX_CARDS = 65_535  # the engines play any deal up to this size (64-bit planes up to 64 cards)
 MAX_CLASSES = 8  # three bit-planes hold classes 0..7
@@ -287,3 +294,18 @@ def format_hand(hand: tuple[int, ...] | list[int], rules: Rules = STANDARD) -> s
 def format_deal(deal: Deal, rules: Rules = STANDARD) -> str:
     """A deal in compact notation, hands separated by ``/``."""
     return "/".join(format_hand(hand, rules) for hand in deal.hands)
+
+
+def random_rows(options: BeggarOptions, n: int, seed: int) -> npt.NDArray[np.uint8]:
+    """``n`` uniformly random deals of the options' deck, one a row (as every game's
+    ``notation.random_rows``); the same seed, the same deals.
+
+    >>> from dealsearch.games.beggar.options import make_options
+    >>> random_rows(make_options(), 2, seed=1).shape
+    (2, 52)
+    """
+    if options.deck is None:
+        raise GameError("random deals need a deck: these options take any cards")
+    from . import _engine  # compiled; the notation itself is plain Python
+
+    return _engine.random_rows(options.deck, n, seed)

@@ -14,7 +14,8 @@ DURAK = register(_game.DurakGame())
 # Names this package exported before each module had one role: still importable, with a
 # DeprecationWarning naming the module they live in now.
 _MOVED = {"DurakGame": "game", "DurakOptions": "options", "POLICIES": "options",
-          "random_rows": "notation", "cards": "notation"}
+          "random_rows": "notation"}
+# (The old module dealsearch.games.durak.cards is a shim of its own, cards.py.)
 
 
 def __getattr__(name: str) -> Any:

@@ -1,6 +1,6 @@
 # The compiled Durak engine's C-level API (what other compiled modules may cimport).
 #
-# Cards are codes (rank - 2) * 4 + suit (see cards.py), so a hand is a 64-bit mask with bit
+# Cards are codes (rank - 2) * 4 + suit (see notation.py), so a hand is a 64-bit mask with bit
 # ``code`` set for each card held; among non-trumps, lower bit = lower value ([Cards]).
 from libc.stdint cimport int64_t, uint8_t, uint64_t
 

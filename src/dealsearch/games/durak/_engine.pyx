@@ -1,7 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """The compiled Durak engine: the contract (docs/games/durak.md) on 64-bit card masks.
 
-Hands, the table and the cards of a rank are masks (bit = card code, see cards.py); the loop
+Hands, the table and the cards of a rank are masks (bit = card code, see notation.py); the loop
 holds no Python object and runs without the GIL. Policies ([Policies]) are in one place below.
 Cycle detection is exact ([Counting]): every boundary state goes into a StateStore; the store is
 cleared whenever the talon shrinks, since states with different talons can never be equal.
@@ -509,7 +509,7 @@ cdef int fill_rules(Rules* rules, players, deck, bint transfers, bint pairs,
 
 
 cdef int lowest_code(int deck):
-    # the 36-card deck starts at the sixes: codes 16..51 (cards.py)
+    # the 36-card deck starts at the sixes: codes 16..51 (notation.py)
     return 16 if deck == 36 else 0
 
 

@@ -19,9 +19,15 @@ _MOVED = {"SpiteGame": "game", "cycle_key_of": "game", "random_rows": "notation"
 def __getattr__(name: str) -> Any:
     from ..._moved import moved
 
-    if name == "random_deals":  # now random_rows(options, n, seed), as in every game
-        rows = moved(__name__, _MOVED, "random_rows")
-        return lambda n, seed: rows(None, n, seed)
+    if name == "random_deals":  # random_deals(n, seed): random_rows(None, n, seed) now
+        import warnings
+
+        from .notation import random_rows
+
+        warnings.warn(f"{__name__}.random_deals(n, seed) is deprecated: use "
+                      f"{__name__}.notation.random_rows(options, n, seed), as in every game",
+                      DeprecationWarning, stacklevel=2)
+        return lambda n, seed: random_rows(None, n, seed)
     return moved(__name__, _MOVED, name)
 
 

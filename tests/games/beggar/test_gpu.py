@@ -18,7 +18,7 @@ import pytest
 from dealsearch.cli import main
 from dealsearch.games.beggar import _engine, _gpu_emulate, gpu
 from dealsearch.games.beggar.notation import STANDARD
-from dealsearch.games.beggar.options import make_options
+from dealsearch.games.beggar.options import beggar_options
 from dealsearch.search import device as device_module
 from dealsearch.search.base import Task
 from dealsearch.search.device import task_finds
@@ -72,14 +72,14 @@ def check_against_engine(options, seed, n, objective="cards"):
 
 
 def test_the_cpu_players_deal_the_kernels_deals() -> None:
-    table = gpu.KernelTable.build(make_options(), 11, "cards")
+    table = gpu.KernelTable.build(beggar_options(), 11, "cards")
     for stream in (0, 5):
         rows = _engine.random_rows(STANDARD.deck, 1000, 11, stream)
         assert (rows == rows_of(table, stream, 1000, chunk_deals=1000)).all()
 
 
 def test_deal_d_of_a_stream_does_not_depend_on_the_deals_before_it() -> None:
-    table = gpu.KernelTable.build(make_options(), 4, "cards")
+    table = gpu.KernelTable.build(beggar_options(), 4, "cards")
     rows = _engine.random_rows(STANDARD.deck, 500, 4, 2)
     picked = np.array([499, 0, 250], dtype=np.uint64)
     again = _gpu_emulate.deal_rows(table.courts, 52, table.seed_key,
@@ -88,17 +88,17 @@ def test_deal_d_of_a_stream_does_not_depend_on_the_deals_before_it() -> None:
 
 
 def test_the_kernel_plays_standard_deals_as_the_engine() -> None:
-    _, handed = check_against_engine(make_options(), 1, 200_000)
+    _, handed = check_against_engine(beggar_options(), 1, 200_000)
     assert not handed.any()     # no known 2-player 52-card game is past the cap
 
 
 @pytest.mark.slow
 def test_the_kernel_plays_a_million_standard_deals_as_the_engine() -> None:
-    check_against_engine(make_options(), 2, 1_000_000)
+    check_against_engine(beggar_options(), 2, 1_000_000)
 
 
 def test_the_kernel_hands_back_every_cycle_of_a_small_deck() -> None:
-    options = make_options(deck="------JJQQK")
+    options = beggar_options(deck="------JJQQK")
     outcome, handed = check_against_engine(options, 5, 100_000)
     assert (outcome == 1).sum() > 100       # cycles happen, and all are handed back
     assert handed[outcome == 1].all()
@@ -107,18 +107,19 @@ def test_the_kernel_hands_back_every_cycle_of_a_small_deck() -> None:
 @pytest.mark.parametrize("values", [{"max_cards": 400}, {"max_tricks": 40},
                                     {"hand_sizes": "30/22"}], ids=str)
 def test_the_kernel_respects_limits_and_uneven_hands(values) -> None:
-    outcome, handed = check_against_engine(make_options(**values), 6, 50_000)
+    outcome, handed = check_against_engine(beggar_options(**values), 6, 50_000)
     if values.keys() & {"max_cards", "max_tricks"}:
         assert (outcome == 2).sum() > 100   # the limit bites, and every limited game is back
         assert handed[outcome == 2].all()
 
 
 def test_the_kernel_scores_by_tricks() -> None:
-    check_against_engine(make_options(), 8, 50_000, objective="tricks")
+    check_against_engine(beggar_options(), 8, 50_000, objective="tricks")
 
 
 def test_chunk_records_are_the_running_best_of_each_chunk() -> None:
-    _, scores, *_ = emulate(make_options(deck="-" * 20 + "JJQQKKAA"), 3, 25_000, chunk_deals=7_000)
+    _, scores, *_ = emulate(beggar_options(deck="-" * 20 + "JJQQKKAA"), 3, 25_000,
+                            chunk_deals=7_000)
     counts, found, found_scores = _gpu_emulate.records(scores, 7_000, 64)
     for c in range(4):
         best, want = 0, []
@@ -346,7 +347,7 @@ def test_the_cupy_host_slices_a_run_and_gets_the_emulations_results(monkeypatch,
     monkeypatch.setattr(gpu, "SLICE_CHUNKS", 2)     # 5.5 chunks: three slices, one short
     on_gpu = gpu.CupyDevice()
     assert on_gpu.name == "Fake GPU" and on_gpu.grid == 2 * 4
-    table = gpu.KernelTable.build(make_options(deck=deck), 12, "cards")
+    table = gpu.KernelTable.build(beggar_options(deck=deck), 12, "cards")
     work = gpu.Work(7, 5_500, 1_000, 10, 2048, 4096)
     runs = {name: where.collect(where.launch(table, work))
             for name, where in (("gpu", on_gpu), ("cpu", gpu.EmulatedDevice()))}
@@ -367,7 +368,7 @@ def test_the_gpu_plays_the_next_chunks_while_the_host_reports(monkeypatch):
     real_launch = on_gpu.launch
     monkeypatch.setattr(on_gpu, "launch", lambda t, work: launched.append(work.first_stream)
                         or real_launch(t, work))
-    options = make_options()
+    options = beggar_options()
     sampler = gpu.GpuSampler(options, 5, "cards", on_gpu)
     twin = gpu.GpuSampler(options, 5, "cards", gpu.EmulatedDevice())
     for first in (3, 5, 7, 2):      # 3 and 5 follow on; 7 is not 5's next (2 chunks)...

@@ -24,7 +24,7 @@ MOVED = {
     "STANDARD": notation.STANDARD, "ITALIAN": notation.ITALIAN,
     "parse_deal": notation.parse_deal, "format_deal": notation.format_deal,
     "BeggarOptions": options.BeggarOptions, "PRESETS": options.PRESETS,
-    "get_rules": options.get_rules, "make_options": options.make_options,
+    "get_rules": options.get_rules, "make_options": options.beggar_options,
 }
 
 
@@ -92,3 +92,10 @@ def test_the_engine_and_the_game_return_the_framework_results() -> None:
     assert isinstance(result, GameResult)
     assert (dict(result.measures), dict(result.details)) == (
         {"cards": 8344, "tricks": 1164}, {"winner": 2, "out": [1]})
+
+
+def test_options_old_make_options_warns_and_is_beggar_options() -> None:
+    # renamed: it read like the framework's make_options(game, values)
+    with pytest.warns(DeprecationWarning, match="use beggar_options"):
+        old = options.make_options
+    assert old is options.beggar_options

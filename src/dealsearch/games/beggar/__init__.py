@@ -44,7 +44,7 @@ _MOVED = {
     "BeggarOptions": ("options", "BeggarOptions"),
     "PRESETS": ("options", "PRESETS"),
     "get_rules": ("options", "get_rules"),
-    "make_options": ("options", "make_options"),
+    "make_options": ("options", "beggar_options"),
 }
 
 # The two old result classes are the framework's results now, built from other fields.

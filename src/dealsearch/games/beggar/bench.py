@@ -181,13 +181,13 @@ def _gpu_row(deals: int, seed: int, engine_cards: int, engine_tricks: int
     engine's), then is timed on at least GPU_DEALS deals (a whole random-search report each)."""
     from ...search.device import DeviceUnavailable
     from .gpu import CupyDevice, GpuSampler
-    from .options import make_options
+    from .options import beggar_options
 
     try:
         device = CupyDevice()
     except DeviceUnavailable as error:
         return None, str(error), 0
-    sampler = GpuSampler(make_options(), seed, "cards", device)
+    sampler = GpuSampler(beggar_options(), seed, "cards", device)
     hists = [np.zeros(2048, dtype=np.int64), np.zeros(4096, dtype=np.int64)]
     same = sampler.play(0, deals, deals, hists, [10, 1])
     mismatches = int(bool(same.handbacks) or same.totals != [engine_cards, engine_tricks])

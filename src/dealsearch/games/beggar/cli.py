@@ -33,7 +33,7 @@ from ...game import Game, get_game
 from ...log import Find, ManagedRun
 from .factory_command import add_factory_parser, cmd_factory
 from .notation import parse_deal
-from .options import get_rules, make_options
+from .options import beggar_options, get_rules
 from .reverse import MAX_CARDS, basin, longer_starts
 
 # ---------------------------------------------------------------- reverse
@@ -104,7 +104,7 @@ def _along(args: argparse.Namespace, deal: Any, rules: Any) -> int:
     started = time.time()
     longer = longer_starts(deal, rules, args.tricks, args.max_states or 100_000)
     options = {"deal": args.deal, "tricks": args.tricks, "max_states": args.max_states}
-    bmn = make_options(rules.name)
+    bmn = beggar_options(rules.name)
     with closing(open_log(args.db)) as log, \
             ManagedRun.start(log, "reverse", options, None, 1, "beggar",
                              bmn.to_json(), bmn.key(), again=_again_reverse(args)) as run:

@@ -58,7 +58,7 @@ from .factory import find_loop, seed_loops
 from .factory_run import Child, Factory, Node, Settings, expand_node, task_args
 from .families import family_of
 from .notation import DealError, Rules, parse_deal, parse_deck
-from .options import PRESETS, BeggarOptions, make_options
+from .options import PRESETS, BeggarOptions, beggar_options
 
 # Small decks whose exhaustive play has cycles to grow from, per (rules, players).
 START_DECKS = {("standard", 2): "------JJQQK", ("italian", 2): "00000011223",
@@ -279,7 +279,7 @@ def _factory(args: argparse.Namespace) -> int:
         with closing(open_log(args.db)) as log:
             # Its deals have hands of any sizes: they are logged under the rules' deck dealt
             # any way.
-            bmn = make_options(rules.name, players=args.players, deck="any")
+            bmn = beggar_options(rules.name, players=args.players, deck="any")
             if args.resume is None:
                 factory = Factory(settings, seeds, None)
                 # "resume": how records says to go on (the run's id and log appended)

@@ -41,7 +41,7 @@ from .engine import play as bmn_play
 from .engine import play_batch as bmn_play_batch
 from .known import load_known
 from .notation import Deal, DealError, Rules, format_deal, parse_deal
-from .options import OPTION_SPECS, BeggarOptions, get_rules, make_options
+from .options import OPTION_SPECS, BeggarOptions, beggar_options, get_rules
 from .reference import Trick
 from .reference import play_reference as bmn_reference
 
@@ -89,8 +89,8 @@ class BeggarGame(Game[BeggarOptions]):
     random_dealer = "counter-1"
 
     def options(self, **values: Any) -> BeggarOptions:
-        """Checked BMN options (see :func:`~dealsearch.games.beggar.options.make_options`)."""
-        return make_options(**values)
+        """Checked BMN options (see :func:`~dealsearch.games.beggar.options.beggar_options`)."""
+        return beggar_options(**values)
 
     def looks_like_deal(self, text: str) -> bool:
         """Whether a text that does not parse was meant as a deal, not a file name."""

@@ -300,8 +300,8 @@ def random_rows(options: BeggarOptions, n: int, seed: int) -> npt.NDArray[np.uin
     """``n`` uniformly random deals of the options' deck, one a row (as every game's
     ``notation.random_rows``); the same seed, the same deals.
 
-    >>> from dealsearch.games.beggar.options import make_options
-    >>> random_rows(make_options(), 2, seed=1).shape
+    >>> from dealsearch.games.beggar.options import beggar_options
+    >>> random_rows(beggar_options(), 2, seed=1).shape
     (2, 52)
     """
     if options.deck is None:

@@ -3,10 +3,10 @@
 The rules presets (:data:`PRESETS`: the card tables of :mod:`~dealsearch.games.beggar.notation`
 by name) are the ``rules`` option's choices.
 
->>> options = make_options(players=3)
+>>> options = beggar_options(players=3)
 >>> options.key()
 'rules=standard;players=3;deck=36,4,4,4,4;hands=18/17/17;max_cards=none;max_tricks=none'
->>> make_options(**options.to_json()) == options
+>>> beggar_options(**options.to_json()) == options
 True
 """
 
@@ -137,7 +137,7 @@ class BeggarOptions:
                 "max_tricks": self.max_tricks}
 
 
-def make_options(rules: str = "standard", players: int | None = None, deck: str | None = None,
+def beggar_options(rules: str = "standard", players: int | None = None, deck: str | None = None,
                  hand_sizes: str | Sequence[int] | None = None, max_cards: int | None = None,
                  max_tricks: int | None = None) -> BeggarOptions:
     """Checked options; ``GameError`` names the bad one. ``deck``: compact text, ``exact``
@@ -178,3 +178,15 @@ def make_options(rules: str = "standard", players: int | None = None, deck: str 
         if counts is not None and sizes == Rules.deal_sizes(sum(counts), players):
             sizes = None   # the even deal: one canonical form
     return BeggarOptions(rules, players, counts, sizes, max_cards, max_tricks)
+
+
+def __getattr__(name: str) -> Any:
+    """``make_options``, this module's old name of :func:`beggar_options` (it read like the
+    framework's ``make_options(game, values)``), with a ``DeprecationWarning``."""
+    if name == "make_options":
+        import warnings
+
+        warnings.warn("dealsearch.games.beggar.options.make_options is deprecated: use "
+                      "beggar_options", DeprecationWarning, stacklevel=2)
+        return beggar_options
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -28,6 +28,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -187,3 +188,32 @@ def _keep_whole(result: Finished, loop: Loop, entry: Hands) -> None:
     best = min(loop.states, key=gap)
     if result.gap is None or gap(best) < result.gap:
         result.gap, result.state = gap(best), best
+
+
+def sub_deck_cycles(settings: Any, within: int = 4, most: int = 64) -> tuple[list[Loop], Any]:
+    """Run the factory (in this process, to ``settings``' budget:
+    :class:`~dealsearch.games.beggar.factory_run.Settings`) from its default seeds and
+    return the ``most`` most even cycles it met whose deck is the whole deck less 1 to
+    ``within`` cards (no class over), fewest missing cards first, with the run's stats."""
+    from .factory_command import START_DECKS
+    from .factory_run import Factory, Node, rebuild, seed_nodes
+    from .notation import parse_deck
+
+    rules = settings.rules_object
+    met: dict[str, Node] = {}
+
+    class Collecting(Factory):
+        def _push(self, node: Node) -> bool:
+            new = super()._push(node)
+            lacking = missing_cards(node.counts, self.target)
+            if new and lacking and len(lacking) <= within:
+                met.setdefault(node.key, node)
+            return new
+
+    deck = parse_deck(START_DECKS[(rules.name, 2)], rules)
+    factory = Collecting(settings, seed_nodes(deck, rules.name))
+    for _ in factory.run_serial():
+        pass
+    chosen = sorted(met.values(), key=lambda node: (
+        sum(rules.deck) - sum(node.counts), node.imbalance, node.key))[:most]
+    return [rebuild(node, rules) for node in chosen], factory.stats

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from dealsearch.games.beggar.balance import gap
 from dealsearch.games.beggar.engine import play
 from dealsearch.games.beggar.factory import find_loop, seed_loops
@@ -31,8 +33,9 @@ def test_completions_are_every_placement_of_the_missing_cards():
     assert missing_cards((2, 0), (1, 2)) is None
 
 
-def test_the_finish_completes_small_cycles_exactly_and_the_climb_goes_on():
-    target = (7, 2, 3, 1, 0)  # the seed deck and a numeral and a queen
+@pytest.mark.parametrize("target", [(7, 2, 3, 1, 0),   # the seed deck, a numeral and a queen
+                                    (8, 3, 2, 0, 1)])  # two numerals, a jack, a queen a king
+def test_the_finish_completes_small_cycles_exactly_and_the_climb_goes_on(target):
     loops = seed_loops(parse_deck("------JJQQK"))
     done = complete(loops, target)
     assert done.whole and done.completed >= 1

@@ -1,16 +1,18 @@
-"""The deck-completing finish: sub-deck cycles completed two missing cards at a time.
+"""The deck-completing finish: near-deck cycles completed two deck moves at a time.
 
 The factory grows never-ending games on part of the deck before it reaches the whole deck,
-and its imbalance objective keeps those sub-deck cycles even; the pair step
+and its imbalance objective keeps those cycles even; the pair step
 (:mod:`~dealsearch.games.beggar.pair_step`) only rearranges a whole deck. This finish joins
-them: from a cycle whose deck is the whole deck less a few cards (no class over the deck),
-it inserts the missing cards **two at a time**, one card of each missing class (or two of a
-class missing twice), at every pair of places in either hand (:func:`completions`), in every
-state of the cycle and in the most even states of its basin walked backwards; each completion
-that still never ends enters a cycle (most even completions first: cards put into the short
-hand are preferred), and the cycles still short of the deck are completed again. The
-whole-deck cycles reached are returned, to be climbed by
-:func:`~dealsearch.games.beggar.pair_step.pair_climb` (:func:`finish`).
+them: from a cycle whose deck is a few cards from the whole deck, it makes two deck moves at
+a time: the missing cards inserted (one card of each missing class, or two of a class missing
+twice) at every pair of places in either hand (:func:`completions`), and, where the factory
+overshot a class (it often does: extra jacks), a card of that class changed into a missing
+class or removed; in every state of the cycle and in the most even states of its basin walked
+backwards. Each new state that still never ends enters a cycle (most even states first: cards
+put into the short hand are preferred), and the cycles still short of the deck are completed
+again (:func:`complete`). The whole-deck cycles reached are then climbed by
+:func:`~dealsearch.games.beggar.pair_step.pair_climb`, and :func:`sub_deck_cycles` collects
+the start cycles from a factory run with the imbalance objective.
 
 Every completion reported is played by the compiled engine and its cycle read by the
 reference engine (:func:`~dealsearch.games.beggar.factory.find_loop`).
@@ -35,7 +37,7 @@ import numpy.typing as npt
 
 from .balance import Reached, _walk, gap
 from .engine import play_batch
-from .factory import MAX_GAME, Hands, Loop, find_loop
+from .factory import MAX_GAME, Hands, Loop, distance, find_loop
 from .notation import STANDARD, Deal, Rules
 from .pair_step import SEP, _distinct
 
@@ -49,8 +51,49 @@ def missing_cards(counts: tuple[int, ...], target: tuple[int, ...]) -> list[int]
     """
     if any(have > want for have, want in zip(counts, target, strict=True)):
         return None
+    return _short(counts, target)
+
+
+def _short(counts: tuple[int, ...], target: tuple[int, ...]) -> list[int]:
     return [cls for cls, (have, want) in enumerate(zip(counts, target, strict=True))
             for _ in range(want - have)]
+
+
+def _fixes(hands: Hands, target: tuple[int, ...], classes: int) -> set[Hands]:
+    """Every state one card change nearer ``target``: a card of a class over it changed into
+    a class short of it, or removed (no hand left empty)."""
+    counts = Deal(hands).class_counts(classes)
+    over = {cls for cls, (have, want) in enumerate(zip(counts, target, strict=True))
+            if have > want}
+    short = sorted(set(_short(counts, target)))
+    found: set[Hands] = set()
+    for seat, hand in enumerate(hands):
+        for at, card in enumerate(hand):
+            if card not in over:
+                continue
+            for into in (*short, None):
+                new = hand[:at] + ((into,) if into is not None else ()) + hand[at + 1:]
+                if new:
+                    found.add((*hands[:seat], new, *hands[seat + 1:]))
+    return found
+
+
+def _step_rows(hands: Hands, target: tuple[int, ...], moves: int = 2
+               ) -> Iterable[npt.NDArray[np.uint8]]:
+    """The rows of every state ``moves`` deck moves nearer ``target`` (fewer if fewer are
+    needed): the cards of classes over it changed or removed (:func:`_fixes`), then missing
+    cards inserted everywhere, one of each missing class first."""
+    classes = len(target)
+    levels = [{hands}]
+    for _ in range(moves):
+        levels.append(set().union(*(_fixes(state, target, classes) for state in levels[-1])))
+    for used, level in enumerate(levels):
+        for state in level:
+            short = _short(Deal(state).class_counts(classes), target)
+            distinct = list(dict.fromkeys(short))
+            cards = (distinct + [cls for cls in short if short.count(cls) > 1])[:moves - used]
+            if used or cards:
+                yield _rows(state, tuple(sorted(cards)))
 
 
 def _insert_everywhere(rows: npt.NDArray[np.uint8], card: int) -> npt.NDArray[np.uint8]:
@@ -86,23 +129,32 @@ def completions(hands: Hands, cards: tuple[int, ...]) -> set[Hands]:
     return found
 
 
-def never_ending_completions(states: Iterable[Hands], cards: tuple[int, ...],
+def never_ending_completions(states: Iterable[Hands], target: tuple[int, ...],
                              rules: Rules = STANDARD, max_cards: int | None = MAX_GAME
                              ) -> tuple[list[Hands], int]:
-    """The :func:`completions` of every state of ``states`` whose game (hand 1 leading) is
-    seen to never end within ``max_cards`` cards, most even first, and how many were played."""
-    rows = np.concatenate([_rows(hands, cards) for hands in states])
-    rows = _distinct(rows)
-    cuts = np.argmax(rows == SEP, axis=1)
+    """The states two deck moves nearer ``target`` (class counts) from every state of
+    ``states`` (missing cards inserted everywhere, :func:`completions`; cards of a class over
+    the target changed into a missing class or removed) whose game (hand 1 leading) is seen
+    to never end within ``max_cards`` cards, most even first, and how many were played."""
+    by_width: dict[int, list[npt.NDArray[np.uint8]]] = {}
+    for hands in states:
+        for rows in _step_rows(hands, target):
+            by_width.setdefault(rows.shape[1], []).append(rows)
     found: list[Hands] = []
-    for cut in np.unique(cuts):
-        group = np.delete(rows[cuts == cut], cut, axis=1)
-        batch = play_batch(group, rules, 2, (int(cut), group.shape[1] - int(cut)), max_cards)
-        for i in np.flatnonzero(batch.outcome == 1):
-            row = group[i].tolist()
-            found.append((tuple(row[:cut]), tuple(row[cut:])))
+    played = 0
+    for blocks in by_width.values():
+        rows = _distinct(np.concatenate(blocks))
+        played += len(rows)
+        cuts = np.argmax(rows == SEP, axis=1)
+        for cut in np.unique(cuts):
+            group = np.delete(rows[cuts == cut], cut, axis=1)
+            batch = play_batch(group, rules, 2, (int(cut), group.shape[1] - int(cut)),
+                               max_cards)
+            for i in np.flatnonzero(batch.outcome == 1):
+                row = group[i].tolist()
+                found.append((tuple(row[:cut]), tuple(row[cut:])))
     found.sort(key=lambda hands: (gap(hands), hands))
-    return found, len(rows)
+    return found, played
 
 
 @dataclass
@@ -122,44 +174,41 @@ class Finished:
 def complete(loops: Iterable[Loop], target: tuple[int, ...], rules: Rules = STANDARD,
              walk_states: int = 2_000, walk_keep: int = 16, per_cycle: int = 8,
              max_cycles: int | None = None) -> Finished:
-    """Complete sub-deck cycles to ``target`` (class counts), two missing cards at a time.
+    """Complete near-deck cycles to ``target`` (class counts), two deck moves at a time.
 
-    For each cycle of ``loops`` (any of them already whole are kept as they are), the
-    missing cards are taken two at a time (one of each of the first two missing classes, in
-    class order); they are inserted everywhere (:func:`completions`) into every state of the
-    cycle and into the ``walk_keep`` most even states of its basin (a best-first walk back of
-    at most ``walk_states`` states); of the completions that never end, the most even ones
-    first, the cycles entered are read (at most ``per_cycle`` new ones per cycle completed)
-    and completed in turn while cards are missing. Cycles are taken most even first
-    (:class:`Loop.imbalance`), at most ``max_cycles`` of them completed in all."""
+    For each cycle of ``loops`` (those already whole are kept as they are), two deck moves
+    (:func:`never_ending_completions`: the missing cards inserted everywhere, one of each
+    missing class first; a card of a class over the target changed or removed) are made in
+    every state of the cycle and in the ``walk_keep`` most even states of its basin (a
+    best-first walk back of at most ``walk_states`` states); of the new states that never
+    end, the most even first, the cycles entered are read (at most ``per_cycle`` new ones per
+    cycle completed) and completed in turn while they are short of the deck. Cycles are
+    taken nearest the deck and most even first, at most ``max_cycles`` of them completed."""
     result = Finished()
     seen: set[str] = set()
     queue: list[tuple[int, int, int, Loop]] = []
     count = 0
+    classes = len(target)
     for loop in loops:
-        lacking = missing_cards(loop.counts(len(target)), target)
-        if lacking is None or loop.key in seen:
+        if loop.key in seen:
             continue
         seen.add(loop.key)
         count += 1
-        heapq.heappush(queue, (len(lacking), loop.imbalance(), count, loop))
+        heapq.heappush(queue, (distance(loop.counts(classes), target), loop.imbalance(),
+                               count, loop))
     while queue:
         if max_cycles is not None and result.completed >= max_cycles:
             break
-        _, _, _, loop = heapq.heappop(queue)
-        lacking = missing_cards(loop.counts(len(target)), target)
-        assert lacking is not None
-        if not lacking:
+        away, _, _, loop = heapq.heappop(queue)
+        if not away:
             _keep_whole(result, loop, loop.states[0])
             continue
         result.completed += 1
-        cards = tuple(dict.fromkeys(lacking))[:2] if len(set(lacking)) > 1 else \
-            tuple(lacking[:2])
         states = list(loop.states)
         if walk_states > 1:
             states += _walk(loop, rules, walk_states, Reached(gap(states[0]), states[0]),
                             None, walk_keep)
-        found, played = never_ending_completions(dict.fromkeys(states), cards, rules)
+        found, played = never_ending_completions(dict.fromkeys(states), target, rules)
         result.played += played
         new = 0
         for hands in found:
@@ -170,11 +219,11 @@ def complete(loops: Iterable[Loop], target: tuple[int, ...], rules: Rules = STAN
                 continue
             seen.add(child.key)
             new += 1
-            rest = missing_cards(child.counts(len(target)), target)
-            assert rest is not None and len(rest) == len(lacking) - len(cards)
+            rest = distance(child.counts(classes), target)
+            assert rest < away
             if rest:
                 count += 1
-                heapq.heappush(queue, (len(rest), child.imbalance(), count, child))
+                heapq.heappush(queue, (rest, child.imbalance(), count, child))
             else:
                 _keep_whole(result, child, hands)
     return result
@@ -193,8 +242,9 @@ def _keep_whole(result: Finished, loop: Loop, entry: Hands) -> None:
 def sub_deck_cycles(settings: Any, within: int = 4, most: int = 64) -> tuple[list[Loop], Any]:
     """Run the factory (in this process, to ``settings``' budget:
     :class:`~dealsearch.games.beggar.factory_run.Settings`) from its default seeds and
-    return the ``most`` most even cycles it met whose deck is the whole deck less 1 to
-    ``within`` cards (no class over), fewest missing cards first, with the run's stats."""
+    return the ``most`` most even cycles it met whose deck is 1 to ``within`` cards from the
+    whole deck (:func:`~dealsearch.games.beggar.factory.distance`), nearest first, with the
+    run's stats."""
     from .factory_command import START_DECKS
     from .factory_run import Factory, Node, rebuild, seed_nodes
     from .notation import parse_deck
@@ -205,8 +255,7 @@ def sub_deck_cycles(settings: Any, within: int = 4, most: int = 64) -> tuple[lis
     class Collecting(Factory):
         def _push(self, node: Node) -> bool:
             new = super()._push(node)
-            lacking = missing_cards(node.counts, self.target)
-            if new and lacking and len(lacking) <= within:
+            if new and 0 < distance(node.counts, self.target) <= within:
                 met.setdefault(node.key, node)
             return new
 
@@ -215,5 +264,5 @@ def sub_deck_cycles(settings: Any, within: int = 4, most: int = 64) -> tuple[lis
     for _ in factory.run_serial():
         pass
     chosen = sorted(met.values(), key=lambda node: (
-        sum(rules.deck) - sum(node.counts), node.imbalance, node.key))[:most]
+        distance(node.counts, rules.deck), node.imbalance, node.key))[:most]
     return [rebuild(node, rules) for node in chosen], factory.stats

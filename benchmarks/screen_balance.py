@@ -129,7 +129,8 @@ def run_finish(seed: int, seconds: float, climb: float, rules_name: str, within:
     out: dict[str, object] = {
         "nodes": stats.nodes, "nearest": stats.nearest, "factory cpu": round(grown - began, 1),
         "sub-deck cycles": len(loops),
-        "missing": sorted(sum(rules.deck) - loop.cards for loop in loops),
+        "cards short of the deck (negative: over)": sorted(
+            sum(rules.deck) - loop.cards for loop in loops),
         "most even sub-deck (imbalance)": min((loop.imbalance() for loop in loops), default=None),
         "completed": done.completed, "completions played": done.played,
         "whole-deck cycles": len(done.whole), "gap after finish": done.gap,

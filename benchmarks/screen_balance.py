@@ -114,15 +114,15 @@ def run_pool(loops: list[Loop], seconds: float, rules_name: str, lateral: bool
             "new cycles": sorted(reached.cycles - {loop.key for loop in loops})}
 
 
-def run_finish(seed: int, seconds: float, climb: float, rules_name: str, within: int
-               ) -> dict[str, object]:
+def run_finish(seed: int, seconds: float, climb: float, rules_name: str, within: int,
+               over: float = 0.0) -> dict[str, object]:
     """The deck-completing finish: the factory with the imbalance objective from the seeds
     on for ``seconds``, its most even sub-deck cycles completed two missing cards at a time,
     then the lateral pair climb from the whole-deck cycles reached for ``climb`` seconds."""
     rules = get_rules(rules_name)
     began = time.process_time()
     settings = Settings(rules_name, seed, None, seconds, balance=0.5, balance_within=52)
-    loops, stats = finish.sub_deck_cycles(settings, within)
+    loops, stats = finish.sub_deck_cycles(settings, within, over=over)
     grown = time.process_time()
     done = finish.complete(loops, rules.deck, rules, max_cycles=len(loops) * 4)
     finished = time.process_time()
@@ -166,6 +166,8 @@ def main() -> None:
                         help="start only from the cycles whose basin alone has no dealt split")
     parser.add_argument("--within", type=int, default=4,
                         help="finish: sub-deck cycles at most this many cards short")
+    parser.add_argument("--over", type=float, default=0.0,
+                        help="finish: the factory's penalty per card over the deck")
     parser.add_argument("--climb", type=float, default=150.0, help="finish: climb seconds")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
@@ -181,7 +183,7 @@ def main() -> None:
             for seed in args.seeds:
                 name = "complete sub-deck cycles two cards at a time, then lateral pair climb"
                 results.setdefault(name, {})[seed] = run_finish(
-                    seed, args.time, args.climb, args.rules, args.within)
+                    seed, args.time, args.climb, args.rules, args.within, args.over)
                 print(name, seed, results[name][seed], flush=True)
         if args.cycles and args.only in (None, "whole"):
             loops = whole_deck_loops(args.cycles, args.rules)

@@ -239,12 +239,14 @@ def _keep_whole(result: Finished, loop: Loop, entry: Hands) -> None:
         result.gap, result.state = gap(best), best
 
 
-def sub_deck_cycles(settings: Any, within: int = 4, most: int = 64) -> tuple[list[Loop], Any]:
+def sub_deck_cycles(settings: Any, within: int = 4, most: int = 64, over: float = 0.0
+                    ) -> tuple[list[Loop], Any]:
     """Run the factory (in this process, to ``settings``' budget:
     :class:`~dealsearch.games.beggar.factory_run.Settings`) from its default seeds and
     return the ``most`` most even cycles it met whose deck is 1 to ``within`` cards from the
     whole deck (:func:`~dealsearch.games.beggar.factory.distance`), nearest first, with the
-    run's stats."""
+    run's stats. ``over``: a penalty per card over the deck (of a class over it) added to
+    the factory's priority, so that it grows sub-decks rather than overshooting."""
     from .factory_command import START_DECKS
     from .factory_run import Factory, Node, rebuild, seed_nodes
     from .notation import parse_deck
@@ -253,6 +255,11 @@ def sub_deck_cycles(settings: Any, within: int = 4, most: int = 64) -> tuple[lis
     met: dict[str, Node] = {}
 
     class Collecting(Factory):
+        def _priority(self, node: Node) -> float:
+            extra = sum(max(0, have - want) for have, want in zip(node.counts, self.target,
+                                                                   strict=True))
+            return super()._priority(node) + over * extra
+
         def _push(self, node: Node) -> bool:
             new = super()._push(node)
             if new and 0 < distance(node.counts, self.target) <= within:

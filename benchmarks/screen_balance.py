@@ -13,6 +13,9 @@ backward play, pair climb) start from (the most even of them first; one per seed
 ``--pool`` (or ``--only pool``), the pair climbs chosen (both by default) then run once more,
 for ``--time``, from all of them together (``--unbalanced``: only from those whose basin,
 walked back, holds no dealt split).
+``--only finish``: the deck-completing finish (factory with the imbalance objective for
+``--time`` seconds, its most even sub-deck cycles at most ``--within`` cards short completed
+two missing cards at a time, then the lateral pair climb for ``--climb`` seconds), per seed.
 The factory's research page (docs/research/factory.md) shows the table this printed.
 """
 
@@ -27,9 +30,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from dealsearch.games.beggar import balance, pair_step
+from dealsearch.games.beggar import balance, finish, pair_step
 from dealsearch.games.beggar.factory import Loop, find_loop
-from dealsearch.games.beggar.families import family_of
+from dealsearch.games.beggar.factory_run import Settings
+from dealsearch.games.beggar.families import family_of, known_family
 from dealsearch.games.beggar.notation import Deal, format_deal, parse_deal
 from dealsearch.games.beggar.options import get_rules
 from dealsearch.log import RecordLog
@@ -110,6 +114,42 @@ def run_pool(loops: list[Loop], seconds: float, rules_name: str, lateral: bool
             "new cycles": sorted(reached.cycles - {loop.key for loop in loops})}
 
 
+def run_finish(seed: int, seconds: float, climb: float, rules_name: str, within: int,
+               over: float = 0.0) -> dict[str, object]:
+    """The deck-completing finish: the factory with the imbalance objective from the seeds
+    on for ``seconds``, its most even sub-deck cycles completed two missing cards at a time,
+    then the lateral pair climb from the whole-deck cycles reached for ``climb`` seconds."""
+    rules = get_rules(rules_name)
+    began = time.process_time()
+    settings = Settings(rules_name, seed, None, seconds, balance=0.5, balance_within=52)
+    loops, stats = finish.sub_deck_cycles(settings, within, over=over)
+    grown = time.process_time()
+    done = finish.complete(loops, rules.deck, rules, max_cycles=len(loops) * 4)
+    finished = time.process_time()
+    out: dict[str, object] = {
+        "nodes": stats.nodes, "nearest": stats.nearest, "factory cpu": round(grown - began, 1),
+        "sub-deck cycles": len(loops),
+        "cards short of the deck (negative: over)": sorted(
+            sum(rules.deck) - loop.cards for loop in loops),
+        "most even sub-deck (imbalance)": min((loop.imbalance() for loop in loops), default=None),
+        "completed": done.completed, "completions played": done.played,
+        "whole-deck cycles": len(done.whole), "gap after finish": done.gap,
+        "periods": sorted({loop.period_tricks for loop in done.whole.values()}),
+        "finish cpu": round(finished - grown, 1)}
+    if done.whole:
+        climbed = pair_step.pair_climb(done.whole.values(), rules, climb, lateral=True)
+        families = {family_of(key, rules) for key in climbed.cycles}
+        out.update({"gap after climb": climbed.gap, "climb cycles": len(climbed.cycles),
+                    "families": len(families),
+                    "known families": sorted({known_family(f) or "" for f in families} - {""}),
+                    "state": format_deal(Deal(climbed.state), rules),
+                    "climb periods": sorted({find_loop(parse_deal(key, rules, "any"), rules)
+                                             .period_tricks for key in
+                                             sorted(climbed.cycles)[:200]}),
+                    "climb cpu": round(time.process_time() - finished, 1)})
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2])
@@ -117,13 +157,18 @@ def main() -> None:
     parser.add_argument("--nodes", type=int, default=400, help="the factory's node budget")
     parser.add_argument("--rules", default="standard")
     parser.add_argument("--cycles", type=Path, help="a factory log of whole-deck cycles")
-    parser.add_argument("--only", choices=("factory", "whole", "pool"),
+    parser.add_argument("--only", choices=("factory", "whole", "pool", "finish"),
                         help="one part of the screen")
     parser.add_argument("--methods", nargs="+", choices=WHOLE, help="whole-deck methods")
     parser.add_argument("--pool", action="store_true",
                         help="then the pair climb once from every whole-deck cycle of the log")
     parser.add_argument("--unbalanced", action="store_true",
                         help="start only from the cycles whose basin alone has no dealt split")
+    parser.add_argument("--within", type=int, default=4,
+                        help="finish: sub-deck cycles at most this many cards short")
+    parser.add_argument("--over", type=float, default=0.0,
+                        help="finish: the factory's penalty per card over the deck")
+    parser.add_argument("--climb", type=float, default=150.0, help="finish: climb seconds")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     results: dict[str, dict[int, dict[str, object]]] = {}
@@ -134,6 +179,12 @@ def main() -> None:
                     results.setdefault(name, {})[seed] = run_factory(
                         extra, seed, args.nodes, args.rules, Path(folder))
                     print(name, seed, results[name][seed], flush=True)
+        if args.only == "finish":
+            for seed in args.seeds:
+                name = "complete sub-deck cycles two cards at a time, then lateral pair climb"
+                results.setdefault(name, {})[seed] = run_finish(
+                    seed, args.time, args.climb, args.rules, args.within, args.over)
+                print(name, seed, results[name][seed], flush=True)
         if args.cycles and args.only in (None, "whole"):
             loops = whole_deck_loops(args.cycles, args.rules)
             for name in args.methods or WHOLE:

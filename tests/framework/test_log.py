@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import sqlite3
 from pathlib import Path
 
@@ -17,30 +16,25 @@ import pytest
 from dealsearch.cli import main
 from dealsearch.log import VERSION, LogError, RecordLog
 
-DATA = Path(__file__).resolve().parents[1] / "data"
-EXPECTED = DATA / "v1_expected"
+from conftest import OLD_LOGS, cli_output, old_log, old_output
 
 
 @pytest.fixture
 def v1_log(tmp_path: Path) -> str:
     """A fresh copy of the v1 fixture (migration rewrites it in place)."""
-    db = tmp_path / "v1.sqlite"
-    shutil.copy(DATA / "v1.sqlite", db)
-    return str(db)
+    return old_log(tmp_path, "v1")
 
 
 def run_cli(capsys: pytest.CaptureFixture[str], db: str, *argv: str) -> str:
-    capsys.readouterr()
-    assert main([*argv, "--db", db]) in (0, 1)
-    return capsys.readouterr().out.replace(db, "DB")
+    return cli_output(capsys, db, *argv, statuses=(0, 1))
 
 
 def expected(name: str) -> str:
-    return (EXPECTED / name).read_text(encoding="utf-8")
+    return old_output("v1", name)
 
 
 def test_the_fixture_is_a_v1_log():
-    db = sqlite3.connect(DATA / "v1.sqlite")
+    db = sqlite3.connect(OLD_LOGS / "v1.sqlite")
     assert db.execute("PRAGMA user_version").fetchone()[0] == 0
     columns = {row[1] for row in db.execute("PRAGMA table_info(finds)")}
     assert {"cards", "tricks", "rules", "limits"} <= columns and "game" not in columns

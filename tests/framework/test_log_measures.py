@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import random
 import re
-import shutil
 import sqlite3
 from pathlib import Path
 from typing import ClassVar
@@ -21,8 +20,8 @@ from dealsearch.game import GAMES, game_names
 from dealsearch.log import VERSION, Find, RecordLog
 from dealsearch.logcheck import check
 
-DATA = Path(__file__).resolve().parents[1] / "data"
-EXPECTED = DATA / "v2_expected"
+from conftest import cli_output, old_log, old_output
+
 # Option and measure names of the default game, and the v2 columns named after them.
 BMN_NAMES = {"rules", "players", "deck", "hand_sizes", "max_cards", "max_tricks", "cards",
              "tricks", "measure_1", "measure_2", "label"}
@@ -133,19 +132,11 @@ def test_the_check_sees_a_find_whose_ranking_rows_disagree(four, tmp_path):
 
 @pytest.fixture
 def v2_log(tmp_path: Path) -> str:
-    db = tmp_path / "v2.sqlite"
-    shutil.copy(DATA / "v2.sqlite", db)
-    return str(db)
-
-
-def run_cli(capsys: pytest.CaptureFixture[str], db: str, *argv: str) -> str:
-    capsys.readouterr()
-    assert main([*argv, "--db", db]) == 0
-    return capsys.readouterr().out.replace(db, "DB")
+    return old_log(tmp_path, "v2")
 
 
 def expected(name: str) -> str:
-    return (EXPECTED / name).read_text(encoding="utf-8")
+    return old_output("v2", name)
 
 
 def without_run_2(text: str) -> str:
@@ -167,7 +158,7 @@ def read_as_v2_did(capsys: pytest.CaptureFixture[str], db: str) -> None:
     """Every reader prints what the v2 release printed, but that the finds of run 2, a climb
     on tricks, are ranked by tricks: in a table of their own, and after the rest in JSON and
     CSV."""
-    listing = run_cli(capsys, db, "records", "--all").split("\nprojection for ")[0] + "\n"
+    listing = cli_output(capsys, db, "records", "--all").split("\nprojection for ")[0] + "\n"
     by_cards, by_tricks = listing.split("beggar (ranked by tricks)\n")
     _, *lines = by_tricks.splitlines(keepends=True)
     rows = [line for line in lines if "  2  climb " in line]
@@ -176,18 +167,18 @@ def read_as_v2_did(capsys: pytest.CaptureFixture[str], db: str) -> None:
     tricks = [int(line.split()[2]) for line in rows]
     run_2 = [line for line in expected("records.txt").splitlines() if "  2  climb " in line]
     assert len(tricks) == len(run_2) > 1 and tricks == sorted(tricks, reverse=True)
-    rows = run_cli(capsys, db, "records", "--json")
+    rows = cli_output(capsys, db, "records", "--json")
     assert same_keys(json_lines(without_run_2(rows)),
                      json_lines(without_run_2(expected("records.json"))))
     assert sorted(rows.splitlines()) == sorted(expected("records.json").splitlines())
-    assert without_run_2(run_cli(capsys, db, "records", "--csv")) == \
+    assert without_run_2(cli_output(capsys, db, "records", "--csv")) == \
         without_run_2(expected("records.csv"))
-    assert same_keys(json_lines(run_cli(capsys, db, "records", "--cycles", "--json")),
+    assert same_keys(json_lines(cli_output(capsys, db, "records", "--cycles", "--json")),
                      json_lines(expected("cycles.json")))
-    assert run_cli(capsys, db, "records", "--json", "--game", "durak") == expected("durak.json")
-    assert run_cli(capsys, db, "records", "--all", "--game", "spite") == expected("spite.txt")
-    assert run_cli(capsys, db, "records", "--verify") == expected("verify.txt")
-    status = json_lines(run_cli(capsys, db, "status", "--all", "--json"))
+    assert cli_output(capsys, db, "records", "--json", "--game", "durak") == expected("durak.json")
+    assert cli_output(capsys, db, "records", "--all", "--game", "spite") == expected("spite.txt")
+    assert cli_output(capsys, db, "records", "--verify") == expected("verify.txt")
+    status = json_lines(cli_output(capsys, db, "status", "--all", "--json"))
     assert same_keys(status, json_lines(expected("status.json")))
     assert [run["objective"] for run in status] == ["cards", "tricks", "cards", "bouts",
                                                     "turns"]

@@ -548,12 +548,11 @@ class RecordLog:
         clause = f"WHERE {' AND '.join(where)}" if where else ""
         rows = self.db.execute(
             "SELECT f.*, r.objective AS objective FROM finds f"
-            " LEFT JOIN runs r ON r.id = f.run_id"
-            " LEFT JOIN find_measures m ON m.find_id = f.id AND m.measure = r.objective"
-            f" {clause} ORDER BY f.outcome = 'cycle', m.value DESC, f.id", args)
+            f" LEFT JOIN runs r ON r.id = f.run_id {clause} ORDER BY f.id", args)
         finds = self._decoded(decode_find, rows)
-        # Finds ranked by each measure together (in the game's order of measures), and ties
-        # in the objective to the longer in the game's measures in order.
+        # The ranking (a stable sort of finds in the order found): finds ranked by each measure
+        # together (in the game's order of measures), and ties in the objective to the longer
+        # in the game's measures in order.
         order = {name: _measure_order(name) for name in {f["game"] for f in finds}}
         finds.sort(key=lambda f: (f["outcome"] == "cycle",
                                   order[f["game"]].get(f["objective"], len(order[f["game"]])),

@@ -333,14 +333,6 @@ class Throughput(Protocol):
 
 
 @runtime_checkable
-class Mutations(Protocol):
-    """Weights the generic climber's mutations: swap two unequal codes, move a card, swap
-    between segments, rotate a segment (default: equal)."""
-
-    mutation_weights: tuple[int, int, int, int]
-
-
-@runtime_checkable
 class DealerVersion(Protocol):
     """Names the random dealer that turns a seed into deals, when it is not the generic one:
     a run dealt by another dealer is then not continued (``--resume`` refuses it)."""
@@ -559,11 +551,6 @@ def throughput_measure(game: Game[Any]) -> str:
     if isinstance(game, Throughput) and game.throughput_measure:
         return game.throughput_measure
     return game.measures[0]
-
-
-def mutation_weights(game: Game[Any]) -> tuple[int, int, int, int]:
-    """The generic climber's mutation weights (:class:`Mutations`; default: equal)."""
-    return game.mutation_weights if isinstance(game, Mutations) else (1, 1, 1, 1)
 
 
 def random_dealer(game: Game[Any]) -> str:

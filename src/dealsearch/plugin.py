@@ -27,7 +27,7 @@ MyGame(Game[MyOptions])``) registered with :func:`register` (or declared under t
 Everything beyond the core is a capability: a protocol a game has by having its methods or
 class attributes, checked with ``isinstance`` (:class:`Reference`, :class:`Trace`,
 :class:`BatchPlayer`, :class:`BatchDetails`, :class:`CycleCatalogue`, :class:`CycleIds`,
-:class:`Histograms`, :class:`Throughput`, :class:`Mutations`, :class:`DealerVersion`,
+:class:`Histograms`, :class:`Throughput`, :class:`DealerVersion`,
 :class:`DealOptions`, :class:`PlaysBackwards`, :class:`FastSearch`,
 :class:`PublishedRecords`, ...), each with a
 framework function giving the default (:func:`canonical`, :func:`cycle_id`,
@@ -60,7 +60,6 @@ from .game import (
     GameResult,
     Histograms,
     Layout,
-    Mutations,
     OptionSpec,
     PlaysBackwards,
     Published,
@@ -82,7 +81,6 @@ from .game import (
     get_game,
     histogram,
     make_options,
-    mutation_weights,
     play_batch,
     random_dealer,
     register,
@@ -92,10 +90,10 @@ from .game import (
 __all__ = [
     "BatchDetails", "BatchPlayer", "BatchResults", "CycleCatalogue", "CycleFamilies",
     "CycleIds", "DealOptions", "DealerVersion", "FastSearch", "Game", "GameError",
-    "GameOptions", "GameResult", "Histograms", "Kernel", "Layout", "Mutations", "OptionSpec",
+    "GameOptions", "GameResult", "Histograms", "Kernel", "Layout", "OptionSpec",
     "PlaysBackwards", "Published", "PublishedCheck", "PublishedDeals", "PublishedRecords",
     "PythonKernel", "Reference", "Row", "SpeedTable", "Throughput", "Trace", "Yardstick",
     "batch_result", "canonical", "card_text", "cycle_id", "deal_options", "finished",
-    "get_game", "histogram", "make_options", "mutation_weights", "play_batch", "random_dealer",
+    "get_game", "histogram", "make_options", "play_batch", "random_dealer",
     "register", "throughput_measure",
 ]

@@ -9,7 +9,6 @@ import doctest
 import importlib
 import importlib.util
 import pkgutil
-import warnings
 
 import pytest
 
@@ -28,10 +27,7 @@ def examples(name: str) -> list[doctest.DocTest]:
     """The module's docstrings that hold examples that run (none: the module is not a test
     case; an example marked ``+SKIP`` shows usage that needs more than a test's time)."""
     finder = doctest.DocTestFinder(exclude_empty=True)
-    with warnings.catch_warnings():
-        # A shim left at an old module path warns on import (tests/games test that).
-        warnings.simplefilter("ignore", DeprecationWarning)
-        module = importlib.import_module(name)
+    module = importlib.import_module(name)
     return [test for test in finder.find(module, name)
             if any(not example.options.get(doctest.SKIP) for example in test.examples)]
 

@@ -37,7 +37,7 @@ CAPABILITIES = (framework.BatchPlayer, framework.BatchDetails, framework.Referen
                 framework.Trace,
                 framework.CycleCatalogue, framework.CycleIds, framework.CycleFamilies,
                 framework.DealOptions, framework.Histograms, framework.Throughput,
-                framework.Mutations, framework.DealerVersion, framework.FastSearch,
+                framework.DealerVersion, framework.FastSearch,
                 framework.PlaysBackwards, framework.SpeedTable, framework.Yardstick,
                 framework.PublishedRecords, framework.PublishedDeals, framework.LegacyLogs)
 
@@ -137,7 +137,6 @@ def test_the_framework_supplies_what_a_core_game_lacks():
         assert framework.batch_result(CORE, batch, i, row, options) == played
     assert framework.histogram(CORE, "rounds") == (1, 4096)
     assert framework.throughput_measure(CORE) == "rounds"
-    assert framework.mutation_weights(CORE) == (1, 1, 1, 1)
     assert framework.random_dealer(CORE) == ""
     assert framework.deal_options(CORE) == ()
     assert framework.finished(CORE) == ("win",)
@@ -168,27 +167,3 @@ def test_options_take_dashes_and_leave_none_to_the_default():
     durak = get_game("durak")
     assert make_options(durak, {"first-limit": 5, "players": None}) == \
         durak.options(first_limit=5)
-
-
-@pytest.mark.parametrize(("package", "name", "module"), [
-    ("durak", "DurakGame", "game"), ("durak", "random_rows", "notation"),
-    ("spite", "SpiteGame", "game"),
-    ("spite", "cycle_key_of", "game")])
-def test_old_import_paths_still_work_with_a_warning(package, name, module):
-    import importlib
-
-    old = importlib.import_module(f"dealsearch.games.{package}")
-    new = importlib.import_module(f"dealsearch.games.{package}.{module}")
-    with pytest.warns(DeprecationWarning, match=f"import it from .*{package}.{module}"):
-        value = getattr(old, name)
-    assert value is getattr(new, name, new)
-
-
-def test_spites_old_random_deals_deals_as_random_rows():
-    from dealsearch.games import spite
-    from dealsearch.games.spite.notation import random_rows
-
-    with pytest.warns(DeprecationWarning, match=r"spite\.random_deals\(n, seed\) is deprecated: "
-                      r"use .*notation\.random_rows\(options, n, seed\)"):
-        old = spite.random_deals
-    assert (old(3, 5) == random_rows(None, 3, 5)).all()

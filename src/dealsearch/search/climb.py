@@ -25,7 +25,6 @@ import numpy as np
 from ..game import (
     PlaysBackwards,
     histogram,
-    mutation_weights,
     specialised_climber,
     throughput_measure,
 )
@@ -132,7 +131,7 @@ def climber_for(spec: SearchSpec, stream: int) -> Any:
     return Climber(game.kernel(options), layout.deck, layout.segments, layout.unordered,
                    layout.fixed, spec.seed, stream, game.measures.index(objective),
                    game.outcomes.index("cycle") if "cycle" in game.outcomes else -1,
-                   len(game.outcomes), mutation_weights(game))
+                   len(game.outcomes))
 
 
 def climb_slice(spec: SearchSpec, task: Task) -> Report:

@@ -11,9 +11,7 @@ exercise deals) on the ring engine, with the same results. Results are the frame
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -195,14 +193,3 @@ def play(
     row = np.array([deal.cards], dtype=np.uint8)
     batch = play_batch(row, rules, deal.players, deal.hand_sizes, max_cards, max_tricks)
     return batch.result(0)
-
-
-def __getattr__(name: str) -> Any:
-    """``random_deals`` and ``random_rows``, the old names of :func:`shuffled_rows`, with a
-    ``DeprecationWarning``."""
-    if name in ("random_deals", "random_rows"):
-        warnings.warn(f"dealsearch.games.beggar.engine.{name} is deprecated: use "
-                      "shuffled_rows(n, rules, seed), or notation.random_rows(options, n, seed) "
-                      "as in every game", DeprecationWarning, stacklevel=2)
-        return shuffled_rows
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

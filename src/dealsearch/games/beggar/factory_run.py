@@ -26,7 +26,7 @@ import hashlib
 import heapq
 import random
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -370,8 +370,3 @@ def task_args(settings: Settings, task: Task) -> tuple[Settings, str, str, str, 
     """The arguments of :func:`expand_node` for a task (plain data: any backend ships them)."""
     return settings, task.node.deal, task.node.key, task.node.parent, task.seed
 
-
-def loops_of(children: Iterable[Child], rules: Rules) -> Iterator[Loop]:
-    """The cycles of reported children, rebuilt."""
-    for child in children:
-        yield rebuild(child.node, rules)

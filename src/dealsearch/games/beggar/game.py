@@ -15,7 +15,6 @@ are card classes (0 = a plain card), hand 1 first.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
 
@@ -325,12 +324,3 @@ class BeggarGame(Game[BeggarOptions]):
         from .search import FastClimber
 
         return FastClimber(options, seed, stream, objective)
-
-
-def __getattr__(name: str) -> Any:
-    """``Beggar``, the old name of :class:`BeggarGame`, with a ``DeprecationWarning``."""
-    if name == "Beggar":
-        warnings.warn("dealsearch.games.beggar.game.Beggar is deprecated: use BeggarGame",
-                      DeprecationWarning, stacklevel=2)
-        return BeggarGame
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

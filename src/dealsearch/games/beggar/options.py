@@ -178,15 +178,3 @@ def beggar_options(rules: str = "standard", players: int | None = None, deck: st
         if counts is not None and sizes == Rules.deal_sizes(sum(counts), players):
             sizes = None   # the even deal: one canonical form
     return BeggarOptions(rules, players, counts, sizes, max_cards, max_tricks)
-
-
-def __getattr__(name: str) -> Any:
-    """``make_options``, this module's old name of :func:`beggar_options` (it read like the
-    framework's ``make_options(game, values)``), with a ``DeprecationWarning``."""
-    if name == "make_options":
-        import warnings
-
-        warnings.warn("dealsearch.games.beggar.options.make_options is deprecated: use "
-                      "beggar_options", DeprecationWarning, stacklevel=2)
-        return beggar_options
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

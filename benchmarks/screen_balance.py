@@ -30,13 +30,14 @@ import tempfile
 import time
 from pathlib import Path
 
-from dealsearch.games.beggar import balance, finish, pair_step
 from dealsearch.games.beggar.factory import Loop, find_loop
 from dealsearch.games.beggar.factory_run import Settings
 from dealsearch.games.beggar.families import family_of, known_family
 from dealsearch.games.beggar.notation import Deal, format_deal, parse_deal
 from dealsearch.games.beggar.options import get_rules
 from dealsearch.log import RecordLog
+
+from factory_balance import balance, finish, pair_step
 
 FACTORY = {
     "factory (balance on the whole deck only)": [],

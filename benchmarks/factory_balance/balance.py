@@ -30,10 +30,10 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from . import _engine
-from .factory import Hands, Loop, find_loop, never_ending
-from .notation import STANDARD, Deal, Rules, parse_deal
-from .reverse import pack, unpack
+from dealsearch.games.beggar import _engine
+from dealsearch.games.beggar.factory import Hands, Loop, find_loop, never_ending
+from dealsearch.games.beggar.notation import STANDARD, Deal, Rules, parse_deal
+from dealsearch.games.beggar.reverse import pack, unpack
 
 
 def gap(hands: Hands) -> int:

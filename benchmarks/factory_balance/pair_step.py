@@ -1,9 +1,9 @@
 """The exhaustive last step toward a balanced start: every pair of card moves, played.
 
 The whole-deck cycles the factory builds are lopsided, and walking backwards from them
-(:func:`dealsearch.games.beggar.balance.backward_balance`) stops a few cards short of a dealt
+(:func:`factory_balance.balance.backward_balance`) stops a few cards short of a dealt
 split: their basins are small. One card moved from the long hand to the short one
-(:func:`~dealsearch.games.beggar.balance.shifts`) almost never keeps the game never-ending.
+(:func:`factory_balance.balance.shifts`) almost never keeps the game never-ending.
 This module tries the next ring out, exhaustively: from a state, **every state two card moves
 away that is more even** (:func:`pair_states`): one card of the long hand moved to any place
 of the short hand, then any card moved to any place of either hand (or not). The deck is
@@ -34,10 +34,11 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
+from dealsearch.games.beggar.engine import play_batch
+from dealsearch.games.beggar.factory import MAX_GAME, Hands, Loop, find_loop
+from dealsearch.games.beggar.notation import STANDARD, Deal, Rules
+
 from .balance import Reached, _walk, gap
-from .engine import play_batch
-from .factory import MAX_GAME, Hands, Loop, find_loop
-from .notation import STANDARD, Deal, Rules
 
 
 @dataclass

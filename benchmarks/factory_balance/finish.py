@@ -2,7 +2,7 @@
 
 The factory grows never-ending games on part of the deck before it reaches the whole deck,
 and its imbalance objective keeps those cycles even; the pair step
-(:mod:`~dealsearch.games.beggar.pair_step`) only rearranges a whole deck. This finish joins
+(:mod:`factory_balance.pair_step`) only rearranges a whole deck. This finish joins
 them: from a cycle whose deck is a few cards from the whole deck, it makes two deck moves at
 a time: the missing cards inserted (one card of each missing class, or two of a class missing
 twice) at every pair of places in either hand (:func:`completions`), and, where the factory
@@ -11,7 +11,7 @@ class or removed; in every state of the cycle and in the most even states of its
 backwards. Each new state that still never ends enters a cycle (most even states first: cards
 put into the short hand are preferred), and the cycles still short of the deck are completed
 again (:func:`complete`). The whole-deck cycles reached are then climbed by
-:func:`~dealsearch.games.beggar.pair_step.pair_climb`, and :func:`sub_deck_cycles` collects
+:func:`factory_balance.pair_step.pair_climb`, and :func:`sub_deck_cycles` collects
 the start cycles from a factory run with the imbalance objective.
 
 Every completion reported is played by the compiled engine and its cycle read by the
@@ -35,10 +35,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from dealsearch.games.beggar.engine import play_batch
+from dealsearch.games.beggar.factory import MAX_GAME, Hands, Loop, distance, find_loop
+from dealsearch.games.beggar.notation import STANDARD, Deal, Rules
+
 from .balance import Reached, _walk, gap
-from .engine import play_batch
-from .factory import MAX_GAME, Hands, Loop, distance, find_loop
-from .notation import STANDARD, Deal, Rules
 from .pair_step import SEP, _distinct
 
 
@@ -247,9 +248,9 @@ def sub_deck_cycles(settings: Any, within: int = 4, most: int = 64, over: float 
     whole deck (:func:`~dealsearch.games.beggar.factory.distance`), nearest first, with the
     run's stats. ``over``: a penalty per card over the deck (of a class over it) added to
     the factory's priority, so that it grows sub-decks rather than overshooting."""
-    from .factory_command import START_DECKS
-    from .factory_run import Factory, Node, rebuild, seed_nodes
-    from .notation import parse_deck
+    from dealsearch.games.beggar.factory_command import START_DECKS
+    from dealsearch.games.beggar.factory_run import Factory, Node, rebuild, seed_nodes
+    from dealsearch.games.beggar.notation import parse_deck
 
     rules = settings.rules_object
     met: dict[str, Node] = {}

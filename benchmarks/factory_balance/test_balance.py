@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import random
 
-from dealsearch.games.beggar.balance import backward_balance, gap, shift_climb, shifts
 from dealsearch.games.beggar.factory import find_loop
 from dealsearch.games.beggar.notation import Deal, parse_deal
 from dealsearch.games.beggar.reverse import basin
 
-from deals import CASELLA
+from .balance import backward_balance, gap, shift_climb, shifts
+
+CASELLA = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"  # Casella's 62-trick cycle
 
 LOPSIDED = "--J-/---------------KJ--Q----K-Q-K-K--J--A-AQ-AQ-A-J-"  # a 4/48 whole-deck cycle
 

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from dealsearch.games.beggar.balance import gap
 from dealsearch.games.beggar.engine import play
 from dealsearch.games.beggar.factory import find_loop, seed_loops
-from dealsearch.games.beggar.finish import complete, completions, missing_cards
 from dealsearch.games.beggar.notation import Deal, parse_deck
-from dealsearch.games.beggar.pair_step import pair_climb
 from dealsearch.games.beggar.reference import cycle_states
+
+from .balance import gap
+from .finish import complete, completions, missing_cards
+from .pair_step import pair_climb
 
 
 def _never_ends(hands):

@@ -4,12 +4,13 @@ and the reference engine alike."""
 
 from __future__ import annotations
 
-from dealsearch.games.beggar.balance import gap
 from dealsearch.games.beggar.engine import play
 from dealsearch.games.beggar.factory import find_loop, seed_loops
 from dealsearch.games.beggar.notation import Deal, parse_deck
-from dealsearch.games.beggar.pair_step import never_ending_pairs, pair_climb, pair_states
 from dealsearch.games.beggar.reference import cycle_states
+
+from .balance import gap
+from .pair_step import never_ending_pairs, pair_climb, pair_states
 
 
 def _moves(hands):

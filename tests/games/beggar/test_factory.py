@@ -18,12 +18,11 @@ from dealsearch.games.beggar.factory import (
     distance,
     expand,
     find_loop,
-    grow,
     sample_moves,
     seed_loops,
     starting_deals,
 )
-from dealsearch.games.beggar.factory_run import Factory
+from dealsearch.games.beggar.factory_run import Factory, grow
 from dealsearch.games.beggar.families import card_states, family_of, pieces, tricks
 from dealsearch.games.beggar.notation import ITALIAN, STANDARD, Deal, parse_deal, parse_deck
 from dealsearch.games.beggar.reference import cycle_states, play_reference

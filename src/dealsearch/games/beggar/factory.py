@@ -12,7 +12,7 @@ cycle's deck to the target deck, with a penalty for crowding one deck make-up, a
 overshoot a class (extra jacks from ``-J-`` blocks) and change those cards back later. Near
 the target it also tries every move that brings the deck one card closer
 (:func:`closer_moves`). Every cycle met is remembered, so none is expanded twice. Cycles of
-exactly the target deck are yielded by :func:`grow`; :func:`starting_deals` finds the starting
+exactly the target deck are yielded by :func:`~.factory_run.grow`; :func:`starting_deals` finds the starting
 deals (26/26 for two players) that enter one, among its own states and walking backwards.
 
 The rules are the rules page's throughout: every candidate is played by the compiled engine
@@ -34,7 +34,6 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
@@ -284,7 +283,7 @@ def never_ending(states: Iterable[Hands], rules: Rules = STANDARD,
 
 @dataclass
 class FactoryStats:
-    """What a :func:`grow` run did so far."""
+    """What a factory run (:func:`~.factory_run.grow`) did so far."""
 
     nodes: int = 0            # cycles expanded
     restarts: int = 0         # searches started from the seeds
@@ -328,23 +327,6 @@ def expand(loop: Loop, target: tuple[int, ...], rng: random.Random, seen: set[st
         if len(children) >= keep:
             break
     return children
-
-
-# ----------------------------------------------------------------- search
-
-def grow(seeds: Iterable[Loop], rules: Rules = STANDARD, seed: int = 0,
-         max_nodes: int | None = None, max_seconds: float | None = None, width: int = 16,
-         **tuning: Any) -> Iterator[Loop]:
-    """Grow the ``seeds`` in this process and yield every cycle of the rules' whole deck,
-    each once: the run of :class:`~dealsearch.games.beggar.factory_run.Factory` (rounds of
-    ``width`` expansions, best-first on the distance to the whole deck, restarts after a
-    stall), with its other settings (``samples``, ``balance``, ...) in ``tuning``."""
-    from .factory_run import Factory, Node, Settings, rebuild  # (imports this module)
-
-    settings = Settings(rules.name, seed, max_nodes, max_seconds, width, **tuning)
-    factory = Factory(settings, [Node.of(loop, rules) for loop in seeds])
-    for child in factory.run_serial():
-        yield rebuild(child.node, rules)
 
 
 def starting_deals(loop: Loop, rules: Rules = STANDARD, max_states: int = 20_000

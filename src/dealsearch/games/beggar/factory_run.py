@@ -26,7 +26,7 @@ import hashlib
 import heapq
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -36,10 +36,9 @@ from .factory import (
     distance,
     expand,
     find_loop,
-    seed_loops,
     starting_deals,
 )
-from .notation import Deal, Rules, format_deal, parse_deal
+from .notation import STANDARD, Deal, Rules, format_deal, parse_deal
 from .options import get_rules
 
 
@@ -115,13 +114,6 @@ def rebuild(node: Node, rules: Rules) -> Loop:
     loop = find_loop(parse_deal(node.deal, rules, "any"), rules, node.parent)
     assert loop is not None and loop.key == (node.key or loop.key), "a state of its cycle"
     return loop
-
-
-def seed_nodes(deck: tuple[int, ...], rules_name: str = "standard", players: int = 2
-               ) -> list[Node]:
-    """The nodes of a small deck's cycles (:func:`seed_loops`)."""
-    rules = get_rules(rules_name)
-    return [Node.of(loop, rules) for loop in seed_loops(deck, rules, players)]
 
 
 def _digest(key: str) -> str:
@@ -370,3 +362,15 @@ def task_args(settings: Settings, task: Task) -> tuple[Settings, str, str, str, 
     """The arguments of :func:`expand_node` for a task (plain data: any backend ships them)."""
     return settings, task.node.deal, task.node.key, task.node.parent, task.seed
 
+
+def grow(seeds: Iterable[Loop], rules: Rules = STANDARD, seed: int = 0,
+         max_nodes: int | None = None, max_seconds: float | None = None, width: int = 16,
+         **tuning: Any) -> Iterator[Loop]:
+    """Grow the ``seeds`` in this process and yield every cycle of the rules' whole deck,
+    each once: the run of :class:`Factory` (rounds of ``width`` expansions, best-first on the
+    distance to the whole deck, restarts after a stall), with its other settings
+    (``samples``, ``balance``, ...) in ``tuning``."""
+    settings = Settings(rules.name, seed, max_nodes, max_seconds, width, **tuning)
+    factory = Factory(settings, [Node.of(loop, rules) for loop in seeds])
+    for child in factory.run_serial():
+        yield rebuild(child.node, rules)

@@ -12,8 +12,9 @@ cycle's deck to the target deck, with a penalty for crowding one deck make-up, a
 overshoot a class (extra jacks from ``-J-`` blocks) and change those cards back later. Near
 the target it also tries every move that brings the deck one card closer
 (:func:`closer_moves`). Every cycle met is remembered, so none is expanded twice. Cycles of
-exactly the target deck are yielded by :func:`~.factory_run.grow`; :func:`starting_deals` finds the starting
-deals (26/26 for two players) that enter one, among its own states and walking backwards.
+exactly the target deck are yielded by :func:`~.factory_run.grow`; :func:`starting_deals`
+finds the starting deals (26/26 for two players) that enter one, among its own states and
+walking backwards.
 
 The rules are the rules page's throughout: every candidate is played by the compiled engine
 (:func:`~dealsearch.games.beggar.engine.play_batch`) and every cycle is read off by the reference

@@ -29,15 +29,12 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
 
 from ...game import GameError
-
-if TYPE_CHECKING:
-    from .options import BeggarOptions
 
 MAX_CARDS = 65_535  # the engines play any deal up to this size (64-bit planes up to 64 cards)
 MAX_CLASSES = 8  # three bit-planes hold classes 0..7
@@ -296,7 +293,17 @@ def format_deal(deal: Deal, rules: Rules = STANDARD) -> str:
     return "/".join(format_hand(hand, rules) for hand in deal.hands)
 
 
-def random_rows(options: BeggarOptions, n: int, seed: int) -> npt.NDArray[np.uint8]:
+class Decked(Protocol):
+    """What dealing needs of the options (:class:`~.options.BeggarOptions` has it, and the
+    options are built from this module, not the other way round)."""
+
+    @property
+    def deck(self) -> tuple[int, ...] | None:
+        """A count per card class (``None``: any cards)."""
+        ...
+
+
+def random_rows(options: Decked, n: int, seed: int) -> npt.NDArray[np.uint8]:
     """``n`` uniformly random deals of the options' deck, one a row (as every game's
     ``notation.random_rows``); the same seed, the same deals.
 

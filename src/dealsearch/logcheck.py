@@ -33,7 +33,7 @@ from .log import (
     is_damage,
     measures_problem,
 )
-from .search import STRATEGIES
+from .strategies import STRATEGIES
 from .text import count
 
 STATUSES = ("running", "done", "interrupted", "failed")

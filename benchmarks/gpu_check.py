@@ -36,14 +36,10 @@ from typing import Any
 
 import numpy as np
 
+from dealsearch.devices import DeviceUnavailable
 from dealsearch.games.beggar import _gpu_emulate, gpu
 from dealsearch.search.base import Report, Task, compact
-from dealsearch.search.device import (
-    DeviceUnavailable,
-    device_sampler,
-    play_on_device,
-    task_finds,
-)
+from dealsearch.search.device import device_sampler, play_on_device, task_finds
 from dealsearch.search.random_search import CHUNK_DEALS, GPU_MAX_UNITS, play_chunk_cpu
 from dealsearch.search.spec import SearchSpec
 
@@ -68,8 +64,8 @@ def cpu_chunk(args: tuple[dict, int, int]) -> Report:
 def cpu_report(spec: SearchSpec, deals: int) -> Report:
     """The CPU engine's report of deals 0..deals-1 (chunk by chunk, on every core)."""
     spec_json = {**spec.to_json(), "device": "cpu"}
-    work = [(spec_json, k, min(CHUNK_DEALS, deals - k * CHUNK_DEALS))
-            for k in range(-(-deals // CHUNK_DEALS))]
+    work = [(spec_json, k, min(CHUNK_DEALS, deals - k * CHUNK_DEALS, play_chunk_cpu))
+            for k in range(-(-deals // CHUNK_DEALS, play_chunk_cpu))]
     total = Report.for_game(0, spec.plugin)
     # spawn: a forked child of a process that has started CUDA cannot be trusted
     with ProcessPoolExecutor(os.cpu_count() or 1,
@@ -109,7 +105,7 @@ def deal_by_deal(spec: SearchSpec, sampler: Any) -> int:
                                10, np.zeros(2048, np.int64), np.zeros(4096, np.int64), totals)
     bad = np.flatnonzero(on_gpu != on_cpu)
     for w in bad[:5]:
-        chunk, deal = divmod(int(w), CHUNK_DEALS)
+        chunk, deal = divmod(int(w), CHUNK_DEALS, play_chunk_cpu)
         row = sampler.rows(np.array([chunk], np.uint64), np.array([deal], np.uint64))[0]
         say(f"  deal {deal} of chunk {chunk} ({compact(row, spec)}): GPU {on_gpu[w]}, "
             f"CPU {on_cpu[w]} ({_gpu_emulate.HANDBACK} = handed back)")
@@ -176,7 +172,7 @@ def main() -> int:
         say(f"exactness: {deals:,} deals of seed {args.seed} on {name} and on the CPU engine "
             "...")
         t = time.perf_counter()
-        on_device = play_on_device(spec, Task(0, {"deals": deals}), CHUNK_DEALS)
+        on_device = play_on_device(spec, Task(0, {"deals": deals}), CHUNK_DEALS, play_chunk_cpu)
         device_s = time.perf_counter() - t
         t = time.perf_counter()
         on_cpu = cpu_report(spec, deals)
@@ -188,20 +184,20 @@ def main() -> int:
             + ", ".join(f"{k} {v}" for k, v in diff.items()))
 
         say(f"speed: at least {seconds:g} s of steady play ...")
-        chunk = -(-deals // CHUNK_DEALS)      # past the deals compared: new deals
+        chunk = -(-deals // CHUNK_DEALS, play_chunk_cpu)      # past the deals compared: new deals
         # one task to size the others: about a second each, as the search runner sizes them
         # (a power of two chunks, all alike, so that each finds the next already launched)
         t = time.perf_counter()
-        play_on_device(spec, Task(chunk, {"deals": 10 * CHUNK_DEALS}), CHUNK_DEALS)
+        play_on_device(spec, Task(chunk, {"deals": 10 * CHUNK_DEALS}), CHUNK_DEALS, play_chunk_cpu)
         first_rate = 10 * CHUNK_DEALS / (time.perf_counter() - t)
         chunk += 10
-        units = max(1, min(GPU_MAX_UNITS, int(first_rate) // CHUNK_DEALS))
+        units = max(1, min(GPU_MAX_UNITS, int(first_rate) // CHUNK_DEALS, play_chunk_cpu))
         task_deals = (1 << (units.bit_length() - 1)) * CHUNK_DEALS
         rates = []
         played, elapsed = 0, 0.0
         while elapsed < seconds:
             t = time.perf_counter()
-            play_on_device(spec, Task(chunk, {"deals": task_deals}), CHUNK_DEALS)
+            play_on_device(spec, Task(chunk, {"deals": task_deals}), CHUNK_DEALS, play_chunk_cpu)
             spent = time.perf_counter() - t
             rates.append(task_deals / spent)
             played += task_deals

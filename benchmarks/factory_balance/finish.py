@@ -36,7 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from dealsearch.games.beggar.engine import play_batch
-from dealsearch.games.beggar.factory import MAX_GAME, Hands, Loop, distance, find_loop, seed_loops
+from dealsearch.games.beggar.factory import MAX_GAME, Hands, Loop, distance, find_loop
 from dealsearch.games.beggar.notation import STANDARD, Deal, Rules
 
 from .balance import Reached, _walk, gap
@@ -249,7 +249,7 @@ def sub_deck_cycles(settings: Any, within: int = 4, most: int = 64, over: float 
     run's stats. ``over``: a penalty per card over the deck (of a class over it) added to
     the factory's priority, so that it grows sub-decks rather than overshooting."""
     from dealsearch.games.beggar.factory_command import START_DECKS
-    from dealsearch.games.beggar.factory_run import Factory, Node, rebuild
+    from dealsearch.games.beggar.factory_run import Factory, Node, rebuild, seed_nodes
     from dealsearch.games.beggar.notation import parse_deck
 
     rules = settings.rules_object
@@ -268,7 +268,7 @@ def sub_deck_cycles(settings: Any, within: int = 4, most: int = 64, over: float 
             return new
 
     deck = parse_deck(START_DECKS[(rules.name, 2)], rules)
-    factory = Collecting(settings, [Node.of(loop, rules) for loop in seed_loops(deck, rules)])
+    factory = Collecting(settings, seed_nodes(deck, rules.name))
     for _ in factory.run_serial():
         pass
     chosen = sorted(met.values(), key=lambda node: (

@@ -20,6 +20,7 @@ from tqdm import tqdm
 
 from .. import interrupt
 from ..campaigns import campaign_names, config_path
+from ..devices import DEVICES, DeviceUnavailable
 from ..errors import BadInput, BadLog, BadOption, RunFailed
 from ..game import FastSearch, Game, PlaysBackwards, game_names, get_game
 from ..log import Find
@@ -27,7 +28,7 @@ from ..ownership import refuse_if_owned
 from ..projection import run_projection
 from ..search import STRATEGIES, Runner, SearchSpec, parse_duration
 from ..search.backends import BACKENDS, DASK_EXTRA, Backend, BackendError, MissingDask, open_backend
-from ..search.device import DEVICES, DeviceUnavailable, check_device
+from ..search.device import check_device
 from ..search.spec import ESCAPES, MAX_KICK, RESTARTS
 from ..text import budget
 from .commands import Command

@@ -20,79 +20,16 @@ checking a kernel on a machine without the device.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from ..game import Game, GameOptions, GameResult, finished, play_batch
+from ..devices import DeviceSampler, DeviceSearch
+from ..game import GameResult, finished, play_batch
 from .base import Report, Task, add_batch, compact, results_of, score
-
-if TYPE_CHECKING:   # spec.py checks a spec's device with device_refusal
-    from .spec import SearchSpec
-
-DEVICES = ("cpu", "gpu", "emulate")
-GPU_EXTRA = "pip install 'dealsearch[gpu]'"
-
-
-class DeviceUnavailable(Exception):
-    """The device cannot be used here (no CuPy, no GPU, a kernel that will not build): the
-    message says why in one line."""
-
-
-@dataclass
-class DevicePlay:
-    """What a device played of a run of chunks (see the module's docstring)."""
-
-    counts: list[int]                   # games settled on the device, per outcome code
-    totals: list[int]                   # their measures' totals, in the game's order
-    finds: list[tuple[int, int, int]]   # (chunk, deal in chunk, score): records, not replayed
-    handbacks: list[tuple[int, int]]    # (chunk, deal in chunk): for the exact engine
-    replay: list[int] = field(default_factory=list)  # chunks whose finds the CPU must find
-
-
-class DeviceSampler(Protocol):
-    """A game's random player on a device, for one run (options, seed, objective)."""
-
-    name: str   # the device in words, e.g. "NVIDIA H200"
-
-    def play(self, first_chunk: int, deals: int, chunk_deals: int,
-             hists: Sequence[npt.NDArray[np.int64]], widths: Sequence[int]) -> DevicePlay:
-        """Play ``deals`` deals: chunk ``first_chunk`` and those after it, ``chunk_deals``
-        each (the last perhaps fewer); add the settled games into ``hists``."""
-
-    def rows(self, chunks: npt.NDArray[np.uint64], deals: npt.NDArray[np.uint64]
-             ) -> npt.NDArray[np.uint8]:
-        """Deal ``deals[i]`` of chunk ``chunks[i]``, one row each."""
-
-
-@runtime_checkable
-class DeviceSearch(Protocol):
-    """A game whose random search can run on a device other than the CPU."""
-
-    def device_refusal(self, options: GameOptions, device: str) -> str | None:
-        """Why ``device`` cannot play these options (None if it can)."""
-
-    def device_sampler(self, options: GameOptions, seed: int, objective: str,
-                       device: str) -> DeviceSampler:
-        """The sampler; raises :class:`DeviceUnavailable` if the device is not usable here."""
-
-
-def device_refusal(game: Game, options: GameOptions, strategy: str, device: str) -> str | None:
-    """Why a search cannot run on ``device`` (None if it can)."""
-    if device not in DEVICES:
-        return f"unknown device {device!r}: choose from {', '.join(DEVICES)}"
-    if device == "cpu":
-        return None
-    if strategy != "random":
-        return f"--device {device} is for random searches"
-    if not isinstance(game, DeviceSearch):
-        return f"{game.name} has no engine for --device {device}"
-    refusal = game.device_refusal(options, device)
-    return f"--device {device}: {refusal}" if refusal else None
-
+from .spec import SearchSpec
 
 _samplers: dict[tuple[Any, ...], DeviceSampler] = {}
 
@@ -114,12 +51,11 @@ def check_device(spec: SearchSpec) -> str:
     return device_sampler(spec).name
 
 
-def play_on_device(spec: SearchSpec, task: Task, chunk_deals: int) -> Report:
-    """A run of chunks of random deals on the spec's device: the report
-    :func:`~dealsearch.search.random_search.play_chunk` gives for the same task, its finds
-    as :func:`task_finds` keeps them."""
-    from .random_search import play_chunk_cpu  # the CPU path, for the chunks replayed
-
+def play_on_device(spec: SearchSpec, task: Task, chunk_deals: int,
+                   play_cpu: Callable[[SearchSpec, Task], Report]) -> Report:
+    """A run of chunks of random deals on the spec's device: the report ``play_cpu``
+    (:func:`~dealsearch.search.random_search.play_chunk_cpu`, which plays the chunks the CPU
+    must play again) gives for the same task, its finds as :func:`task_finds` keeps them."""
     game = spec.plugin
     report = Report.for_game(task.key, game)
     hists, widths = report.hist_args(game)
@@ -139,7 +75,7 @@ def play_on_device(spec: SearchSpec, task: Task, chunk_deals: int) -> Report:
         size = min(chunk_deals, task.key * chunk_deals + deals - chunk * chunk_deals)
         found += [(chunk, text, score(result, spec) if result.outcome in ended else None,
                    result) for text, result in
-                  play_chunk_cpu(spec, Task(chunk, {"deals": size})).finds]
+                  play_cpu(spec, Task(chunk, {"deals": size})).finds]
     found.sort(key=lambda find: find[0])    # stable: each chunk's finds keep their order
     kept = [find for find, keep in zip(found, _task_records([f[2] for f in found]),
                                        strict=True) if keep]

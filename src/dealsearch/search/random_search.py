@@ -21,6 +21,7 @@ from ..errors import BadOption
 from ..game import finished, random_dealer, specialised_sampler
 from ._generic import Sampler
 from .base import NumberedSearch, Report, Task, compact, results_of
+from .device import play_on_device
 from .spec import SearchSpec
 
 CHUNK_DEALS = 100_000  # deals of stream (seed, k); a task plays a run of such chunks
@@ -107,9 +108,7 @@ def play_chunk(spec: SearchSpec, task: Task) -> Report:
     before it in the chunk, and every cycle (so a run of chunks finds what its chunks do).
     On the spec's device: the same report from any (:mod:`dealsearch.search.device`)."""
     if spec.device != "cpu":
-        from .device import play_on_device  # only a device run needs it
-
-        return play_on_device(spec, task, CHUNK_DEALS)
+        return play_on_device(spec, task, CHUNK_DEALS, play_chunk_cpu)
     return play_chunk_cpu(spec, task)
 
 

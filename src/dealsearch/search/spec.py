@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, field, fields
 from functools import cached_property
 from typing import Any
 
+from ..devices import device_refusal
 from ..game import (
     DEFAULT_GAME,
     FastSearch,
@@ -113,7 +114,7 @@ class SearchSpec:
     # random, pool (near one of the climber's best deals) or crossover (a child of two of them)
     restart: str = "random"
     kick: int = 1                    # mutations per mutant (a game's own climber)
-    device: str = "cpu"              # random only: cpu, gpu, emulate (see search.device)
+    device: str = "cpu"              # random only: cpu, gpu, emulate (see dealsearch.devices)
     game: str = DEFAULT_GAME
     game_options: dict[str, Any] = field(default_factory=dict)
 
@@ -161,8 +162,6 @@ class SearchSpec:
                                  "deals)")
         if self.start is not None:
             self._check_start()
-        from .device import device_refusal  # device.py builds reports: it imports base
-
         refusal = device_refusal(self.plugin, self.options, self.strategy, self.device)
         if refusal:
             raise ValueError(refusal)

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from dealsearch.cli import main
+from dealsearch.devices import DeviceUnavailable
 from dealsearch.games.beggar import _engine, _gpu_emulate, gpu
 from dealsearch.games.beggar.notation import STANDARD
 from dealsearch.games.beggar.options import beggar_options
@@ -464,6 +465,6 @@ def test_cupy_without_a_gpu_is_one_line(monkeypatch) -> None:
         cuda = SimpleNamespace(**{**vars(FAKE_CUPY.cuda), "runtime": runtime})
         monkeypatch.setitem(sys.modules, "cupy", SimpleNamespace(**{**vars(FAKE_CUPY),
                                                                     "cuda": cuda}))
-        with pytest.raises(device_module.DeviceUnavailable) as error:
+        with pytest.raises(DeviceUnavailable) as error:
             gpu.CupyDevice()
         assert str(error.value).startswith(words) and "\n" not in str(error.value)

@@ -179,7 +179,7 @@ def _gpu_row(deals: int, seed: int, engine_cards: int, engine_tricks: int
     """The GPU's row, if this machine has CuPy and a GPU: (entry, note, mismatches). The GPU
     first plays the bench's own deals (stream 0 of ``seed``; their totals must be the
     engine's), then is timed on at least GPU_DEALS deals (a whole random-search report each)."""
-    from ...search.device import DeviceUnavailable
+    from ...plugin import DeviceUnavailable
     from .gpu import CupyDevice, GpuSampler
     from .options import beggar_options
 

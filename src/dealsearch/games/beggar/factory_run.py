@@ -36,6 +36,7 @@ from .factory import (
     distance,
     expand,
     find_loop,
+    seed_loops,
     starting_deals,
 )
 from .notation import STANDARD, Deal, Rules, format_deal, parse_deal
@@ -114,6 +115,13 @@ def rebuild(node: Node, rules: Rules) -> Loop:
     loop = find_loop(parse_deal(node.deal, rules, "any"), rules, node.parent)
     assert loop is not None and loop.key == (node.key or loop.key), "a state of its cycle"
     return loop
+
+
+def seed_nodes(deck: tuple[int, ...], rules_name: str = "standard", players: int = 2
+               ) -> list[Node]:
+    """The nodes of a small deck's cycles (:func:`seed_loops`)."""
+    rules = get_rules(rules_name)
+    return [Node.of(loop, rules) for loop in seed_loops(deck, rules, players)]
 
 
 def _digest(key: str) -> str:

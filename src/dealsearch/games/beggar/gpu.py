@@ -1,7 +1,7 @@
 """BMN random search on a GPU (CuPy), or on its CPU twin: the host side of ``_gpu_kernel.cu``.
 
 :class:`GpuSampler` is what BMN offers the framework's device search
-(:mod:`dealsearch.search.device`): it plays a run of chunks on a device and reports the games
+(:mod:`dealsearch.devices`): it plays a run of chunks on a device and reports the games
 the device settled, each chunk's record-setting deals and the games handed back (past
 :data:`CAP_PER_CARD` cards per card, or the agreed limit: only the exact engine can tell a
 cycle or a limit). Two devices run the same kernel source:
@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ...search.device import GPU_EXTRA, DevicePlay, DeviceUnavailable
+from ...plugin import GPU_EXTRA, DevicePlay, DeviceUnavailable
 from . import _gpu_emulate
 from .options import BeggarOptions
 
@@ -282,7 +282,7 @@ def open_device(device: str) -> CupyDevice | EmulatedDevice:
 
 
 class GpuSampler:
-    """BMN's random search on a device, for one run (see :mod:`dealsearch.search.device`).
+    """BMN's random search on a device, for one run (see :mod:`dealsearch.devices`).
 
     On a GPU, each call also launches the run of chunks right after its own, the size of its
     own (what the search runner hands out next), so the GPU plays on while the host turns this

@@ -1,0 +1,80 @@
+"""The devices a random search may run on, and what a game offers to run there.
+
+``--device cpu`` (the default) plays on the compiled players; ``gpu`` on a game's
+:class:`DeviceSampler` (a game offers one through the :class:`DeviceSearch` capability);
+``emulate`` runs the device's code compiled for the CPU (slow: for tests and for checking a
+kernel without the device). How a search turns a sampler's :class:`DevicePlay` into the report
+the CPU would have sent: :mod:`dealsearch.search.device`. A leaf beside :mod:`dealsearch.game`,
+so that a spec checks its device without importing the search.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+
+from .game import Game, GameOptions
+
+DEVICES = ("cpu", "gpu", "emulate")
+GPU_EXTRA = "pip install 'dealsearch[gpu]'"
+
+
+class DeviceUnavailable(Exception):
+    """The device cannot be used here (no CuPy, no GPU, a kernel that will not build): the
+    message says why in one line."""
+
+
+@dataclass
+class DevicePlay:
+    """What a device played of a run of chunks (see the module's docstring)."""
+
+    counts: list[int]                   # games settled on the device, per outcome code
+    totals: list[int]                   # their measures' totals, in the game's order
+    finds: list[tuple[int, int, int]]   # (chunk, deal in chunk, score): records, not replayed
+    handbacks: list[tuple[int, int]]    # (chunk, deal in chunk): for the exact engine
+    replay: list[int] = field(default_factory=list)  # chunks whose finds the CPU must find
+
+
+class DeviceSampler(Protocol):
+    """A game's random player on a device, for one run (options, seed, objective)."""
+
+    name: str   # the device in words, e.g. "NVIDIA H200"
+
+    def play(self, first_chunk: int, deals: int, chunk_deals: int,
+             hists: Sequence[npt.NDArray[np.int64]], widths: Sequence[int]) -> DevicePlay:
+        """Play ``deals`` deals: chunk ``first_chunk`` and those after it, ``chunk_deals``
+        each (the last perhaps fewer); add the settled games into ``hists``."""
+
+    def rows(self, chunks: npt.NDArray[np.uint64], deals: npt.NDArray[np.uint64]
+             ) -> npt.NDArray[np.uint8]:
+        """Deal ``deals[i]`` of chunk ``chunks[i]``, one row each."""
+
+
+@runtime_checkable
+class DeviceSearch(Protocol):
+    """A game whose random search can run on a device other than the CPU."""
+
+    def device_refusal(self, options: GameOptions, device: str) -> str | None:
+        """Why ``device`` cannot play these options (None if it can)."""
+
+    def device_sampler(self, options: GameOptions, seed: int, objective: str,
+                       device: str) -> DeviceSampler:
+        """The sampler; raises :class:`DeviceUnavailable` if the device is not usable here."""
+
+
+def device_refusal(game: Game, options: GameOptions, strategy: str, device: str) -> str | None:
+    """Why a search cannot run on ``device`` (None if it can)."""
+    if device not in DEVICES:
+        return f"unknown device {device!r}: choose from {', '.join(DEVICES)}"
+    if device == "cpu":
+        return None
+    if strategy != "random":
+        return f"--device {device} is for random searches"
+    if not isinstance(game, DeviceSearch):
+        return f"{game.name} has no engine for --device {device}"
+    refusal = game.device_refusal(options, device)
+    return f"--device {device}: {refusal}" if refusal else None

@@ -40,7 +40,7 @@ def main() -> None:
     best: dict[bool, list[float]] = {True: [1e9, 1e9], False: [1e9, 1e9]}
     commits = 0
     with tempfile.TemporaryDirectory() as folder, LocalBackend(1) as backend:
-        backend.warm_up()
+        backend.warm_up(runner_module.warm_worker)
         for n in range(rounds):
             for owned in (n % 2 == 0, n % 2 != 0):
                 cpu, wall, commits = one(owned, backend, Path(folder), n)

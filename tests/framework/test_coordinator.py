@@ -51,7 +51,7 @@ class Simulated(Backend):
     def slots(self) -> int:
         return 1
 
-    def warm_up(self) -> None:
+    def warm_up(self, first: Any) -> None:
         self.clock.now += self.start_up
 
     def submit(self, fn: Any, *args: Any) -> Future[Any]:

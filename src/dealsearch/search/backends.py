@@ -68,9 +68,10 @@ class Backend(ABC):
     def wait_for_workers(self) -> None:
         """Block until there is a worker to run tasks (Ctrl-C to give up)."""
 
-    def warm_up(self) -> None:  # noqa: B027  (optional: most backends need not)
-        """Start the workers, if the backend starts them lazily, and wait until they are up:
-        the search's clock starts after this (a Dask cluster's workers are already up)."""
+    def warm_up(self, first: Callable[[], object]) -> None:  # noqa: B027  (optional)
+        """Start the workers, if the backend starts them lazily, and wait until each has run
+        ``first`` (the caller's, e.g. to import what its tasks use): the search's clock starts
+        after this (a Dask cluster's workers are already up)."""
 
     def __enter__(self) -> Backend:
         return self
@@ -131,11 +132,6 @@ def dask_setup(worker: object) -> None:
         signal.signal(signal.SIGHUP, signal.SIG_IGN)
 
 
-def _warm() -> None:
-    """A local worker's first task: import what every search task uses."""
-    from . import runner  # noqa: F401  (the strategies, the engines and the games)
-
-
 class LocalBackend(Backend):
     """Worker processes on this machine (a ProcessPoolExecutor)."""
 
@@ -158,10 +154,10 @@ class LocalBackend(Backend):
     def wait_for_workers(self) -> None:
         """Local workers are there from the start."""
 
-    def warm_up(self) -> None:
+    def warm_up(self, first: Callable[[], object]) -> None:
         """Start every worker process (the pool starts them at the first tasks) and let each
-        import the engines, so that start-up is not counted as search time."""
-        futures = [self.pool.submit(_warm) for _ in range(self.workers)]
+        run ``first``, so that start-up is not counted as search time."""
+        futures = [self.pool.submit(first) for _ in range(self.workers)]
         for future in futures:
             future.result()
 

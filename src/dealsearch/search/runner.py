@@ -82,6 +82,11 @@ STRATEGIES: dict[str, tuple[type, Callable[[SearchSpec, Task], Report]]] = {
 }
 
 
+def warm_worker() -> None:
+    """A worker's first task: running it imports this module, and with it the strategies, the
+    engines and the games every task uses."""
+
+
 def run_task(spec: SearchSpec, task: Task) -> Report:
     """Worker side: run one task of the spec's strategy; time it and name its cycles."""
     began = time.perf_counter()
@@ -448,7 +453,7 @@ class Runner:
         began = self.clock()
         backend = self.backend or LocalBackend(spec.worker_count)
         try:
-            backend.warm_up()
+            backend.warm_up(warm_worker)
             self._renew()
         except BaseException:
             if self.backend is None:

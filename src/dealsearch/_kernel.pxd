@@ -14,7 +14,8 @@ cdef struct KernelResult:
 
 
 # Play one row (a deal laid out as the game's segments) to its end, cycle or limit.
-# Returns 0, or -1 when scratch memory could not be had (the search reports it and stops).
+# Returns 0, or -1 on a failure (scratch memory not had, or a PythonKernel's game raised):
+# the caller then calls the Kernel's raise_failure(), which raises it.
 ctypedef int (*play_row_fn)(void* context, const uint8_t* row,
                             KernelResult* result) noexcept nogil
 

@@ -5,7 +5,7 @@ documents them from this stub where the extension is not built.
 """
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 import numpy.typing as npt
@@ -25,6 +25,13 @@ class Kernel:
         The shape and the byte range are checked here, the game's own rules on codes (BMN:
         classes of the payments; Durak: each card of the deck once) by its ``row_check``;
         e.g. ``kernel.check_row(layout.deck)`` before a search deals from that deck.
+        """
+    def raise_failure(self) -> NoReturn:
+        """Raise why ``play_row`` failed (returned -1): the exception a :class:`PythonKernel`'s
+        game raised, else ``MemoryError`` (a compiled game's scratch memory was not had).
+
+        Every loop that calls ``play_row`` calls this on a failure, so a plug-in's own error
+        reaches the search as itself.
         """
     def play(
         self, row: npt.ArrayLike

@@ -34,6 +34,19 @@ cdef class Kernel:
             self.row_check(cards)
         return cards
 
+    def raise_failure(self):
+        """Raise why ``play_row`` failed (returned -1): the exception a :class:`PythonKernel`'s
+        game raised, else ``MemoryError`` (a compiled game's scratch memory was not had).
+
+        Every loop that calls ``play_row`` calls this on a failure, so a plug-in's own error
+        reaches the search as itself.
+        """
+        failure = getattr(self, "failure", None)  # a PythonKernel's game raised
+        if failure is not None:
+            self.failure = None   # raised once: the kernel may play on
+            raise failure
+        raise MemoryError("the game's scratch memory could not be allocated")
+
     def play(self, row):
         """Play one row through the function pointer: ``(outcome, measures, entry, period)``.
 
@@ -45,10 +58,7 @@ cdef class Kernel:
         with nogil:
             status = self.play_row(self.context, &cards[0], &result)
         if status != 0:
-            failure = getattr(self, "failure", None)  # a PythonKernel's game raised
-            if failure is not None:
-                raise failure
-            raise MemoryError("the game's scratch memory could not be allocated")
+            self.raise_failure()
         n = self.n_measures
         return (result.outcome, tuple(result.measure[i] for i in range(n)),
                 tuple(result.entry[i] for i in range(n)),

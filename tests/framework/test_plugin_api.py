@@ -11,13 +11,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
+import numpy as np
 import pytest
 
 from dealsearch.cli import main
 from dealsearch.examples.war import War, register_war
 from dealsearch.log import RecordLog
-from dealsearch.plugin import OptionSpec, register
+from dealsearch.plugin import OptionSpec, PythonKernel, register
 from dealsearch.report import Group
+from dealsearch.search import _generic
 from dealsearch.testing import CHECKS, Subject
 
 
@@ -125,3 +127,30 @@ def test_a_kernel_compiles_outside_the_repository_as_the_docs_show(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
                          text=True, check=True).stdout
     assert out.strip() == "(0, (3,), (0,), (0,))"
+
+
+def _failing_kernel() -> PythonKernel:
+    """A pure-Python game with a bug of its own: every game it plays raises."""
+    def play_row(row: Any) -> tuple[int, Any, Any, Any]:
+        raise ValueError(f"the game's own bug at card {int(row[0])}")
+
+    return PythonKernel(play_row, 8, 1)
+
+
+@pytest.mark.parametrize("call", ["sample", "play_current", "climb"])
+def test_a_python_games_own_exception_reaches_the_search(call):
+    # The compiled loops once turned it into "MemoryError: the game's scratch memory could
+    # not be allocated", hiding the plug-in author's real error.
+    deck = np.repeat(np.arange(2, dtype=np.uint8), 4)
+    where = {"deck": deck, "segments": (4, 4), "unordered": (False, False),
+             "fixed": (False, False), "seed": 1, "stream": 0}
+    with pytest.raises(ValueError, match="the game's own bug at card"):
+        if call == "sample":
+            _generic.Sampler(_failing_kernel(), **where).play(10)
+        else:
+            climber = _generic.Climber(_failing_kernel(), **where)
+            climber.reset(deck, 0, 0.0)
+            if call == "play_current":
+                climber.play_current()
+            else:
+                climber.climb(10, 5, 1.0, False, np.zeros(3, dtype=np.int64))

@@ -255,7 +255,7 @@ cdef class Sampler:
                     n_found += 1
         self.dealt += played
         if status != 0:
-            raise MemoryError("the game's scratch memory could not be allocated")
+            self.kernel.raise_failure()
         return played, counts, totals, find_rows[:n_found], find_results[:n_found]
 
 
@@ -359,7 +359,7 @@ cdef class Climber:
         with nogil:
             status = self.kernel.play_row(self.kernel.context, self.current, &res)
         if status != 0:
-            raise MemoryError("the game's scratch memory could not be allocated")
+            self.kernel.raise_failure()
         self.score = self.best_score = res.measure[self.objective]
         n = self.kernel.n_measures
         return (res.outcome, tuple(res.measure[i] for i in range(n)),
@@ -437,7 +437,7 @@ cdef class Climber:
                         self.best_score = score
                         self.stall = 0
         if status != 0:
-            raise MemoryError("the game's scratch memory could not be allocated")
+            self.kernel.raise_failure()
         return played, totals, cycle_rows[:n_cycles], cycle_results[:n_cycles]
 
     cdef inline int partner(self, int i) noexcept nogil:

@@ -154,3 +154,68 @@ def test_a_python_games_own_exception_reaches_the_search(call):
                 climber.play_current()
             else:
                 climber.climb(10, 5, 1.0, False, np.zeros(3, dtype=np.int64))
+
+
+CAPPED_WAR = '''
+import sys
+from typing import ClassVar
+
+from dealsearch.cli import main
+from dealsearch.examples.war import War, play
+from dealsearch.plugin import PythonKernel, register
+
+
+class CappedWar(War):
+    """War whose rules know no cycle: a game that repeats runs to the agreed limit."""
+
+    name: ClassVar[str] = "cappedwar"
+    title: ClassVar[str] = "Capped War"
+    outcomes: ClassVar[tuple[str, ...]] = ("win", "limit")
+
+    def kernel(self, options):
+        def play_row(row):
+            result = play(row, options)
+            if result.outcome == "win":
+                return 0, (result.measures["rounds"],), (), ()
+            return 1, (options.max_rounds,), (), ()
+
+        return PythonKernel(play_row, 4 * options.ranks, 1)
+
+
+register(CappedWar())
+sys.exit(main(["search", "random", "--game", "cappedwar", "--ranks", "2", "--deals", "3000",
+               "--workers", "1", "--seed", "1", "--db", sys.argv[1]]))
+'''
+
+
+def test_a_game_without_a_cycle_outcome_shows_its_progress_on_a_terminal(tmp_path):
+    # The progress bar (shown only when stderr is a terminal) once read the run's cycles
+    # whether or not the game has that outcome: KeyError: 'cycle'.
+    import fcntl
+    import os
+    import pty
+    import struct
+    import termios
+
+    terminal, child_end = pty.openpty()
+    # a terminal 100 columns wide (a new one has none: the bar would be drawn empty)
+    fcntl.ioctl(child_end, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
+    process = subprocess.Popen([sys.executable, "-c", CAPPED_WAR, str(tmp_path / "log.sqlite")],
+                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                               stderr=child_end)
+    os.close(child_end)
+    shown = b""
+    while True:   # read the terminal until the child closes it (EIO), or it would block
+        try:
+            chunk = os.read(terminal, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(terminal)
+    out = process.communicate(timeout=120)[0].decode()
+    text = shown.decode(errors="replace")
+    assert process.returncode == 0, text
+    assert "rounds/s" in text and "cycles" not in text   # the bar, without a cycle count
+    assert "3,000 deals" in out

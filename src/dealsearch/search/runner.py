@@ -551,8 +551,9 @@ class Runner:
             f"{throughput_measure(self.game)}/s":
                 f"{self.state.total / (self.state.seconds + elapsed):.3g}",
             "best": best[self.spec.objective or ""] if best else "-",
-            "cycles": self.state.outcomes["cycle"],
         }
+        if "cycle" in self.state.outcomes:   # a game may know no cycle
+            postfix["cycles"] = self.state.outcomes["cycle"]
         if self.spec.time is not None:
             postfix["left"] = f"{max(0.0, self.spec.time - self.state.seconds - elapsed):.0f}s"
         projection = self._projection(elapsed)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
@@ -349,6 +349,30 @@ class CycleFamilies(Protocol):
         options, or None if the game cannot say."""
 
 
+@dataclass(frozen=True)
+class Command:
+    """A command a game brings to ``dealsearch`` (:class:`GameCommands`), as ``dealsearch
+    --help`` lists it: its ``name``, its one line of ``help``, and the ``module`` that does
+    it, imported only when the command is invoked. The module defines ``add_parser(commands,
+    game)``, which adds the command's parser to ``commands`` (argparse's subparsers) for
+    ``game`` (the one chosen with ``--game``) and returns it, and ``run(args)``, which does the
+    command and returns its exit status. The framework's own commands are written the same
+    way."""
+
+    name: str
+    help: str
+    module: str
+
+
+@runtime_checkable
+class GameCommands(Protocol):
+    """Brings commands of the game's own (BMN: ``factory``, ``reverse``)."""
+
+    def commands(self) -> Sequence[Command]:
+        """The game's commands; their names must not clash with the CLI's."""
+        ...
+
+
 @runtime_checkable
 class PlaysBackwards(Protocol):
     """Grows longer deals by playing a game backwards (``search climb --reverse-every``)."""
@@ -630,6 +654,9 @@ def _words(value: Any) -> str:
 GAMES: dict[str, Game[Any]] = {}
 DEFAULT_GAME = "beggar"  # the one game the framework names: what --game and old logs mean
 ENTRY_POINTS = "dealsearch.games"  # where games installed by other packages register
+# A random dealer's seed: the PRNG takes a uint64 (dealsearch._random) and the log stores the
+# seed as a SQLite INTEGER (signed 64 bits); the seeds both accept.
+MAX_SEED = 2**63 - 1
 
 
 GameT = TypeVar("GameT", bound=Game[Any])

@@ -23,6 +23,7 @@ cycle        3
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -86,6 +87,54 @@ def pairs(values: Mapping[str, Any]) -> str:
     """``key value`` pairs of a mapping, None values left out: a result's details."""
     return ", ".join(f"{str(k).replace('_', ' ')} {plain(v)}" for k, v in values.items()
                      if v is not None)
+
+
+_DURATION_PART = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([hms]?)")
+_UNITS = {"h": 3600, "m": 60, "s": 1}
+DURATION_FORMS = "8h, 30m, 90s, 1h30m, 1h30 (1 h 30 min) or 2m30 (2 min 30 s)"
+
+
+def parse_duration(text: str) -> float:
+    """Seconds in a budget: hours ``h``, minutes ``m`` and seconds ``s`` in that order, each
+    at most once; a whole number after the last unit counts the next smaller one, as a clock
+    reads (``1h30`` is 1 h 30 min, ``2m30`` is 2 min 30 s). A number needs its unit.
+
+    >>> parse_duration("1h30m"), parse_duration("1h30"), parse_duration("2m30")
+    (5400.0, 5400.0, 150.0)
+    >>> parse_duration("90")
+    Traceback (most recent call last):
+    ValueError: bad duration '90': a number needs its unit: 90s, 90m or 90h
+    """
+    words = text.strip().lower()
+    if words.startswith("-"):
+        raise ValueError(f"bad duration {text!r}: a budget cannot be negative")
+    parts, at = [], 0
+    while at < len(words):
+        match = _DURATION_PART.match(words, at)
+        if match is None:
+            break
+        parts.append(match.groups())
+        at = match.end()
+    units = [unit for _, unit in parts]
+    if not words or at < len(words) or not parts:
+        raise ValueError(f"bad duration {text!r}: write e.g. {DURATION_FORMS}")
+    if units == [""]:
+        number = parts[0][0]
+        raise ValueError(f"bad duration {text!r}: a number needs its unit: "
+                         f"{number}s, {number}m or {number}h")
+    if units[-1] == "" and len(units) > 1 and units[-2] in ("h", "m"):  # 1h30, 2m30
+        number, smaller = parts[-1][0], "minutes" if units[-2] == "h" else "seconds"
+        if "." in number or int(number) >= 60:
+            raise ValueError(f"bad duration {text!r}: the number after {units[-2]!r} counts "
+                             f"{smaller}, 0 to 59")
+        units[-1] = "m" if units[-2] == "h" else "s"
+    if "" in units or units != sorted(units, key="hms".index) or len(set(units)) < len(units):
+        raise ValueError(f"bad duration {text!r}: write e.g. {DURATION_FORMS}")
+    numbers = [number for number, _ in parts]
+    total = sum(float(n) * _UNITS[unit] for n, unit in zip(numbers, units, strict=True))
+    if total <= 0:
+        raise ValueError(f"bad duration {text!r}: must be more than zero")
+    return total
 
 
 def duration(seconds: float) -> str:

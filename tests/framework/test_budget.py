@@ -9,7 +9,7 @@ import sqlite3
 import pytest
 
 from dealsearch.cli import main
-from dealsearch.search import parse_duration
+from dealsearch.text import parse_duration
 
 
 @pytest.mark.parametrize(("text", "seconds"), [

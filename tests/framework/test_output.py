@@ -9,6 +9,7 @@ import os
 import re
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -224,6 +225,38 @@ def test_python_dash_m_dealsearch_help_works():
     assert done.returncode == 0 and done.stdout.startswith("usage: dealsearch")
 
 
+HELP_IMPORTS = """
+import sys
+from dealsearch.game import iter_games
+titles = [game.title for game in iter_games()]   # the registry: the games help names
+before = set(sys.modules)
+from dealsearch.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+print(" ".join(sorted(name for name in set(sys.modules) - before if "dealsearch" in name)))
+"""
+
+
+@pytest.mark.parametrize(("argv", "invoked"), [
+    (["--help"], None), (["--help", "search"], None),
+    (["records", "--help"], "dealsearch.cli.records"),
+    (["factory", "--help"], "dealsearch.games.beggar.factory_command")])
+def test_help_imports_only_the_command_it_shows(argv, invoked):
+    # --help once imported every command, the search and every game's commands (1.1 s): a
+    # command's module is imported when it is invoked, and help loads no game module
+    # beyond the registry's (the games it names).
+    done = subprocess.run([sys.executable, "-c", HELP_IMPORTS, *argv], capture_output=True,
+                          text=True, check=True)
+    loaded = set(done.stdout.splitlines()[-1].split())
+    commands = loaded & {command.module for command in all_commands()}
+    assert "dealsearch.cli.main" in loaded and commands == ({invoked} if invoked else set())
+    if invoked is None:
+        assert not any(name.startswith(("dealsearch.games.", "dealsearch.search"))
+                       for name in loaded), loaded
+
+
 @pytest.mark.parametrize(("argv", "line"), [
     (["search", "random", "--workers", "abc"], "argument --workers: 'abc' is not a whole number"),
     (["verify", "--game", "durak", "hands=9C ZZ/8C AD; trump=H"], "hand 1: bad rank 'Z'"),
@@ -238,7 +271,7 @@ def test_argument_errors_say_what_was_wrong(capsys, argv, line):
 # ------------------------------------------------------------------ game commands
 
 def test_a_games_own_commands_come_from_the_game():
-    from dealsearch.cli.commands import GameCommands
+    from dealsearch.plugin import GameCommands
 
     beggar, durak = get_game("beggar"), get_game("durak")
     assert isinstance(beggar, GameCommands) and not isinstance(durak, GameCommands)

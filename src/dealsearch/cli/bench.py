@@ -9,7 +9,6 @@ from typing import Any
 from ..errors import BadInput, BadOption
 from ..game import Game, SpeedTable, Yardstick, get_game, throughput_measure
 from ..text import table
-from .commands import Command
 from .options import (
     EXIT_MISMATCH,
     EXIT_OK,
@@ -24,19 +23,17 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
     """The ``bench`` command; its description is that of ``game``'s benchmark."""
     if isinstance(game, Yardstick) and not isinstance(game, SpeedTable):
         measure = throughput_measure(game)
-        text = (f"{game.title}: deals/s and {measure}/s, engine vs its yardstick vs pure "
-                "Python",
-                f"Play the same seeded random deals of {game.title} through the compiled "
-                "engine, the game's yardstick (a plain C loop) and the pure-Python reference, "
-                f"in one run, and print deals/s, {measure}/s and the ratios; any disagreement "
-                "fails (exit 1).")
+        description = (f"Play the same seeded random deals of {game.title} through the "
+                       "compiled engine, the game's yardstick (a plain C loop) and the "
+                       f"pure-Python reference, in one run, and print deals/s, {measure}/s "
+                       "and the ratios; any disagreement fails (exit 1).")
     else:
-        text = (f"{game.title}: compiled engine vs pure-Python reference, per setting",
-                f"Play the same seeded random deals of {game.title} under each of its "
-                "settings through the compiled engine and the pure-Python reference, and "
-                "print deals/s and the ratio; any disagreement between the two fails (exit 1).")
+        description = (f"Play the same seeded random deals of {game.title} under each of its "
+                       "settings through the compiled engine and the pure-Python reference, "
+                       "and print deals/s and the ratio; any disagreement between the two "
+                       "fails (exit 1).")
     bench: argparse.ArgumentParser = commands.add_parser(
-        "bench", help=text[0], description=text[1],
+        "bench", description=description,
         epilog=examples("dealsearch bench", "dealsearch bench --deals 1000000 --workers 2",
                         "dealsearch bench --game spite --json"))
     bench.add_argument("--deals", type=positive_int, default=200_000, metavar="N",
@@ -92,6 +89,3 @@ def _cell(key: str, value: Any) -> Any:
     if key == "ratio" and isinstance(value, float):
         return f"{round(value):,}{TIMES}" if value >= 100 else f"{value:.3g}{TIMES}"
     return round(value) if isinstance(value, float) else value
-
-
-COMMAND = Command("bench", add_parser, run)

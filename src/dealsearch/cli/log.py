@@ -12,14 +12,13 @@ from ..game import Game
 from ..logcheck import read_log
 from ..logrecover import recover
 from ..text import count
-from .commands import Command
 from .options import DEFAULT_DB, EXIT_OK, Parser, check_log_path, examples
 
 
 def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
     """The ``log`` command and its two actions."""
     log: argparse.ArgumentParser = commands.add_parser(
-        "log", help="check a log for damage, or recover what a damaged log still holds",
+        "log",
         description="check: SQLite's integrity check and the log's own rules, one line per "
                     "problem (exit 0: sound, 1: damaged). recover: a new log holding every "
                     "run, find, cycle and histogram that can still be read, with a line for "
@@ -89,6 +88,3 @@ def _recover(db: str, out: str) -> int:
 
 def _problems(n: int, what: str = "problem") -> str:
     return f"{count(n)} {what}" + ("s" if n != 1 else "")
-
-
-COMMAND = Command("log", add_parser, run)

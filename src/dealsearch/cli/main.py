@@ -8,19 +8,21 @@ fails, 2 on bad input. :func:`main` is the one place that turns an expected fail
 from __future__ import annotations
 
 import argparse
+import importlib
 import re
 import sys
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
+from typing import TYPE_CHECKING
 
 from .. import __name__ as package_name
 from ..errors import DealsearchError
-from ..game import DEFAULT_GAME, GameError, get_game, iter_games
+from ..game import DEFAULT_GAME, Command, GameCommands, GameError, get_game, iter_games
 from ..interrupt import exit_status
-from ..search.hooks import TestHooks
-from . import bench, log, records, report, search, status, verify
-from .commands import Command, GameCommands
 from .options import EXIT_BAD_INPUT, EXIT_OK, Parser, chosen_game, examples
+
+if TYPE_CHECKING:
+    from ..search.hooks import TestHooks
 
 DESCRIPTION = """\
 Find record-long and never-ending deals of card games, exactly and fast. dealsearch plays
@@ -45,9 +47,23 @@ EXAMPLES = examples(
     "dealsearch COMMAND --help        (and: dealsearch search --game durak --help)",
 )
 
-#: The framework's commands, in the order help lists them; games add theirs after.
-COMMANDS: tuple[Command, ...] = (verify.COMMAND, search.COMMAND, records.COMMAND,
-                                 status.COMMAND, report.COMMAND, bench.COMMAND, log.COMMAND)
+#: The framework's commands, in the order help lists them; games add theirs after. Each
+#: command's module is imported only when the command is invoked (``--help`` imports none).
+COMMANDS: tuple[Command, ...] = (
+    Command("verify", "play deals exactly and report counts, winner or cycle",
+            f"{__package__}.verify"),
+    Command("search", "search for long and never-ending deals, logging finds to SQLite",
+            f"{__package__}.search"),
+    Command("records", "list (and re-verify) the finds of a log", f"{__package__}.records"),
+    Command("status", "the searches running on a log: rate, time left, best so far",
+            f"{__package__}.status"),
+    Command("report", "draw a log's runs: lengths, best so far, speed, records, cycles",
+            f"{__package__}.report"),
+    Command("bench", "time a game's engine against its yardstick or its reference",
+            f"{__package__}.bench"),
+    Command("log", "check a log for damage, or recover what a damaged log still holds",
+            f"{__package__}.log"),
+)
 
 # Compact deals start with '-', which argparse would take for an option: such arguments are
 # moved behind '--' (or glued to the option that takes them) before parsing. Option names hold
@@ -99,20 +115,40 @@ def all_commands() -> list[Command]:
     return found
 
 
-def build_parser(game_name: str | None = None) -> argparse.ArgumentParser:
-    """The argument parser of every command, with ``game_name``'s options (default: the
-    default game)."""
+def invoked_command(argv: Sequence[str]) -> str | None:
+    """The command ``argv`` invokes: its first word, unless help or the version is asked for
+    before it (the program's own options take no value).
+
+    >>> invoked_command(["search", "random", "--help"]), invoked_command(["--help", "search"])
+    ('search', None)
+    """
+    for arg in argv:
+        if arg in ("-h", "--help", "--version", "--"):
+            return None
+        if not arg.startswith("-"):
+            return arg
+    return None
+
+
+def build_parser(game_name: str | None = None, command: str | None = None
+                 ) -> argparse.ArgumentParser:
+    """The argument parser: every command listed, ``command``'s own parser built (with
+    ``game_name``'s options; default: the default game) and its module imported."""
     game = get_game(game_name or chosen_game([]))
     parser = Parser(prog="dealsearch", description=description(), epilog=EXAMPLES)
     parser.add_argument("--version", action="version", version=f"dealsearch {_version()}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
                                      parser_class=Parser)
     names: set[str] = set()
-    for command in all_commands():
-        if command.name in names:  # a game's command may not shadow another
-            raise GameError(f"two commands are called {command.name!r}")
-        names.add(command.name)
-        command.add_parser(commands, game).set_defaults(handler=command.run)
+    for listed in all_commands():
+        if listed.name in names:  # a game's command may not shadow another
+            raise GameError(f"two commands are called {listed.name!r}")
+        names.add(listed.name)
+        if listed.name == command:
+            module = importlib.import_module(listed.module)
+            module.add_parser(commands, game).set_defaults(handler=module.run)
+        else:
+            commands.add_parser(listed.name, help=listed.help)
     parser.set_defaults(parsed_for_game=game.name)  # whose option groups the parser holds
     return parser
 
@@ -127,9 +163,9 @@ def main(argv: Sequence[str] | None = None, *, hooks: TestHooks | None = None) -
     """
     try:
         argv = list(sys.argv[1:] if argv is None else argv)
-        parser = build_parser(chosen_game(argv))
+        parser = build_parser(chosen_game(argv), invoked_command(argv))
         args = parser.parse_args(_protect_deals(argv, _value_options(parser)))
-        args.hooks = hooks or TestHooks()
+        args.hooks = hooks   # None: the run's own default, no test's moments
         return int(args.handler(args))
     except (DealsearchError, GameError) as error:
         sys.stdout.flush()  # what was printed before the failure comes first

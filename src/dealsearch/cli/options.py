@@ -23,6 +23,7 @@ from ..errors import (
 )
 from ..game import (
     DEFAULT_GAME,
+    MAX_SEED,
     Game,
     GameError,
     GameOptions,
@@ -32,8 +33,7 @@ from ..game import (
     make_options,
 )
 from ..log import VERSION, RecordLog
-from ..search.spec import MAX_SEED, parse_duration
-from ..text import plain
+from ..text import parse_duration, plain
 
 EXIT_MISMATCH = EXIT_FAILED  # verify --known, records --verify: a stored count is wrong
 DEFAULT_DB = "dealsearch.sqlite"  # the log, in the current directory

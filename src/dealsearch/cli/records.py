@@ -29,7 +29,6 @@ from ..ownership import owner_of, shown_status
 from ..projection import runs_projection
 from ..search import STRATEGIES, SearchSpec
 from ..text import count, table
-from .commands import Command
 from .options import (
     DEFAULT_DB,
     EXIT_MISMATCH,
@@ -46,7 +45,7 @@ LIMIT = 10  # rows per table a person sees by default: a setting's bests, then i
 def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
     """The ``records`` command."""
     records: argparse.ArgumentParser = commands.add_parser(
-        "records", help="list (and re-verify) the finds of a log",
+        "records",
         description="The finds of a log, a screenful by default: for each setting (game "
                     "options) the longest finished games, best first, then the cycles most "
                     "deals reach, with how many more there are. --limit N and --all show more; "
@@ -380,6 +379,3 @@ def _verify_records(log: RecordLog, rows: list[dict[str, Any]]) -> int:
 def _result(values: tuple[Any, ...]) -> str:
     """An outcome and its counts, e.g. ``win 8,344/1,164``."""
     return f"{values[0]} " + "/".join(count(v) for v in values[1:])
-
-
-COMMAND = Command("records", add_parser, run)

@@ -8,7 +8,6 @@ from typing import Any
 
 from ..errors import BadOption
 from ..game import Game
-from .commands import Command
 from .options import (
     DEFAULT_DB,
     EXIT_OK,
@@ -23,7 +22,7 @@ from .options import (
 def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
     """The ``report`` command."""
     report: argparse.ArgumentParser = commands.add_parser(
-        "report", help="draw a log's runs: lengths, best so far, speed, records, cycles",
+        "report",
         description="Write index.html and one PNG per figure into --out, from the log alone.",
         epilog=examples("dealsearch report --out report",
                         "dealsearch report --game durak --run 3 --run 4 --out durak-report",
@@ -60,6 +59,3 @@ def run(args: argparse.Namespace) -> int:
     print(f"wrote {index}")
     log.raise_skipped()   # a damaged log: what could be read was drawn, then one line
     return EXIT_OK
-
-
-COMMAND = Command("report", add_parser, run)

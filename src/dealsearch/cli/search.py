@@ -26,12 +26,11 @@ from ..game import FastSearch, Game, PlaysBackwards, game_names, get_game
 from ..log import Find
 from ..ownership import refuse_if_owned
 from ..projection import run_projection
-from ..search import STRATEGIES, Runner, SearchSpec, parse_duration
+from ..search import STRATEGIES, Runner, SearchSpec
 from ..search.backends import BACKENDS, DASK_EXTRA, Backend, BackendError, MissingDask, open_backend
 from ..search.device import check_device
 from ..search.spec import ESCAPES, MAX_KICK, RESTARTS
-from ..text import budget
-from .commands import Command
+from ..text import budget, parse_duration
 from .options import (
     DEFAULT_DB,
     DEFAULT_GAME,
@@ -56,7 +55,7 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
     """The ``search`` command, with the options of ``game``."""
     others = [name for name in game_names() if name != game.name]
     search: argparse.ArgumentParser = commands.add_parser(
-        "search", help="search for long and never-ending deals, logging finds to SQLite",
+        "search",
         description="Search on every core and log each new best and every cycle to SQLite. "
                     "A person sees the new bests and the first cycles, then a summary line "
                     "now and then and a table at the end; --json streams every find. Stop "
@@ -326,6 +325,3 @@ def _search(args: argparse.Namespace) -> int:
         # 130 after Ctrl-C, 143 after kill, 129 after a hang-up
         return interrupt.exit_status(summary.signal)
     return EXIT_OK
-
-
-COMMAND = Command("search", add_parser, run)

@@ -23,14 +23,13 @@ from ..ownership import describe as describe_owner
 from ..ownership import owner_of, shown_status
 from ..search import STRATEGIES
 from ..text import count, duration, measures, outcomes, rate, unit
-from .commands import Command
 from .options import DEFAULT_DB, EXIT_OK, examples, open_log
 
 
 def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
     """The ``status`` command."""
     status: argparse.ArgumentParser = commands.add_parser(
-        "status", help="the searches running on a log: rate, time left, best so far",
+        "status",
         description="Show each run of the log that is running now: its rate, the time it "
                     "has searched and has left, the deals played, its outcomes and its best "
                     "so far. It only reads the log, so it can watch a search from another "
@@ -168,6 +167,3 @@ def _text(f: dict[str, Any], resume: str = "dealsearch search --resume") -> str:
     lines.append(f"  best so far{by}: {measures(best, names)}: {best['deal']}" if best
                  else f"  best so far{by}: none yet")
     return "\n".join(lines)
-
-
-COMMAND = Command("status", add_parser, run)

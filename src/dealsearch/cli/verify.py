@@ -20,7 +20,6 @@ from ..game import (
     get_game,
     looks_like_deal,
 )
-from .commands import Command
 from .options import (
     EXIT_BAD_INPUT,
     EXIT_MISMATCH,
@@ -36,7 +35,7 @@ from .options import (
 def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
     """The ``verify`` command, with ``game``'s options."""
     verify: argparse.ArgumentParser = commands.add_parser(
-        "verify", help="play deals exactly and report counts, winner or cycle",
+        "verify",
         description="Play each deal and print its exact result. A deal is given as an "
                     "argument, '-' reads one deal per line from standard input, and a file "
                     "name reads one deal per line from that file.",
@@ -152,6 +151,3 @@ def _verify_known(game: PublishedDeals, args: argparse.Namespace) -> int:
                   f"{check.computed:<22} {flag}")
         print(f"{len(checks)} published deals, {mismatches} mismatches")
     return EXIT_MISMATCH if mismatches else EXIT_OK
-
-
-COMMAND = Command("verify", add_parser, run)

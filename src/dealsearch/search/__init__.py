@@ -8,6 +8,6 @@ and its results.
 """
 
 from .runner import Runner, Summary
-from .spec import STRATEGIES, SearchSpec, parse_duration
+from .spec import STRATEGIES, SearchSpec
 
-__all__ = ["STRATEGIES", "Runner", "SearchSpec", "Summary", "parse_duration"]
+__all__ = ["STRATEGIES", "Runner", "SearchSpec", "Summary"]

@@ -69,10 +69,10 @@ COMMIT_SECONDS = 2.0  # rounds without a find are committed at most this often
 _KEPT = ("players", "start_deck", "start", "workers")
 
 
-def add_factory_parser(commands: Any, game: Game | None = None) -> argparse.ArgumentParser:
+def add_parser(commands: Any, game: Game | None = None) -> argparse.ArgumentParser:
     """The ``factory`` command (the same whichever game the parser is built for)."""
     factory: argparse.ArgumentParser = commands.add_parser(
-        "factory", help="build never-ending deals by growing small cycles card by card",
+        "factory",
         description="Play every deal of a small deck, keep the cycles, and grow them: change "
                     "a state of a cycle by a card or two and keep the new state if its game "
                     "never ends either, until a cycle holds the whole deck; then walk "
@@ -251,7 +251,7 @@ def _cores() -> int:
     return os.cpu_count() or 1
 
 
-def cmd_factory(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
     """``dealsearch factory``; a closed standard output or error never stops it
     (:mod:`dealsearch.cli.terminal`): the run goes on to its budget writing to the log."""
     with screen_optional():
@@ -301,7 +301,8 @@ def _factory(args: argparse.Namespace) -> int:
                           f"{args.players} players, {backend.describe()}, seed "
                           f"{settings.seed}, width {settings.width}; log {args.db}",
                           flush=True)
-                stop = _run(factory, backend, run, args, rules, bmn, args.hooks)
+                stop = _run(factory, backend, run, args, rules, bmn,
+                            args.hooks or TestHooks())
         finished = stop is None
     finally:
         let_go(owner.token)

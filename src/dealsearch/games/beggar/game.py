@@ -21,8 +21,9 @@ from typing import Any, ClassVar
 import numpy as np
 import numpy.typing as npt
 
-from ...game import (
+from ...plugin import (
     BatchResults,
+    Command,
     Game,
     GameError,
     GameResult,
@@ -220,12 +221,13 @@ class BeggarGame(Game[BeggarOptions]):
         return BeggarKernel(options.sizes, options.game_rules.payments, options.max_cards,
                             options.max_tricks)
 
-    def commands(self) -> tuple[Any, ...]:
-        """BMN's own commands, ``factory`` and ``reverse`` (the CLI's ``GameCommands``
-        capability): imported only when a command line is built."""
-        from .cli import COMMANDS
-
-        return COMMANDS
+    def commands(self) -> tuple[Command, ...]:
+        """BMN's own commands (the ``GameCommands`` capability), each module imported only
+        when its command is invoked."""
+        return (Command("factory", "build never-ending deals by growing small cycles card by "
+                        "card", f"{__package__}.factory_command"),
+                Command("reverse", "play a 2-player deal backwards: a cycle's basin, or "
+                        "longer deals", f"{__package__}.reverse_command"))
 
     def cycle_key(self, row: Row, options: BeggarOptions) -> str:
         """The catalogue's key (:func:`dealsearch.games.beggar.catalogue.cycle_key`)."""

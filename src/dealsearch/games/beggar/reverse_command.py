@@ -1,8 +1,5 @@
-"""Beggar-My-Neighbour's own commands, registered through :meth:`BeggarGame.commands`.
-
-``dealsearch factory`` grows never-ending deals from small-deck cycles (its command is
-:mod:`.factory_command`); ``dealsearch reverse`` walks a deal's game backwards. Option
-parsing and printing only: the work is in :mod:`.factory_run` and :mod:`.reverse`.
+"""``dealsearch reverse``, one of BMN's own commands (:meth:`BeggarGame.commands`): walk a
+deal's game backwards. Option parsing and printing only: the work is in :mod:`.reverse`.
 """
 
 from __future__ import annotations
@@ -17,7 +14,6 @@ from typing import Any
 
 from tqdm import tqdm
 
-from ...cli.commands import Command
 from ...cli.options import (
     DEFAULT_DB,
     EXIT_OK,
@@ -31,18 +27,15 @@ from ...cli.options import (
 from ...errors import BadInput, BadOption
 from ...game import Game, get_game
 from ...log import Find, ManagedRun
-from .factory_command import add_factory_parser, cmd_factory
 from .notation import parse_deal
 from .options import beggar_options, get_rules
 from .reverse import MAX_CARDS, basin, longer_starts
 
-# ---------------------------------------------------------------- reverse
 
-
-def add_reverse_parser(commands: Any, game: Game | None = None) -> argparse.ArgumentParser:
+def add_parser(commands: Any, game: Game | None = None) -> argparse.ArgumentParser:
     """The ``reverse`` command (BMN's options whichever game the parser is built for)."""
     reverse: argparse.ArgumentParser = commands.add_parser(
-        "reverse", help="play a 2-player deal backwards: a cycle's basin, or longer deals",
+        "reverse",
         description="Walk backwards from the deal's cycle (or from the deal, if its game "
                     "ends) and report every state that leads there and every valid starting "
                     "deal among them. With --along, walk back from each state along the game "
@@ -67,7 +60,7 @@ def add_reverse_parser(commands: Any, game: Game | None = None) -> argparse.Argu
     return reverse
 
 
-def cmd_reverse(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
     """``dealsearch reverse``."""
     if args.game != "beggar":
         raise BadInput(f"reverse walks beggar games backwards; it cannot play {args.game}")
@@ -136,8 +129,3 @@ def _again_reverse(args: argparse.Namespace) -> str:
     if args.rules:
         words += ["--rules", args.rules]
     return shlex.join([*words, "--db", str(args.db)])
-
-
-#: BMN's own commands, which :meth:`BeggarGame.commands` hands to the CLI.
-COMMANDS = (Command("factory", add_factory_parser, cmd_factory),
-            Command("reverse", add_reverse_parser, cmd_reverse))

@@ -47,6 +47,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .game import DEFAULT_GAME, get_game, histogram
+from .text import duration
 
 TAIL_FRACTION = 0.01   # the tail: the longest 1 % of the games ...
 MAX_TAIL = 2000        # ... but at most this many (the test then judges the far tail) ...
@@ -349,7 +350,7 @@ class Projection:
         Expected longest deal by the end of the budget (10,000,000 deals): about 3,300 cards (80 %
         range 3,000 to 3,600).
         To reach 6,000 cards: about 1.8e+13 more deals on average (80 % range 9e+12 to 4e+13, from
-        the scale's error), 5.1e+07 core-hours, 5.8 millennia of wall time at 100 deals/s (chance
+        the scale's error), 5.1e+07 core-hours, 5,820 years of wall time at 100 deals/s (chance
         within the budget: below 0.1 %).
         """
         fit = self.fit
@@ -381,7 +382,7 @@ class Projection:
                     text += f" (80 % range {low:.1g} to {high:.1g}, from the scale's error)"
                 if self.core_hours_to_target is not None and self.rate:
                     text += (f", {_count(self.core_hours_to_target)} core-hours, "
-                             f"{duration_text(self.wall_seconds_to_target or 0)} of wall time "
+                             f"{duration(self.wall_seconds_to_target or 0)} of wall time "
                              f"at {self.rate:,.0f} deals/s")
                 if self.target_chance_by_end is not None and self.budget_deals is not None \
                         and self.budget_deals > self.deals:
@@ -413,20 +414,6 @@ def _round(value: float) -> int:
 
 def _count(value: float) -> str:
     return f"{value:,.0f}" if value < 10_000 else f"{value:.1e}"
-
-
-def duration_text(seconds: float) -> str:
-    """A duration in the largest sensible unit.
-
-    >>> duration_text(90), duration_text(5400), duration_text(3 * 86400), duration_text(4e9)
-    ('1.5 minutes', '1.5 hours', '3.0 days', '127 years')
-    """
-    for unit, size in (("millennia", 1000 * 365.25 * 86400), ("years", 365.25 * 86400),
-                       ("days", 86400), ("hours", 3600), ("minutes", 60)):
-        if seconds >= size:
-            value = seconds / size
-            return f"{value:.1f} {unit}" if value < 100 else f"{value:,.0f} {unit}"
-    return f"{seconds:.0f} seconds"
 
 
 def expected_longest(fit: TailFit, deals: float, best: float = 0.0) -> float:

@@ -37,10 +37,10 @@ from .projection import (
     MIN_TAIL,
     TAIL_FRACTION,
     TailFit,
-    duration_text,
     fit_tail,
     run_projection,
 )
+from .text import duration
 
 DPI = 100
 FIGURE_SIZE = (900, 500)  # pixels
@@ -450,7 +450,7 @@ def write_report(log: RecordLog, run_ids: list[int], out: Path, game: str = DEFA
     drew["cycles.png"] = draw_cycles(cycles, out / "cycles.png", measures)
     fit_text = "".join(f"<li>{g.sentence}</li>" for g in lengths) or "<li>No runs to draw.</li>"
     run_rows = [[r["id"], r["strategy"], setting_text(r), r["status"], f"{r['deals']:,}",
-                 duration_text(r["seconds"]) if r["seconds"] >= 60 else f"{r['seconds']:.0f} s",
+                 duration(r["seconds"]),
                  f"{r['deals'] / r['seconds']:,.0f}" if r["seconds"] else "",
                  r["workers"], _best(r, measure, measures[0])]
                 for r in chosen]

@@ -138,34 +138,34 @@ def parse_duration(text: str) -> float:
 
 
 def duration(seconds: float) -> str:
-    """A duration: ``4.2 s``, ``3 min 20 s``, ``1 h 02 min``."""
+    """A duration, the one way every command writes one: seconds, minutes and hours as a
+    clock reads them (a unit that is zero left out), then days and years.
+
+    >>> duration(4.25), duration(150), duration(3725), duration(8 * 3600)
+    ('4.2 s', '2 min 30 s', '1 h 02 min', '8 h')
+    >>> duration(3 * 86400), duration(4e9), duration(4e17)
+    ('3 days', '127 years', '1.3e+10 years')
+    """
     seconds = max(0.0, seconds)
     if seconds < 60:
-        return f"{seconds:.1f} s"
-    minutes, secs = divmod(round(seconds), 60)
-    if minutes < 60:
-        return f"{minutes} min {secs:02d} s"
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours} h {minutes:02d} min"
-
-
-def exact_duration(seconds: float) -> str:
-    """A duration as it was asked for, every unit that is not zero: ``1 h 30 min``, ``8 h``,
-    ``2 min 30 s``, ``1.5 s``."""
-    hours, rest = divmod(seconds, 3600)
-    minutes, secs = divmod(rest, 60)
-    parts = [f"{int(hours)} h"] if hours else []
-    if minutes:
-        parts.append(f"{int(minutes)} min")
-    if secs or not parts:
-        parts.append(f"{secs:g} s")
-    return " ".join(parts)
+        return f"{seconds:.1f}".removesuffix(".0") + " s"
+    if seconds < 3600:
+        big, small, units = *divmod(round(seconds), 60), ("min", "s")
+    elif seconds < 48 * 3600:
+        big, small, units = *divmod(round(seconds / 60), 60), ("h", "min")
+    else:
+        days = seconds / 86400
+        value, name = (days, "days") if days < 365.25 else (days / 365.25, "years")
+        number = (f"{value:.1f}".removesuffix(".0") if value < 100 else  # 3 figures at most
+                  f"{float(f'{value:.3g}'):,.0f}" if value < 1e6 else f"{value:.2g}")
+        return f"{number} {unit(name, value)}"
+    return f"{big} {units[0]} {small:02d} {units[1]}" if small else f"{big} {units[0]}"
 
 
 def budget(seconds: float | None, deals: int | None, unit: str = "deals") -> str:
     """A search's budget in words: ``1 h 30 min or 10,000,000 deals, whichever comes first``
     (``none`` when there is none)."""
-    parts = ([] if seconds is None else [exact_duration(seconds)]) + (
+    parts = ([] if seconds is None else [duration(seconds)]) + (
         [] if deals is None else [f"{count(deals)} {unit}"])
     if len(parts) == 2:
         return f"{parts[0]} or {parts[1]}, whichever comes first"

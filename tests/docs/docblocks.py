@@ -20,6 +20,7 @@ not run for hours.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -28,9 +29,12 @@ import signal
 import subprocess
 import sys
 import textwrap
-import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from dealsearch.search.hooks import TestHooks
+
+from hooked_cli import hook_args
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
@@ -38,6 +42,7 @@ PAGES = [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]
 COMMAND_LANGS = {"console", "sh"}
 OTHER_LANGS = {"text", "toml", "json", "python", "pycon", "sql", "cython"}
 TIMEOUT = 120   # seconds a docs command may take before the test calls it stuck
+HOOKED_CLI = ROOT / "tests" / "hooked_cli.py"   # the command line with a run's test hooks
 
 FENCE = re.compile(r"^(?P<indent>[ ]*)(?P<fence>```+)(?P<lang>[\w+-]*)[^\n]*\n"
                    r"(?P<body>.*?)^(?P=indent)(?P=fence)[ ]*$", re.M | re.S)
@@ -238,14 +243,18 @@ def make_log(directory: Path) -> None:
 
 
 def _interrupted_run(directory: Path) -> None:
-    argv = [sys.executable, "-m", "dealsearch", "search", "random", "--deals", "1000000",
-            "--workers", "1", "--seed", "3", "--quiet"]
+    """Run 3: a random search stopped by SIGTERM at a known moment, whatever the machine's
+    speed: it holds after telling its first find, committed (a run's test hook,
+    :class:`~dealsearch.search.hooks.TestHooks`), and the signal ends the hold."""
+    argv = [sys.executable, str(HOOKED_CLI), *hook_args(TestHooks(hold_after_finds=1)),
+            "search", "random", "--deals", "1000000", "--workers", "1", "--seed", "3",
+            "--quiet", "--json"]
     with subprocess.Popen(argv, cwd=directory, stdout=subprocess.PIPE, text=True) as search:
         assert search.stdout is not None
-        search.stdout.readline()   # "starting run 3: ..."
-        time.sleep(0.2)
+        assert "deal" in json.loads(search.stdout.readline())   # the first find: holding
         search.send_signal(signal.SIGTERM)
         search.communicate(timeout=TIMEOUT)
+    assert search.returncode == 128 + signal.SIGTERM   # interrupted, resumable
 
 
 def copy_log(source: Path, target: Path) -> None:

@@ -24,22 +24,10 @@ from pathlib import Path
 from typing import Any
 
 from .errors import BadInput, DealsearchError
+from .logrules import decode
 
 LEASE_SECONDS = 120.0  # an owner on another machine is gone this long after its last renewal
 RENEW_SECONDS = 10.0   # the lease is renewed with each commit, and at least this often
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS owners (      -- the process playing each run (none once it ends)
-    run_id       INTEGER PRIMARY KEY REFERENCES runs(id),
-    token        TEXT NOT NULL,          -- this owner, unique: what a take-over compares
-    pid          INTEGER NOT NULL,
-    host         TEXT NOT NULL,          -- platform.node()
-    process_start TEXT,                  -- the process's start (Linux: boot id and ticks)
-    since        REAL NOT NULL,          -- Unix time it took the run
-    lease_until  REAL NOT NULL           -- Unix time it is gone by, unless renewed
-)
-"""
-
 
 class RunOwned(BadInput):
     """``--resume`` of a run that a live process plays: exit status 2."""
@@ -109,15 +97,14 @@ def is_gone(owner: dict[str, Any], now: float | None = None) -> bool:
 
 
 def owner_of(db: sqlite3.Connection, run_id: int) -> dict[str, Any] | None:
-    """The run's owner row, or None (none, or a log written before owners were kept)."""
-    try:
-        row = db.execute("SELECT * FROM owners WHERE run_id = ?", (run_id,)).fetchone()
-    except sqlite3.OperationalError:  # no owners table: a log no owner has written since
-        return None
+    """The run's owner row, or None; :class:`~dealsearch.logrules.DamagedRow` if the row
+    breaks the log's rules (a pid that is no process id cannot be asked about)."""
+    cursor = db.execute("SELECT run_id, token, pid, host, process_start, since, lease_until"
+                        " FROM owners WHERE run_id = ?", (run_id,))
+    row = cursor.fetchone()
     if row is None:
         return None
-    keys = ("run_id", "token", "pid", "host", "process_start", "since", "lease_until")
-    return dict(zip(keys, tuple(row), strict=True))
+    return decode("owners", dict(zip([c[0] for c in cursor.description], row, strict=True)))
 
 
 def shown_status(status: str, owner: dict[str, Any] | None) -> str:

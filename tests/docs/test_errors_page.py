@@ -102,7 +102,8 @@ def the_pages_files(folder: Path) -> None:
     (folder / "data").mkdir()
     (folder / "deals.bin").write_bytes(b"\xff\xfe\x00binary")
     with RecordLog(folder / "dealsearch.sqlite") as log:   # run 1, played on host-a
-        run_id = log.start_run("random", {"strategy": "random", "seed": 1, "workers": 1}, 1, 1)
+        run_id = log.start_run("random", {"strategy": "random", "seed": 1, "workers": 1}, 1, 1,
+                               "beggar")
         since = time.mktime(time.strptime(SINCE, "%Y-%m-%d %H:%M:%S"))
         log.db.execute("INSERT INTO owners VALUES (?, 'theirs', 4242, 'host-a', NULL, ?, ?)",
                        (run_id, since, time.time() + 3600))

@@ -190,7 +190,7 @@ class Runner:
     The runner owns its run from here to the end of :meth:`run` (:mod:`dealsearch.ownership`):
     resuming a run that a live process plays raises :class:`~dealsearch.ownership.RunOwned`.
     Whoever resumes a run checks the log first (:meth:`RecordLog.refuse_damage`, as ``search
-    --resume`` does before it reads the run): the quick check reads every page, once.
+    --resume`` does before it reads the run): the integrity check reads every page, once.
     """
 
     def __init__(self, spec: SearchSpec, log: RecordLog, run_id: int | None = None,
@@ -299,8 +299,8 @@ class Runner:
                 cycle = cycle_id(game, key, options)
         return Find(deal, result.outcome, dict(result.measures), self.spec.strategy,
                     self.run_id, dict(result.entry), dict(result.period),
-                    dict(result.details), key, cycle, game.name, options.key(),
-                    self.full_options)
+                    dict(result.details), key, cycle, options.key(), self.full_options,
+                    game=game.name)
 
     def _save(self, finds: list[Find], started: float, status: str = "running") -> None:
         progress = self._progress(started)

@@ -61,7 +61,8 @@ def text_factory(data: bytes) -> str:
 
 def decode_json(text: str) -> tuple[Any, str | None]:
     """(the value, None), or (None, what is wrong: too long, not JSON, nested too deep, a
-    number out of range)."""
+    number that is not finite). A whole number has at most Python's 4,300 digits (more is not
+    JSON to :func:`json.loads`); where a rule wants a count, it is checked there."""
     if len(text) > MAX_JSON:
         return None, f"is longer than {MAX_JSON:,} characters"
     try:
@@ -78,8 +79,7 @@ def decode_json(text: str) -> tuple[Any, str | None]:
                 return None, "is nested too deep"
             stack.extend((x, depth + 1) for x in (item.values() if isinstance(item, dict)
                                                    else item))
-        elif (isinstance(item, int) and not -_INT64 <= item < _INT64) or \
-                (isinstance(item, float) and not math.isfinite(item)):
+        elif isinstance(item, float) and not math.isfinite(item):
             return None, "holds a number out of range"
     return value, None
 

@@ -50,9 +50,16 @@ TESTS = {
                                      "test_a_worker_that_raises_fails_the_run_and_resume"),
     "(KilledWorker)": ("framework/test_errors.py",
                        "test_dask_workers_that_keep_dying_fail_the_run_in_one_line"),
-    "not installed here: install it to migrate": (
-        "framework/test_log_measures.py",
-        "test_a_v2_log_with_runs_of_a_game_not_installed_is_not_migrated_in_place"),
+    "a log of a development version": (
+        "framework/test_log.py",
+        "test_an_older_development_log_is_refused_in_one_line_and_left_alone"),
+    "of another application": (
+        "framework/test_log.py", "test_another_applications_sqlite_file_is_refused_and_left_alone"),
+    "its schema is not this release's": (
+        "framework/test_log.py",
+        "test_a_log_whose_schema_is_not_this_releases_is_refused_and_named"),
+    "is locked by another process": ("framework/test_log.py",
+                                     "test_a_locked_log_is_named_locked"),
     "mygame has no trace": ("framework/test_small_game.py",
                             "test_a_core_only_game_searches_and_verifies"),
     "cannot write the log": ("framework/test_readers.py",
@@ -61,8 +68,8 @@ TESTS = {
                           "test_an_owner_that_was_taken_over_stops_without_writing"),
     "needs CuPy": ("games/beggar/test_gpu.py",
                    "test_without_cupy_device_gpu_is_one_line_and_exit_2"),
-    "earlier beggar dealer": ("framework/test_log.py", "test_a_v1_random_run_keeps_its_finds_"
-                              "but_the_new_dealer_does_not_continue_it"),
+    "earlier beggar dealer": ("framework/test_log.py", "test_a_random_run_dealt_by_an_earlier_"
+                              "dealer_keeps_its_finds_but_is_not_continued"),
     # a damaged log: the page's numbers are an example; these tests assert each line's form
     "rows that cannot be read left out": (
         "framework/test_log_damage.py",

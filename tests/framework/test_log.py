@@ -218,3 +218,23 @@ def test_a_log_created_by_another_process_first_is_kept(tmp_path, monkeypatch):
     monkeypatch.setattr(log, "_create_file", other_process_first)
     mine = RecordLog(path)
     assert [run["strategy"] for run in mine.runs()] == ["climb"]
+
+
+def test_a_random_run_dealt_by_an_earlier_dealer_keeps_its_finds_but_is_not_continued(
+        tmp_path, capsys):
+    path = str(tmp_path / "log.sqlite")
+    assert main(["search", "random", "--deals", "300000", "--seed", "1", "--workers", "1",
+                 "--quiet", "--json", "--db", path]) == 0
+    raw = sqlite3.connect(path)
+    raw.execute("UPDATE runs SET status = 'interrupted', deals = 0, checkpoint = json_set("
+                "checkpoint, '$.strategy.dealer', 'an earlier one')")
+    raw.commit()
+    raw.close()
+    capsys.readouterr()
+    before = RecordLog(path, readonly=True).finds()
+    assert main(["search", "--resume", "1", "--quiet", "--db", path]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        "dealsearch: error: this run was dealt by an earlier beggar dealer, which this version "
+        "no longer has (its seed now gives other deals): start a new run"]
+    with RecordLog(path, readonly=True) as log:
+        assert log.finds() == before and log.run(1)["status"] == "interrupted"

@@ -237,6 +237,35 @@ def test_a_log_whose_pages_sqlite_cannot_read_is_never_written(log_copy, capsys)
     assert log_copy.read_bytes() == before
 
 
+def test_an_index_that_disagrees_with_its_table_is_never_written(log_copy, capsys):
+    """A search relies on the finds' indexes (a deal found again is looked up in one): an
+    index entry pointing at no row, which SQLite's quick check does not see, is refused by the
+    check before writing as by log check."""
+    with sqlite3.connect(log_copy) as raw:
+        (root,) = raw.execute("SELECT rootpage FROM sqlite_master WHERE name = 'finds_by_run'"
+                              ).fetchone()
+        (size,) = raw.execute("PRAGMA page_size").fetchone()
+        raw.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    raw.close()
+    data = bytearray(log_copy.read_bytes())
+    page = (root - 1) * size
+    cell = page + int.from_bytes(data[page + 8: page + 10], "big")  # the first entry
+    assert data[cell + 1: cell + 4] == b"\x03\x09\x09"   # (run 1, find 1), both stored as 1
+    data[cell + 3] = 8                               # (run 1, find 0): a row that is not there
+    log_copy.write_bytes(bytes(data))
+    with sqlite3.connect(log_copy) as raw:
+        assert raw.execute("PRAGMA quick_check").fetchall() == [("ok",)]
+    raw.close()
+    before = log_copy.read_bytes()
+    status, _, err = run(capsys, "search", "random", "--deals", "500", "--seed", "3",
+                         "--workers", "1", "--quiet", "--db", str(log_copy))
+    assert status == 1 and len(err) == 1
+    assert "integrity check: row 1 missing from index finds_by_run" in err[0]
+    assert log_copy.read_bytes() == before
+    status, out, _ = run(capsys, "log", "check", "--db", str(log_copy))
+    assert status == 1 and "row 1 missing from index finds_by_run" in out
+
+
 def test_recover_writes_a_new_log_only(log_copy, tmp_path, capsys):
     taken = tmp_path / "taken.sqlite"
     taken.write_bytes(b"")

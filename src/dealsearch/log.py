@@ -32,7 +32,15 @@ from . import ownership
 from .errors import DamagedLog
 from .game import get_game
 from .logrules import DamagedRow, decode, installed_game, text_factory
-from .logschema import BUSY_TIMEOUT, LogError, connect, create, identify
+from .logschema import (
+    BUSY_TIMEOUT,
+    LogError,
+    LogWriteFailed,
+    connect,
+    create,
+    identify,
+    write_failed,
+)
 from .ownership import Owner, hold
 
 
@@ -150,6 +158,21 @@ def _reads(method: _F) -> _F:
     return read  # type: ignore[return-value]
 
 
+def _writes(method: _F) -> _F:
+    """A writer of :class:`RecordLog`: a write SQLite refuses (a full disk, a lock held past
+    the wait) is rolled back whole and becomes :class:`~dealsearch.logschema.LogWriteFailed`,
+    one line; damage met while writing is :class:`DamagedLog`."""
+    @functools.wraps(method)
+    def write(self: RecordLog, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except READ_ERRORS as error:
+            if is_damage(error):
+                raise damaged(self.path, str(error)) from None
+            raise write_failed(self.path, error) from None
+    return write  # type: ignore[return-value]
+
+
 class RecordLog:
     """A SQLite record log. ``path`` is created if missing; ``:memory:`` for tests.
 
@@ -171,6 +194,8 @@ class RecordLog:
                 raise locked(self.path) from None
             if is_damage(error):
                 raise damaged(self.path, str(error)) from None
+            if not readonly and isinstance(error, sqlite3.OperationalError):
+                raise write_failed(self.path, error) from None   # a full disk, say
             raise LogError(f"cannot open the log {self.path} ({error})") from None
         self.db.text_factory = text_factory
 
@@ -184,6 +209,7 @@ class RecordLog:
     def __exit__(self, *_: object) -> None:
         self.close()
 
+    @_writes
     def start_run(self, strategy: str, options: dict[str, Any], seed: int | None,
                   workers: int, game: str,
                   game_options: dict[str, Any] | None = None, options_key: str = "",
@@ -265,6 +291,7 @@ class RecordLog:
             from .logcheck import refuse_damaged
             refuse_damaged(self.path, run_id)
 
+    @_writes
     def save(self, run_id: int, finds: Iterable[Find], progress: dict[str, Any],
              status: str = "running",
              histograms: dict[str, tuple[int, dict[int, int]]] | None = None,
@@ -301,6 +328,7 @@ class RecordLog:
                  None if status == "running" else time.time(), run_id),
             )
 
+    @_writes
     def set_status(self, run_id: int, status: str, owner: str | None = None) -> None:
         """Only the run's status: what can still be written when a whole save cannot (by
         ``owner`` only while it owns the run)."""
@@ -313,6 +341,7 @@ class RecordLog:
                             " (SELECT 1 FROM owners WHERE run_id = ? AND token = ?)",
                             (status, ended, run_id, run_id, owner))
 
+    @_writes
     def renew(self, run_id: int, owner: str) -> None:
         """Renew ``owner``'s lease of the run (:func:`dealsearch.ownership.hold`)."""
         with _transaction(self.db):
@@ -496,7 +525,8 @@ class ManagedRun:
                **extra: Any) -> None:
         """End the run: its last progress and its status. If the log cannot take the whole
         save (a full disk, a lock held too long), at least its status is written, and the
-        error is raised unless the run is failing anyway."""
+        error is raised unless the run is failing anyway, or is done and its status could
+        be written (its work was all committed before)."""
         self.status = status
         progress = progress if progress is not None else self.progress
         try:
@@ -505,10 +535,14 @@ class ManagedRun:
             else:
                 self.log.save(self.run_id, [], progress, status=status,
                               owner=self.owner, **extra)
-        except sqlite3.Error:
-            with contextlib.suppress(sqlite3.Error):
+        except LogWriteFailed:
+            try:   # a status fits where a save did not (it rewrites a page, adds none)
                 self.log.set_status(self.run_id, status, self.owner)
-            if status != "failed":
+            except LogWriteFailed:
+                raise_it = status != "failed"
+            else:   # done: every commit of its work is in; only its last sample is lost
+                raise_it = status not in ("failed", "done")
+            if raise_it:
                 raise
 
     def __enter__(self) -> ManagedRun:
@@ -522,7 +556,7 @@ class ManagedRun:
         elif issubclass(kind, KeyboardInterrupt):
             self.finish("interrupted")
         else:
-            with contextlib.suppress(sqlite3.Error):
+            with contextlib.suppress(LogWriteFailed):
                 self.finish("failed")
 
 

@@ -25,7 +25,7 @@ from typing import Any
 from .log import READ_ERRORS, RecordLog, _transaction
 from .logcheck import Reading, Row, read_log, relations
 from .logrules import installed_game
-from .logschema import APPLICATION_ID, EXPECTED, TABLES, VERSION
+from .logschema import APPLICATION_ID, EXPECTED, TABLES, VERSION, write_failed
 
 SQLITE_TIMEOUT = 600   # seconds the sqlite3 tool may take to .recover a log
 
@@ -116,7 +116,14 @@ def recover(path: str | Path, out: str | Path) -> Recovery:
     # by: made again from the finds kept
     left.extend(f"cycles row {row.rowid}: {'; '.join(row.problems)}: left behind"
                 for row in reading.rows.get("cycles", []) if row.problems)
-    left.extend(_write(out, kept, reading.columns))
+    try:
+        left.extend(_write(out, kept, reading.columns))
+    except BaseException as error:   # a full disk, say: no half-made log is left behind
+        for name in (str(out), f"{out}-wal", f"{out}-shm"):
+            Path(name).unlink(missing_ok=True)
+        if isinstance(error, sqlite3.OperationalError):
+            raise write_failed(str(out), error) from None
+        raise
     recovery.kept = {table: len(rows) for table, rows in kept.items()}
     return recovery
 

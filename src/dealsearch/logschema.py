@@ -32,7 +32,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable
 
-from .errors import BadLog
+from .errors import BadLog, DealsearchError
 
 VERSION = 4   # PRAGMA user_version of this release's logs
 APPLICATION_ID = 0x64534C47   # PRAGMA application_id of every dealsearch log: "dSLG"
@@ -134,6 +134,25 @@ TABLES = ("runs", "cycles", "finds", "find_measures", "histograms", "samples", "
 class LogError(BadLog):
     """A file that is not a log this release can use (not SQLite, another application's
     database, another version's log, a schema not this release's): one line, exit 2."""
+
+
+class LogWriteFailed(DealsearchError):
+    """The log could not be written (a full disk, a lock held past the wait, an I/O error):
+    one line, exit 1. What was being written is rolled back whole."""
+
+
+def write_failed(db: sqlite3.Connection | str, error: BaseException) -> LogWriteFailed:
+    """The one line for a write to the log on ``db`` (or at a path) that SQLite refused."""
+    path = db if isinstance(db, str) else next(
+        (row[2] for row in db.execute("PRAGMA database_list") if row[1] == "main"), "")
+    code = getattr(error, "sqlite_errorcode", 0) & 0xFF
+    if code == sqlite3.SQLITE_FULL or "disk is full" in str(error):
+        why = "the disk is full"
+    elif code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) or "locked" in str(error):
+        why = f"another process held its lock for over {BUSY_TIMEOUT:g} s"
+    else:
+        why = "SQLite refused the write"
+    return LogWriteFailed(f"cannot write the log {path or ':memory:'}: {why} ({error})")
 
 
 def connect(target: str, uri: bool = False, timeout: float = BUSY_TIMEOUT) -> sqlite3.Connection:

@@ -13,6 +13,7 @@ slept past its lease) stops without writing, so the log counts only what the own
 
 from __future__ import annotations
 
+import contextlib
 import os
 import platform
 import sqlite3
@@ -25,6 +26,7 @@ from typing import Any
 
 from .errors import BadInput, DealsearchError
 from .logrules import decode
+from .logschema import write_failed
 
 LEASE_SECONDS = 120.0  # an owner on another machine is gone this long after its last renewal
 RENEW_SECONDS = 10.0   # the lease is renewed with each commit, and at least this often
@@ -148,8 +150,8 @@ def claim(db: sqlite3.Connection, run_id: int, owner: Owner,
     now = time.time()
     values = (owner.token, owner.pid, owner.host, owner.process_start, now,
               now + LEASE_SECONDS)
-    db.execute("BEGIN IMMEDIATE")
     try:
+        db.execute("BEGIN IMMEDIATE")
         if seen is None:
             won = db.execute(
                 "INSERT OR IGNORE INTO owners (token, pid, host, process_start, since,"
@@ -164,9 +166,10 @@ def claim(db: sqlite3.Connection, run_id: int, owner: Owner,
             db.execute("UPDATE runs SET status = 'running', ended = NULL WHERE id = ?",
                        (run_id,))
         db.execute("COMMIT")
-    except BaseException:
-        if db.in_transaction:
-            db.execute("ROLLBACK")
+    except BaseException as error:
+        _roll_back(db)
+        if isinstance(error, sqlite3.OperationalError):   # a full disk: the run is as it was
+            raise write_failed(db, error) from None
         raise
     if not won:  # another process took it between our look and our write
         winner = owner_of(db, run_id)
@@ -182,19 +185,27 @@ def give_back(db: sqlite3.Connection, run_id: int, token: str, status: str,
     run: an old dealer, a bad checkpoint): the run is left as it was found, ``status`` and
     ``ended``, without an owner; one found ``running`` (its owner gone) reads
     ``interrupted``, since nobody plays it."""
-    db.execute("BEGIN IMMEDIATE")
     try:
+        db.execute("BEGIN IMMEDIATE")
         if db.execute("DELETE FROM owners WHERE run_id = ? AND token = ?",
                       (run_id, token)).rowcount == 1:
             db.execute("UPDATE runs SET status = ?, ended = ? WHERE id = ?",
                        ("interrupted" if status == "running" else status,
                         ended if ended is not None else time.time(), run_id))
         db.execute("COMMIT")
-    except BaseException:
-        if db.in_transaction:
-            db.execute("ROLLBACK")
+    except BaseException as error:
+        _roll_back(db)
+        if isinstance(error, sqlite3.OperationalError):
+            raise write_failed(db, error) from None
         raise
     _HELD.discard(token)
+
+
+def _roll_back(db: sqlite3.Connection) -> None:
+    """Roll back the open transaction, if SQLite has not already (a full disk may have)."""
+    if db.in_transaction:
+        with contextlib.suppress(sqlite3.Error):
+            db.execute("ROLLBACK")
 
 
 def hold_here(token: str) -> None:

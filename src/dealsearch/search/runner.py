@@ -28,6 +28,7 @@ from tqdm import tqdm
 from ..game import CycleCatalogue, GameResult, cycle_id, finished, throughput_measure
 from ..interrupt import deferred
 from ..log import Find, ManagedRun, RecordLog
+from ..logschema import LogWriteFailed
 from ..ownership import RENEW_SECONDS, Owner, claim, give_back, let_go
 from ..projection import live_projection
 from .backends import Backend, LocalBackend
@@ -425,8 +426,9 @@ class Runner:
             if self.uncommitted:
                 self._commit(started, ending=True)
         except BaseException:
+            # not done: what the commit held is not in the log (interrupted stays resumable)
             with contextlib.suppress(Exception):
-                self._save([], started, "failed" if status == "running" else status)
+                self._save([], started, "interrupted" if status == "interrupted" else "failed")
             raise
         self._save([], started, status)
 
@@ -505,7 +507,9 @@ class Runner:
             except KeyboardInterrupt as stop:
                 status, stop_signal = "interrupted", getattr(stop, "signum", signal.SIGINT)
                 self._drain(in_flight)
-        except _WorkerFailed as failure:  # the work done so far stays; --resume redoes the rest
+        except (_WorkerFailed, LogWriteFailed) as failure:
+            # the work committed so far stays (a failed commit is rolled back whole, and the
+            # run's state read back: _commit); --resume redoes the rest
             status, error = "failed", str(failure)
         except BaseException:
             # A failure of this process (the log's disk, a bug): never leave the run 'running'.
@@ -517,7 +521,10 @@ class Runner:
         # From here the run only ends: a further Ctrl-C may hurry it, never leave it 'running'.
         with deferred(reraise=False):
             self._close(backend, in_flight, bar)
-            self._end(started, status)
+            try:
+                self._end(started, status)
+            except LogWriteFailed as failure:   # its status written where it could be
+                status, error = "failed", str(failure)
         return Summary(self.run_id, spec.strategy, self.state.deals, self.state.total,
                        self.state.outcomes, self.state.best, self._progress(started)["seconds"],
                        status, error, stop_signal, self.clock() - began,

@@ -60,9 +60,15 @@ TESTS = {
         "test_a_log_whose_schema_is_not_this_releases_is_refused_and_named"),
     "is locked by another process": ("framework/test_log.py",
                                      "test_a_locked_log_is_named_locked"),
+    "run 1 failed: cannot write the log dealsearch.sqlite: the disk is full": (
+        "framework/test_log_full_disk.py", "test_a_full_disk_at_a_checkpoint_fails_the_run_in_"
+        "one_line_keeping_every_printed_find"),
+    "error: cannot write the log dealsearch.sqlite: the disk is full": (
+        "framework/test_log_full_disk.py",
+        "test_a_full_disk_at_a_new_runs_start_is_one_line_and_no_run"),
     "mygame has no trace": ("framework/test_small_game.py",
                             "test_a_core_only_game_searches_and_verifies"),
-    "cannot write the log": ("framework/test_readers.py",
+    "cannot write the log /mnt/ro/log.sqlite": ("framework/test_readers.py",
                              "test_a_search_on_a_read_only_log_says_it_cannot_write_there"),
     "was taken over by": ("framework/test_ownership.py",
                           "test_an_owner_that_was_taken_over_stops_without_writing"),

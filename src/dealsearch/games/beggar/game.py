@@ -287,7 +287,7 @@ class BeggarGame(Game[BeggarOptions]):
             return None
 
     def cycle_id(self, key: str, options: BeggarOptions) -> str:
-        """The v1 catalogue id (rules name and key), so old and new logs agree."""
+        """The catalogue id from the rules' name and the key (BMN's ids since its first log)."""
         return catalogue.key_id(key, options.game_rules)
 
     def random_player(self, options: BeggarOptions, seed: int, stream: int, objective: str,

@@ -15,7 +15,6 @@ hands them to it.
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Mapping
@@ -31,7 +30,6 @@ from deals import CASELLA, RECORD
 from hooked_cli import hook_args
 
 CLI = (sys.executable, "-m", "dealsearch")
-OLD_LOGS = Path(__file__).with_name("data")  # v1.sqlite, v2.sqlite and what their releases printed
 HOOKED_CLI = (sys.executable, str(Path(__file__).with_name("hooked_cli.py")))
 
 
@@ -39,28 +37,6 @@ def run_cli(*argv: str, timeout: float = 300, **kwargs: Any) -> subprocess.Compl
     """``dealsearch ARGV`` to its end: exit status, stdout and stderr as text."""
     return subprocess.run([*CLI, *argv], capture_output=True, text=True, timeout=timeout,
                           **kwargs)
-
-
-def old_log(tmp_path: Path, version: str) -> str:
-    """A fresh copy of the old log ``data/<version>.sqlite`` (a writer migrates it in place)."""
-    db = tmp_path / f"{version}.sqlite"
-    shutil.copy(OLD_LOGS / db.name, db)
-    return str(db)
-
-
-def old_output(version: str, name: str) -> str:
-    """What the release that wrote ``data/<version>.sqlite`` printed
-    (``data/<version>_expected/NAME``)."""
-    return (OLD_LOGS / f"{version}_expected" / name).read_text(encoding="utf-8")
-
-
-def cli_output(capsys: pytest.CaptureFixture[str], db: str, *argv: str,
-               statuses: tuple[int, ...] = (0,)) -> str:
-    """``dealsearch ARGV --db DB`` in this process, ending with one of ``statuses``: its
-    standard output, with the log's path written ``DB``."""
-    capsys.readouterr()
-    assert main([*argv, "--db", db]) in statuses
-    return capsys.readouterr().out.replace(db, "DB")
 
 
 def search_json(capsys: pytest.CaptureFixture[str], *argv: str

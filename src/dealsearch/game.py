@@ -458,25 +458,6 @@ class PublishedDeals(Protocol):
         """Every published deal, replayed and compared with its publication."""
 
 
-@runtime_checkable
-class LegacyLogs(Protocol):
-    """Reads logs written before games were plug-ins (the default game's, schema v1)."""
-
-    def migrate_v1(self, db: Any) -> None:
-        """Rewrite a v1 log's tables to schema v2 inside the caller's transaction."""
-
-    def v1_columns(self, values: Mapping[str, Any]) -> dict[str, Any]:
-        """The columns a v1 log named a find's setting by, for these option values, in v1's
-        order: ``records`` shows the first beside each cycle, and ``records --csv`` the
-        first after the deal and the rest at the end, as v1 did."""
-
-
-def v1_columns(game: Game, values: Mapping[str, Any]) -> dict[str, Any]:
-    """The game's v1 columns of a find or cycle (:class:`LegacyLogs`); none for a game
-    without logs from before plug-ins."""
-    return game.v1_columns(values) if isinstance(game, LegacyLogs) else {}
-
-
 def make_options(game: Game[OptionsT], values: Mapping[str, Any]) -> OptionsT:
     """The game's options from ``values``: the one place unknown names are refused. A name is
     an option spec's (with ``_`` or ``-``; what the CLI and campaign files give) or a field the
@@ -652,7 +633,7 @@ def _words(value: Any) -> str:
 
 
 GAMES: dict[str, Game[Any]] = {}
-DEFAULT_GAME = "beggar"  # the one game the framework names: what --game and old logs mean
+DEFAULT_GAME = "beggar"  # the one game the framework names: what --game means when not given
 ENTRY_POINTS = "dealsearch.games"  # where games installed by other packages register
 # A random dealer's seed: the PRNG takes a uint64 (dealsearch._random) and the log stores the
 # seed as a SQLite INTEGER (signed 64 bits); the seeds both accept.

@@ -2,7 +2,9 @@
 
 Only the coordinating process of a search writes. Every find is committed before anyone is told
 about it, together with the run's checkpoint, so a crash loses no find that was printed and a
-resumed run starts exactly where the log says it stood.
+resumed run starts exactly where the log says it stood. Every log is opened as
+:mod:`dealsearch.logschema` says (defensively, and only if it is a log of this release), and
+every row read is held to the rules of :mod:`dealsearch.logrules`.
 
 >>> log = RecordLog(":memory:")
 >>> run_id = log.start_run("random", {"seed": 1}, 1, 2, game="war", objective="rounds")
@@ -17,7 +19,6 @@ import functools
 import json
 import os
 import platform
-import re
 import shutil
 import sqlite3
 import tempfile
@@ -28,91 +29,19 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from . import ownership
-from .errors import BadLog, DamagedLog
-from .game import (
-    DEFAULT_GAME,
-    Game,
-    GameError,
-    LegacyLogs,
-    get_game,
-    throughput_measure,
-    v1_columns,
+from .errors import DamagedLog
+from .game import get_game
+from .logrules import DamagedRow, decode, installed_game, text_factory
+from .logschema import (
+    BUSY_TIMEOUT,
+    LogError,
+    LogWriteFailed,
+    connect,
+    create,
+    identify,
+    write_failed,
 )
-from .ownership import SCHEMA as OWNERS_SCHEMA
 from .ownership import Owner, hold
-
-BUSY_TIMEOUT = 30.0  # seconds a writer waits for another writer's lock before giving up
-VERSION = 3   # PRAGMA user_version; 0 (never set) is a v1 log, migrated on opening
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS runs (
-    id            INTEGER PRIMARY KEY,
-    strategy      TEXT NOT NULL,
-    options       TEXT NOT NULL,           -- JSON: the search spec, all it takes to resume
-    objective     TEXT NOT NULL,           -- the measure its finds are ranked by
-    seed          INTEGER,
-    workers       INTEGER NOT NULL,
-    machine       TEXT NOT NULL,
-    started       REAL NOT NULL,           -- Unix time
-    ended         REAL,
-    status        TEXT NOT NULL,           -- running | done | interrupted | failed
-    seconds       REAL NOT NULL DEFAULT 0, -- time spent searching, over every session
-    deals         INTEGER NOT NULL DEFAULT 0,
-    totals        TEXT NOT NULL DEFAULT '{}',  -- JSON {measure: total over every game played}
-    outcomes      TEXT NOT NULL DEFAULT '{}',
-    checkpoint    TEXT NOT NULL DEFAULT '{}',
-    game          TEXT NOT NULL DEFAULT '{DEFAULT_GAME}',
-    game_options  TEXT NOT NULL DEFAULT '{}',  -- JSON: every option, as the game writes them
-    options_key   TEXT NOT NULL DEFAULT ''     -- the game's canonical options text
-);
-CREATE TABLE IF NOT EXISTS finds (
-    id             INTEGER PRIMARY KEY,
-    run_id         INTEGER NOT NULL REFERENCES runs(id),
-    game           TEXT NOT NULL,
-    options_key    TEXT NOT NULL,        -- the options the deal was played under
-    game_options   TEXT NOT NULL,        -- JSON of the same
-    deal           TEXT NOT NULL,        -- the game's canonical text of the deal
-    outcome        TEXT NOT NULL,
-    measures       TEXT NOT NULL,        -- JSON {measure: value}: at the first repeat if cycle
-    entry          TEXT,                 -- JSON {measure: value}, cycles only
-    period         TEXT,                 -- JSON {measure: value}, cycles only
-    details        TEXT NOT NULL DEFAULT '{}',  -- JSON: the rest of the result (winner, ...)
-    strategy       TEXT NOT NULL,
-    found          REAL NOT NULL,
-    cycle_id       TEXT REFERENCES cycles(id),
-    UNIQUE (game, options_key, deal)
-);
-CREATE INDEX IF NOT EXISTS finds_by_run ON finds (run_id);
-CREATE TABLE IF NOT EXISTS find_measures (  -- each measure of each find: what finds rank by
-    find_id   INTEGER NOT NULL REFERENCES finds(id),
-    measure   TEXT NOT NULL,             -- a measure of the find's game
-    value     INTEGER NOT NULL,          -- as in the find's measures
-    PRIMARY KEY (find_id, measure)
-);
-CREATE INDEX IF NOT EXISTS finds_by_measure ON find_measures (measure, value DESC);
-CREATE TABLE IF NOT EXISTS histograms (  -- game lengths of every deal a run played
-    run_id     INTEGER NOT NULL REFERENCES runs(id),
-    measure    TEXT NOT NULL,            -- a measure of the run's game
-    bin_width  INTEGER NOT NULL,
-    counts     TEXT NOT NULL,            -- JSON {bin: count}, bin b holds [b*w, (b+1)*w)
-    PRIMARY KEY (run_id, measure)
-);
-CREATE TABLE IF NOT EXISTS samples (     -- throughput over time
-    run_id   INTEGER NOT NULL REFERENCES runs(id),
-    seconds  REAL NOT NULL,              -- search time since the run began
-    deals    INTEGER NOT NULL,
-    totals   TEXT NOT NULL               -- JSON {measure: total}, as the run's totals then
-);
-CREATE TABLE IF NOT EXISTS cycles (      -- the catalogue: one row per distinct cycle
-    id           TEXT PRIMARY KEY,       -- cycle_id(game, key, options)
-    game         TEXT NOT NULL,
-    options_key  TEXT NOT NULL,
-    game_options TEXT NOT NULL,          -- JSON: the options, as the game writes them
-    key          TEXT NOT NULL,          -- cycle_key: the same for every deal reaching it
-    period       TEXT NOT NULL,          -- JSON {measure: value}
-    found        REAL NOT NULL
-);
-""".replace("{DEFAULT_GAME}", DEFAULT_GAME)
 
 
 @dataclass(frozen=True)
@@ -134,9 +63,9 @@ class Find:
     details: dict[str, Any] = field(default_factory=dict)
     cycle_key: str | None = None   # the cycle's canonical form (CycleCatalogue.cycle_key)
     cycle_id: str | None = None
-    game: str = DEFAULT_GAME
     options_key: str = ""
     game_options: dict[str, Any] = field(default_factory=dict)
+    game: str = field(kw_only=True)   # the game the deal was played in
 
     @property
     def cycle(self) -> dict[str, int] | None:
@@ -160,10 +89,6 @@ def cycle_json(outcome: str, entry: dict[str, int], period: dict[str, int]
         f"period_{m}": v for m, v in period.items()}
 
 
-class LogError(BadLog):
-    """A log that cannot be used (not SQLite, newer than this release): one line."""
-
-
 def machine() -> str:
     """A short description of this machine for the runs table."""
     return f"{platform.node()} {platform.system()} {platform.machine()} {platform.processor()}"
@@ -174,47 +99,40 @@ def machine() -> str:
 _Row = TypeVar("_Row")
 _F = TypeVar("_F", bound=Callable[..., Any])
 
-
-class DamagedRow(ValueError):
-    """A row of the log that breaks its table's rules: where, and what is wrong."""
-
-    def __init__(self, table: str, row: object, what: str) -> None:
-        super().__init__(f"{table} row {row}: {what}")
-
-
-class _Garbled(str):
-    """Text of the log that is not UTF-8 (shown with replacement characters)."""
-
-
-def text_factory(data: bytes) -> str:
-    """The connection's text factory: a damaged byte makes its row bad, not the query."""
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return _Garbled(data.decode("utf-8", "replace"))
-
-
 #: What reading a damaged log can raise: SQLite's errors, and text of its schema or of an
 #: error message that is not UTF-8.
 READ_ERRORS = (sqlite3.DatabaseError, UnicodeDecodeError)
-#: What migrating a damaged older log can raise besides (its rows are read as they were
-#: written, by the game that wrote them).
-MIGRATION_ERRORS = (ValueError, TypeError, KeyError, AttributeError)
 
 
 def is_damage(error: BaseException) -> bool:
     """Is ``error`` SQLite saying that the file is damaged (not locked, not missing)? A
-    table or column of this schema that SQLite cannot find is damage to the schema."""
+    table or column of this schema that SQLite cannot find is damage to the schema, and a
+    value longer than the log's limit (:data:`dealsearch.logschema.LIMITS`) a damaged row."""
     if isinstance(error, UnicodeDecodeError):
         return True
     if not isinstance(error, sqlite3.DatabaseError):
         return False
     code = getattr(error, "sqlite_errorcode", None)
-    if code is not None and code & 0xFF in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
+    if code is not None and code & 0xFF in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB,
+                                            sqlite3.SQLITE_TOOBIG):
         return True
     return any(words in str(error) for words in ("malformed", "not a database",
                                                  "no such column", "no such table",
-                                                 "Could not decode"))
+                                                 "Could not decode", "too big"))
+
+
+def is_locked(error: BaseException) -> bool:
+    """Is ``error`` SQLite saying that another process holds the log's lock?"""
+    code = getattr(error, "sqlite_errorcode", None)
+    return isinstance(error, sqlite3.OperationalError) and (
+        (code is not None and code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED))
+        or "locked" in str(error))
+
+
+def locked(path: str | Path) -> LogError:
+    """The one line for a log whose lock another process held past the wait."""
+    return LogError(f"{path} is locked by another process (a search writing it, or a tool "
+                    f"holding it open) for over {BUSY_TIMEOUT:g} s: try again when it is done")
 
 
 def damaged(path: str | Path, what: str) -> DamagedLog:
@@ -240,78 +158,19 @@ def _reads(method: _F) -> _F:
     return read  # type: ignore[return-value]
 
 
-def _column_types() -> dict[tuple[str, str], tuple[bool, tuple[type, ...]]]:
-    """(table, column) -> (may be NULL, the Python types it reads as), from the schema."""
-    db = sqlite3.connect(":memory:")
-    try:
-        for statement in SCHEMA.split(";"):
-            db.execute(statement)
-        kinds = {"INTEGER": (int,), "REAL": (float, int), "TEXT": (str,)}
-        tables = [name for (name,) in db.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table'")]
-        return {(table, row[1]): (not row[3] and not row[5], kinds[row[2]])
-                for table in tables for row in db.execute(f"PRAGMA table_info({table})")}
-    finally:
-        db.close()
-
-
-COLUMN_TYPES = _column_types()
-
-
-def _typed(table: str, row: sqlite3.Row, whole: bool = True) -> dict[str, Any]:
-    """The row as a dict, each value of its column's type (:class:`DamagedRow` if not);
-    ``whole``: it holds every column of its table (a damaged schema may lose one)."""
-    values = dict(row)
-    where = values.get("id", values.get("run_id", "?"))
-    if whole:
-        missing = [c for (t, c) in COLUMN_TYPES if t == table and c not in values]
-        if missing:
-            raise DamagedRow(table, where, f"no column {missing[0]}")
-    for name, value in values.items():
-        nullable, kinds = COLUMN_TYPES.get((table, name), (True, (object,)))
-        if isinstance(value, _Garbled):
-            raise DamagedRow(table, where, f"{name} is not UTF-8 text")
-        if value is None and not nullable:
-            raise DamagedRow(table, where, f"{name} is empty (NULL)")
-        if value is not None and (not isinstance(value, kinds) or isinstance(value, bool)):
-            raise DamagedRow(table, where, f"{name} is not {kinds[0].__name__}")
-    return values
-
-
-def _json(values: dict[str, Any], key: str, table: str) -> dict[str, Any]:
-    """A JSON column, which holds an object (:class:`DamagedRow` if it cannot be read)."""
-    where = values.get("id", values.get("run_id", "?"))
-    try:
-        decoded = json.loads(values[key])
-    except ValueError as error:
-        raise DamagedRow(table, where, f"{key} is not JSON ({error})") from None
-    if not isinstance(decoded, dict):
-        raise DamagedRow(table, where, f"{key} is not a JSON object")
-    return decoded
-
-
-def _numbers(values: dict[str, Any], key: str, table: str) -> None:
-    """A decoded JSON column of counts or measures holds whole numbers only; one of measures
-    (``measures``, ``entry``, ``period``) is named by its game's measures."""
-    where = values.get("id", values.get("run_id", "?"))
-    if not all(isinstance(n, int) and not isinstance(n, bool) for n in values[key].values()):
-        raise DamagedRow(table, where, f"{key} holds something other than whole numbers")
-    if key in ("measures", "entry", "period", "totals") and values[key]:
-        problem = measures_problem(values.get("game"), values[key], every=key != "totals")
-        if problem:
-            raise DamagedRow(table, where, f"{key} {problem}")
-
-
-def measures_problem(game: Any, measures: dict[str, Any], every: bool = True) -> str | None:
-    """What is wrong with the names of ``measures`` of a find or cycle of ``game``: None if
-    they are the game's measures (``every``: all of them, else some; or the game is not
-    installed here, so cannot tell)."""
-    plugin = installed_game(game)
-    names = None if plugin is None else plugin.measures
-    if measures and names is not None and (set(measures) != set(names) if every
-                                           else not set(measures) <= set(names)):
-        return f"names {', '.join(sorted(measures))}, not the measures of {game}"
-    return None
+def _writes(method: _F) -> _F:
+    """A writer of :class:`RecordLog`: a write SQLite refuses (a full disk, a lock held past
+    the wait) is rolled back whole and becomes :class:`~dealsearch.logschema.LogWriteFailed`,
+    one line; damage met while writing is :class:`DamagedLog`."""
+    @functools.wraps(method)
+    def write(self: RecordLog, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except READ_ERRORS as error:
+            if is_damage(error):
+                raise damaged(self.path, str(error)) from None
+            raise write_failed(self.path, error) from None
+    return write  # type: ignore[return-value]
 
 
 class RecordLog:
@@ -321,50 +180,23 @@ class RecordLog:
     lock is taken, so a reader never waits for a search, and a log on read-only storage can
     still be read.
 
-    An older log is migrated on opening, in one transaction: a v1 log (written before games
-    were plug-ins) by the default game (:class:`~dealsearch.game.LegacyLogs`), then a v2 log
-    (BMN-shaped columns) by :func:`migrate_v2`. A writer migrates the file in place and keeps
-    a copy of it as it was beside it (:attr:`kept`); a reader migrates a copy in memory.
+    A file that is not a log of this release is refused with one line
+    (:func:`dealsearch.logschema.identify`); so is a log another process keeps locked.
     """
 
     def __init__(self, path: str | Path, readonly: bool = False) -> None:
         self.path = str(path)
         self.skipped: list[str] = []   # rows of a damaged log the readers left out
-        self.kept: Path | None = None  # the copy of an older log kept before migrating it
-        if readonly:
-            try:
-                self.db = _open_reader(self.path)
-            except (LogError, *READ_ERRORS) as error:
-                cause = error if isinstance(error, READ_ERRORS) else error.__context__
-                if cause is None or not is_damage(cause):
-                    raise
-                raise damaged(self.path, str(cause)) from None
-            except MIGRATION_ERRORS as error:   # an older log, migrated as it is read
-                raise damaged(self.path, f"it cannot be migrated: {error}") from None
-            self.db.text_factory = text_factory
-            return
-        if self.path != ":memory:":
-            _check_writable(Path(self.path))
-        if self.path != ":memory:" and not Path(self.path).exists():
-            _create_file(Path(self.path))
-        # A reader opened while a search writes waits briefly instead of failing.
-        self.db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None)
-        self.db.row_factory = sqlite3.Row
         try:
-            self.kept = _keep_older(self.db, self.path)
-            _prepare(self.db, self.path, in_place=True)
+            self.db = _open_reader(self.path) if readonly else _open_writer(self.path)
         except READ_ERRORS as error:
-            self.db.close()
-            _drop(self.kept)
+            if is_locked(error):
+                raise locked(self.path) from None
             if is_damage(error):
                 raise damaged(self.path, str(error)) from None
-            raise LogError(f"{self.path} is not a dealsearch log ({error})") from None
-        except BaseException:
-            self.db.close()
-            _drop(self.kept)
-            raise
-        # FULL: a commit survives a power cut, not only a crash of this process.
-        self.db.execute("PRAGMA synchronous=FULL")
+            if not readonly and isinstance(error, sqlite3.OperationalError):
+                raise write_failed(self.path, error) from None   # a full disk, say
+            raise LogError(f"cannot open the log {self.path} ({error})") from None
         self.db.text_factory = text_factory
 
     def close(self) -> None:
@@ -377,8 +209,9 @@ class RecordLog:
     def __exit__(self, *_: object) -> None:
         self.close()
 
+    @_writes
     def start_run(self, strategy: str, options: dict[str, Any], seed: int | None,
-                  workers: int, game: str = DEFAULT_GAME,
+                  workers: int, game: str,
                   game_options: dict[str, Any] | None = None, options_key: str = "",
                   owner: Owner | None = None, objective: str | None = None) -> int:
         """Record a new run; returns its id. Its finds are ranked by ``objective`` (default:
@@ -438,15 +271,27 @@ class RecordLog:
             raise damaged(self.path, f"{rows} that cannot be read left out, the first: "
                                      f"{self.skipped[0]}")
 
+    @_reads
+    def owner(self, run_id: int) -> dict[str, Any] | None:
+        """The run's owner row (:func:`dealsearch.ownership.owner_of`), or None: none, or one
+        that breaks the log's rules (left out and noted in :attr:`skipped`)."""
+        try:
+            return ownership.owner_of(self.db, run_id)
+        except DamagedRow as error:
+            if str(error) not in self.skipped:
+                self.skipped.append(str(error))
+            return None
+
     def refuse_damage(self, run_id: int | None = None) -> None:
         """Raise :class:`DamagedLog` if the log fails the check before writing (SQLite's
-        quick check, and the log's rules on the rows of ``run_id``, the run to resume, if
-        any; :func:`dealsearch.logcheck.check_before_writing`): called before a run is
-        written into it."""
+        integrity check, this release's schema, and the log's rules on the rows of
+        ``run_id``, the run to resume, if any; :func:`dealsearch.logcheck.check_before_writing`):
+        called before a run is written into it."""
         if self.path != ":memory:":
             from .logcheck import refuse_damaged
             refuse_damaged(self.path, run_id)
 
+    @_writes
     def save(self, run_id: int, finds: Iterable[Find], progress: dict[str, Any],
              status: str = "running",
              histograms: dict[str, tuple[int, dict[int, int]]] | None = None,
@@ -483,6 +328,7 @@ class RecordLog:
                  None if status == "running" else time.time(), run_id),
             )
 
+    @_writes
     def set_status(self, run_id: int, status: str, owner: str | None = None) -> None:
         """Only the run's status: what can still be written when a whole save cannot (by
         ``owner`` only while it owns the run)."""
@@ -495,6 +341,7 @@ class RecordLog:
                             " (SELECT 1 FROM owners WHERE run_id = ? AND token = ?)",
                             (status, ended, run_id, run_id, owner))
 
+    @_writes
     def renew(self, run_id: int, owner: str) -> None:
         """Renew ``owner``'s lease of the run (:func:`dealsearch.ownership.hold`)."""
         with _transaction(self.db):
@@ -528,8 +375,7 @@ class RecordLog:
               ) -> list[dict[str, Any]]:
         """Finds, best first (longest terminating games), then every cycle, decoded: the
         JSON columns as dicts, plus each measure, ``entry_<m>``/``period_<m>``,
-        ``objective`` (the measure its run ranks by) and, for a game with logs from before
-        plug-ins, its v1 columns (:class:`~dealsearch.game.LegacyLogs`) as keys of their own.
+        and ``objective`` (the measure its run ranks by).
 
         Each find is ranked by its run's objective, the longest first (ties: by the game's
         measures in order, then in the order found); finds ranked by one measure come
@@ -582,28 +428,27 @@ class RecordLog:
         """Throughput samples of a run, in time order: ``seconds``, ``deals`` and ``totals``
         ({measure: total})."""
         return [{k: v for k, v in row.items() if k != "id"} for row in self._decoded(
-            _decode_sample, self.db.execute(
+            functools.partial(decode, "samples", whole=False), self.db.execute(
                 "SELECT rowid AS id, run_id, seconds, deals, totals FROM samples"
                 " WHERE run_id = ? ORDER BY seconds", (run_id,)))]
 
     @_reads
     def cycles(self, game: str | None = None, run_ids: Iterable[int] | None = None
                ) -> list[dict[str, Any]]:
-        """The cycle catalogue: each distinct cycle (``id, key, period_<m>...``, and a legacy
-        game's v1 columns), how many logged deals reach it and the shortest entry among them
-        (``entry_<m>``), with its ``game_options``, most
-        reached first. With ``run_ids``, only cycles that those runs' finds reach, counted
-        over those runs."""
+        """The cycle catalogue: each distinct cycle (``id, key, period_<m>...``), how many
+        logged deals reach it and the shortest entry among them (``entry_<m>``), with its
+        ``game_options``, most reached first. With ``run_ids``, only cycles that those runs'
+        finds reach, counted over those runs."""
         where = "" if game is None else "WHERE game = ?"
-        cycles = self._decoded(_decode_cycle, self.db.execute(
+        cycles = self._decoded(functools.partial(decode, "cycles"), self.db.execute(
             f"SELECT * FROM cycles {where} ORDER BY rowid", () if game is None else (game,)))
         ids = None if run_ids is None else list(run_ids)
         runs = "" if ids is None else f" AND run_id IN ({', '.join('?' * len(ids))})"
         reach: dict[str, list[dict[str, int]]] = {}
-        for row in self._decoded(_decode_reach, self.db.execute(
+        for row in self._decoded(functools.partial(decode, "finds", whole=False), self.db.execute(
                 f"SELECT id, game, cycle_id, entry FROM finds WHERE cycle_id IS NOT NULL{runs}",
                 ids or ())):
-            reach.setdefault(row["cycle_id"], []).append(row["entry"])
+            reach.setdefault(row["cycle_id"], []).append(row["entry"] or {})
         table = []
         for cycle in cycles:
             period = cycle["period"]
@@ -613,7 +458,6 @@ class RecordLog:
             entry = {f"entry_{m}": min((e[m] for e in entries if m in e), default=None)
                      for m in period}
             table.append({"id": cycle["id"], "key": cycle["key"],
-                          **_v1_columns(cycle["game"], cycle["game_options"]),
                           **{f"period_{m}": v for m, v in period.items()},
                           "deals": len(entries), **entry, "game": cycle["game"],
                           "options_key": cycle["options_key"],
@@ -624,181 +468,10 @@ class RecordLog:
         return table
 
 
-def _prepare(db: sqlite3.Connection, path: str, in_place: bool = False) -> None:
-    """Bring the log on ``db`` to this release's schema in one transaction (an older log is
-    migrated inside it: v1 to v2 by the default game, v2 to v3 by :func:`migrate_v2`), then
-    switch it to WAL. ``in_place``: the log file itself is migrated (not a copy in memory to
-    read), which is refused while a run's game is not installed here: the migration names a
-    run's totals by its game's measure, and would lose them."""
-    with _transaction(db):
-        version = db.execute("PRAGMA user_version").fetchone()[0]
-        if version > VERSION:
-            raise LogError(f"{path} is a version {version} log: this dealsearch "
-                           f"reads version {VERSION} and older")
-        if version < VERSION:
-            if "runs" in _tables(db):
-                if version < 2:  # a v1 log: the default game's, before games were plug-ins
-                    game = get_game(DEFAULT_GAME)
-                    if not isinstance(game, LegacyLogs):
-                        raise LogError(f"{path} is a version {version} log, which "
-                                       f"{game.name} cannot read")
-                    game.migrate_v1(db)
-                if in_place and (missing := _games_not_installed(db)):
-                    raise LogError(
-                        f"{path} is a version {version} log with runs of "
-                        f"{', '.join(missing)}, not installed here: install it to migrate "
-                        f"the log (its runs' totals are named by the game's measures)")
-                migrate_v2(db)
-            _create(db)
-            db.execute(f"PRAGMA user_version = {VERSION}")
-        # Added beside version 2 (a release that does not know it leaves it alone).
-        db.execute(OWNERS_SCHEMA)
-    db.execute("PRAGMA journal_mode=WAL")
-
-
-def _games_not_installed(db: sqlite3.Connection) -> list[str]:
-    """The games the runs of a v2 log name that are not installed here."""
-    names = {bytes(name).decode(errors="replace") for (name,) in db.execute(
-        "SELECT DISTINCT CAST(game AS BLOB) FROM runs WHERE game IS NOT NULL")}
-    return sorted(name for name in names if installed_game(name) is None)
-
-
-def _tables(db: sqlite3.Connection) -> set[str]:
-    return {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-
-
-def _create(db: sqlite3.Connection, only: Iterable[str] | None = None) -> None:
-    """This release's tables and indexes (``only``: of these tables), where missing.
-    Statement by statement: executescript would commit the open transaction."""
-    for statement in SCHEMA.split(";"):
-        table = re.search(r"(?:EXISTS|ON)\s+(\w+)\s*\(", statement)
-        if table and (only is None or table.group(1) in only):
-            db.execute(statement)
-
-
-#: The v2 log's tables that v3 changed (BMN-shaped columns); histograms and owners stay.
-_V2_CHANGED = ("runs", "finds", "samples", "cycles")
-
-
-def migrate_v2(db: sqlite3.Connection) -> None:
-    """Rewrite a v2 log's tables to schema v3 inside the caller's transaction.
-
-    v2 ranked finds by ``measure_1``/``measure_2`` whatever the run's objective and kept the
-    total of the game's throughput measure in ``runs.cards`` and ``samples.cards``, and BMN's
-    rules in ``runs.rules`` and ``cycles.label``. v3 keeps every row with its id: a run gains
-    its ``objective`` (its spec's, else its game's first measure) and ``totals`` (``cards``
-    under the name of its game's throughput measure), as does each sample; each find gains a
-    ``find_measures`` row per measure; each cycle gains the options of the finds reaching it
-    (else of a run of its setting). What v2 read from a damaged row is carried as it was, for
-    the log's rules to judge.
-    """
-    db.execute("DROP INDEX IF EXISTS finds_by_length")
-    db.execute("DROP INDEX IF EXISTS finds_by_run")
-    # Old names for the old tables, without rewriting what other tables reference by name.
-    db.execute("PRAGMA legacy_alter_table = ON")
-    try:
-        present = [t for t in _V2_CHANGED if t in _tables(db)]
-        for table in present:
-            db.execute(f"ALTER TABLE {table} RENAME TO {table}_v2")
-        _create(db, (*_V2_CHANGED, "find_measures"))
-    finally:
-        db.execute("PRAGMA legacy_alter_table = OFF")
-    if "runs" in present:
-        # As bytes: a damaged row is carried as it is, not an error of the whole migration.
-        for rowid, options, name in db.execute(
-                "SELECT rowid, CAST(options AS BLOB), CAST(game AS BLOB) FROM runs_v2"
-                " ORDER BY rowid").fetchall():
-            game = installed_game(None if name is None else bytes(name).decode(errors="replace"))
-            try:
-                objective = json.loads(bytes(options).decode(errors="replace"))["objective"]
-            except (ValueError, TypeError, KeyError):
-                objective = None
-            if not isinstance(objective, str) or not objective:
-                objective = "" if game is None else game.measures[0]
-            measure = "" if game is None else throughput_measure(game)
-            db.execute(
-                "INSERT INTO runs (id, strategy, options, objective, seed, workers, machine,"
-                " started, ended, status, seconds, deals, totals, outcomes, checkpoint, game,"
-                " game_options, options_key) SELECT id, strategy, options, ?, seed, workers,"
-                " machine, started, ended, status, seconds, deals,"
-                " CASE WHEN ? = '' THEN '{}' ELSE json_object(?, cards) END,"
-                " outcomes, checkpoint, game, game_options, options_key FROM runs_v2"
-                " WHERE rowid = ?", (objective, measure, measure, rowid))
-    if "samples" in present:
-        db.execute(
-            "INSERT INTO samples (rowid, run_id, seconds, deals, totals)"
-            " SELECT s.rowid, s.run_id, s.seconds, s.deals, COALESCE("
-            "  (SELECT json_object(j.key, s.cards) FROM runs r, json_each(r.totals) j"
-            "   WHERE r.id = s.run_id), '{}') FROM samples_v2 s ORDER BY s.rowid")
-    if "cycles" in present:
-        db.execute(
-            "INSERT INTO cycles (rowid, id, game, options_key, game_options, key, period, found)"
-            " SELECT c.rowid, c.id, c.game, c.options_key, COALESCE("
-            "  (SELECT f.game_options FROM finds_v2 f WHERE f.cycle_id = c.id"
-            "   AND f.options_key = c.options_key LIMIT 1),"
-            "  (SELECT r.game_options FROM runs r WHERE r.game = c.game"
-            "   AND r.options_key = c.options_key LIMIT 1), '{}'),"
-            " c.key, c.period, c.found FROM cycles_v2 c ORDER BY c.rowid")
-    if "finds" in present:
-        db.execute(
-            "INSERT INTO finds (id, run_id, game, options_key, game_options, deal, outcome,"
-            " measures, entry, period, details, strategy, found, cycle_id)"
-            " SELECT id, run_id, game, options_key, game_options, deal, outcome, measures,"
-            " entry, period, details, strategy, found, cycle_id FROM finds_v2 ORDER BY id")
-        # A find whose measures cannot be read gets no row here: the log's rules name it.
-        db.execute(
-            "INSERT INTO find_measures (find_id, measure, value)"
-            " SELECT f.id, j.key, j.value FROM finds f, json_each(f.measures) j"
-            " WHERE json_valid(f.measures) AND json_type(f.measures) = 'object'"
-            " AND j.type = 'integer'")
-    for table in present:
-        db.execute(f"DROP TABLE {table}_v2")
-
-
 def _measure_order(game: str) -> dict[str, int]:
     """Each measure of the game by its place (none for a game not installed here)."""
     plugin = installed_game(game)
     return {} if plugin is None else {m: i for i, m in enumerate(plugin.measures)}
-
-
-def installed_game(name: object) -> Game[Any] | None:
-    """The game called ``name``, or None if it is not installed here (or ``name`` is not a
-    game's name: a damaged row's)."""
-    try:
-        return get_game(name) if isinstance(name, str) else None
-    except GameError:
-        return None
-
-
-def _keep_older(db: sqlite3.Connection, path: str) -> Path | None:
-    """Before a writer migrates an older log in place: a copy of it as it is, beside it
-    (``NAME.v2.bak``; ``NAME.v2.1.bak`` and on if that is taken), made by SQLite's backup
-    (a consistent copy, its WAL included). None for a log of this version, or a new one."""
-    version = db.execute("PRAGMA user_version").fetchone()[0]
-    if path == ":memory:" or version >= VERSION or "runs" not in _tables(db):
-        return None
-    original = Path(path)
-    name = f"v{max(version, 1)}"
-    copy, n = original.with_name(f"{original.name}.{name}.bak"), 0
-    while copy.exists():
-        n += 1
-        copy = original.with_name(f"{original.name}.{name}.{n}.bak")
-    target = sqlite3.connect(copy)
-    try:
-        db.backup(target)
-    except BaseException:
-        target.close()
-        copy.unlink(missing_ok=True)
-        raise
-    target.close()
-    return copy
-
-
-def _drop(copy: Path | None) -> None:
-    """The copy :func:`_keep_older` made, when the migration it was kept for failed (the
-    log is as it was)."""
-    if copy is not None:
-        copy.unlink(missing_ok=True)
 
 
 class ManagedRun:
@@ -826,7 +499,7 @@ class ManagedRun:
 
     @classmethod
     def start(cls, log: RecordLog, strategy: str, options: dict[str, Any],
-              seed: int | None = None, workers: int = 1, game: str = DEFAULT_GAME,
+              seed: int | None, workers: int, game: str,
               game_options: dict[str, Any] | None = None, options_key: str = "",
               again: str | None = None, owner: Owner | None = None,
               objective: str | None = None) -> ManagedRun:
@@ -852,7 +525,8 @@ class ManagedRun:
                **extra: Any) -> None:
         """End the run: its last progress and its status. If the log cannot take the whole
         save (a full disk, a lock held too long), at least its status is written, and the
-        error is raised unless the run is failing anyway."""
+        error is raised unless the run is failing anyway, or is done and its status could
+        be written (its work was all committed before)."""
         self.status = status
         progress = progress if progress is not None else self.progress
         try:
@@ -861,10 +535,14 @@ class ManagedRun:
             else:
                 self.log.save(self.run_id, [], progress, status=status,
                               owner=self.owner, **extra)
-        except sqlite3.Error:
-            with contextlib.suppress(sqlite3.Error):
+        except LogWriteFailed:
+            try:   # a status fits where a save did not (it rewrites a page, adds none)
                 self.log.set_status(self.run_id, status, self.owner)
-            if status != "failed":
+            except LogWriteFailed:
+                raise_it = status != "failed"
+            else:   # done: every commit of its work is in; only its last sample is lost
+                raise_it = status not in ("failed", "done")
+            if raise_it:
                 raise
 
     def __enter__(self) -> ManagedRun:
@@ -878,7 +556,7 @@ class ManagedRun:
         elif issubclass(kind, KeyboardInterrupt):
             self.finish("interrupted")
         else:
-            with contextlib.suppress(sqlite3.Error):
+            with contextlib.suppress(LogWriteFailed):
                 self.finish("failed")
 
 
@@ -893,12 +571,37 @@ def _check_writable(path: Path) -> None:
                        f"(SQLite writes its journal beside the log)")
 
 
+def _open_writer(path: str) -> sqlite3.Connection:
+    """A connection that may write the log at ``path``: made if missing (an empty file is a
+    new log too), refused unless it is a log of this release."""
+    if path != ":memory:":
+        _check_writable(Path(path))
+        if not Path(path).exists():
+            _create_file(Path(path))
+    db = connect(path)
+    db.row_factory = sqlite3.Row
+    try:
+        with _transaction(db):   # the write lock: one process makes a new log's tables
+            if identify(db, path) == "new":
+                create(db)
+        db.execute("PRAGMA journal_mode=WAL")
+        # FULL: a commit survives a power cut, not only a crash of this process.
+        db.execute("PRAGMA synchronous=FULL")
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
 def _open_reader(path: str) -> sqlite3.Connection:
-    """A read-only connection to the log at ``path`` (see :class:`RecordLog`)."""
+    """A read-only connection to the log at ``path`` (see :class:`RecordLog`); an empty
+    database reads as a log with nothing in it."""
     uri = Path(path).resolve().as_uri()
     try:
         db = _connect_reader(f"{uri}?mode=ro")
-    except sqlite3.OperationalError:
+    except sqlite3.OperationalError as error:
+        if is_locked(error):
+            raise
         # Read-only storage: SQLite cannot make the WAL index beside the log. No search can
         # be writing where nothing can be written, so the log is read as a file nobody
         # writes; but that reading ignores a -wal file, which holds the last commits of a
@@ -910,23 +613,14 @@ def _open_reader(path: str) -> sqlite3.Connection:
         else:
             db = _connect_reader(f"{uri}?immutable=1")
     try:
-        version = db.execute("PRAGMA user_version").fetchone()[0]
-        if version > VERSION:
-            raise LogError(f"{path} is a version {version} log: this dealsearch "
-                           f"reads version {VERSION} and older")
-        if version < VERSION:  # an older log is read through a migrated copy in memory
-            memory = sqlite3.connect(":memory:", isolation_level=None)
-            memory.row_factory = sqlite3.Row
-            db.backup(memory)
+        if identify(db, path) == "new":
             db.close()
-            db = memory
-            _prepare(db, path)
-    except sqlite3.DatabaseError as error:
-        db.close()
-        raise LogError(f"{path} is not a dealsearch log ({error})") from None
+            db = connect(":memory:")
+            create(db)
     except BaseException:
         db.close()
         raise
+    db.row_factory = sqlite3.Row
     return db
 
 
@@ -937,9 +631,8 @@ def _read_copy(path: Path, wal: Path) -> sqlite3.Connection:
         copy = Path(folder, "log.sqlite")
         shutil.copyfile(path, copy)
         shutil.copyfile(wal, Path(f"{copy}-wal"))
-        source = sqlite3.connect(copy, isolation_level=None)
-        memory = sqlite3.connect(":memory:", isolation_level=None)
-        memory.row_factory = sqlite3.Row
+        source = connect(str(copy))
+        memory = connect(":memory:")
         try:
             source.backup(memory)
         except BaseException:
@@ -951,9 +644,12 @@ def _read_copy(path: Path, wal: Path) -> sqlite3.Connection:
 
 
 def _connect_reader(uri: str) -> sqlite3.Connection:
-    db = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT, isolation_level=None)
-    db.row_factory = sqlite3.Row
-    db.execute("SELECT count(*) FROM sqlite_master").fetchone()  # fails here, not later
+    db = connect(uri, uri=True)
+    try:
+        db.execute("SELECT count(*) FROM sqlite_master").fetchone()  # fails here, not later
+    except BaseException:
+        db.close()
+        raise
     return db
 
 
@@ -974,9 +670,11 @@ def _create_file(path: Path) -> None:
     os.close(handle)
     temp = Path(name)
     try:
-        db = sqlite3.connect(temp, isolation_level=None)
+        db = connect(str(temp))
         try:
-            _prepare(db, str(path))
+            with _transaction(db):
+                create(db)
+            db.execute("PRAGMA journal_mode=WAL")
         finally:
             db.close()
         os.link(temp, path)
@@ -989,71 +687,27 @@ def _create_file(path: Path) -> None:
 
 
 def decode_find(row: sqlite3.Row) -> dict[str, Any]:
-    """A finds row with its JSON decoded and each measure, entry, period and detail as a key
-    (:class:`DamagedRow` if it cannot be)."""
-    find = _typed("finds", row)
-    for key in ("game_options", "measures", "entry", "period", "details"):
-        find[key] = _json(find, key, "finds") if find[key] is not None else {}
-    for key in ("measures", "entry", "period"):
-        _numbers(find, key, "finds")
-    if not find["measures"]:
-        raise DamagedRow("finds", find["id"], "measures is empty")
+    """A finds row with its JSON decoded and each measure, entry and period as a key
+    (:class:`DamagedRow` if it breaks the log's rules)."""
+    find = decode("finds", row)
+    for key in ("entry", "period"):
+        find[key] = find[key] or {}
     find |= find["measures"]
     for name in ("entry", "period"):
         for m in find["measures"]:
             find[f"{name}_{m}"] = find[name].get(m)
-    return find | _v1_columns(find["game"], find["game_options"])
-
-
-def _v1_columns(game: str, values: dict[str, Any]) -> dict[str, Any]:
-    """The v1 columns of a find or cycle of a game with logs from before plug-ins
-    (:class:`~dealsearch.game.LegacyLogs`): none for another game, or one not installed."""
-    plugin = installed_game(game)
-    return {} if plugin is None else v1_columns(plugin, values)
+    return find
 
 
 def decode_run(row: sqlite3.Row) -> dict[str, Any]:
-    """A runs row with its JSON decoded (:class:`DamagedRow` if it cannot be)."""
-    run = _typed("runs", row)
-    for key in ("options", "outcomes", "checkpoint", "game_options", "totals"):
-        run[key] = _json(run, key, "runs")
-    _numbers(run, "outcomes", "runs")
-    _numbers(run, "totals", "runs")
-    return run
-
-
-def _decode_sample(row: sqlite3.Row) -> dict[str, Any]:
-    sample = _typed("samples", row, whole=False)
-    sample["totals"] = _json(sample, "totals", "samples")
-    _numbers(sample, "totals", "samples")
-    return sample
+    """A runs row with its JSON decoded (:class:`DamagedRow` if it breaks the log's rules)."""
+    return decode("runs", row)
 
 
 def _decode_histogram(row: sqlite3.Row) -> dict[str, Any]:
-    histogram = _typed("histograms", row, whole=False)
-    counts = _json(histogram, "counts", "histograms")
-    try:
-        histogram["counts"] = {int(key): count for key, count in counts.items()}
-    except ValueError:
-        raise DamagedRow("histograms", histogram["id"], "counts is not a histogram") from None
-    _numbers(histogram, "counts", "histograms")
+    histogram = decode("histograms", row, whole=False)
+    histogram["counts"] = {int(key): count for key, count in histogram["counts"].items()}
     return histogram
-
-
-def _decode_cycle(row: sqlite3.Row) -> dict[str, Any]:
-    cycle = _typed("cycles", row)
-    cycle["period"] = _json(cycle, "period", "cycles")
-    cycle["game_options"] = _json(cycle, "game_options", "cycles")
-    _numbers(cycle, "period", "cycles")
-    return cycle
-
-
-def _decode_reach(row: sqlite3.Row) -> dict[str, Any]:
-    """A find's cycle and entry (:meth:`RecordLog.cycles`)."""
-    reach = _typed("finds", row, whole=False)
-    reach["entry"] = _json(reach, "entry", "finds") if reach["entry"] is not None else {}
-    _numbers(reach, "entry", "finds")
-    return reach
 
 
 class _transaction:

@@ -2,11 +2,16 @@
 a new log of all that can still be read (``dealsearch log recover``).
 
 SQLite's own ``PRAGMA integrity_check`` sees damage to its pages, not damage inside the text of
-a row (a JSON field cut short, a byte that is not UTF-8): only the log's own rules see that. So
-the check reads every row of every table, one at a time, and holds each to the rules of its
-table; a row SQLite cannot read is skipped and named, and reading goes on past it.
+a row (a JSON field cut short, a byte that is not UTF-8): only the log's own rules
+(:mod:`dealsearch.logrules`, the rules every reader applies) see that. So the check compares
+the schema with this release's (a trigger, a view, a generated or an extra column is named),
+then reads every row of every table of this release, one at a time, and holds each to the
+rules of its table; a row SQLite cannot read is skipped and named, and reading goes on past
+it. Only this release's columns of this release's tables are read: never a view, a generated
+column or a table this release does not make.
 
-The damaged file is only ever opened read-only: nothing here changes it.
+The damaged file is only ever opened read-only (and defensively, as every log is): nothing
+here changes it.
 
 >>> is_damage(sqlite3.DatabaseError("database disk image is malformed"))
 True
@@ -15,38 +20,22 @@ True
 from __future__ import annotations
 
 import contextlib
-import json
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .log import (
-    MIGRATION_ERRORS,
-    READ_ERRORS,
-    SCHEMA,
-    VERSION,
-    LogError,
-    _prepare,
-    damaged,
-    is_damage,
-    measures_problem,
-)
+from .log import READ_ERRORS, damaged, is_damage
+from .logrules import judge, text_factory
+from .logschema import APPLICATION_ID, TABLES, VERSION, LogError, columns, connect, identify
+from .logschema import schema_problems as _schema_problems
 from .strategies import STRATEGIES
 from .text import count
 
-STATUSES = ("running", "done", "interrupted", "failed")
-#: The tables every log has, in the order they are read and recovered (a find needs its run
-#: and its cycle first), and the JSON columns of each (each holds an object, or is NULL).
-TABLES = ("runs", "cycles", "finds", "find_measures", "histograms", "samples")
-JSON_COLUMNS = {"runs": ("options", "outcomes", "checkpoint", "game_options", "totals"),
-                "finds": ("game_options", "measures", "entry", "period", "details"),
-                "cycles": ("period", "game_options"), "histograms": ("counts",),
-                "samples": ("totals",)}
-#: Tables made from others (each find's measures, what finds are ranked by): checked against
-#: them, made again by a recovery, not counted as rows of their own.
-DERIVED = ("find_measures",)
+#: Tables made from others (each find's measures, what finds are ranked by; who plays a run):
+#: checked against them, made again by a recovery (or not kept), not counted as rows.
+DERIVED = ("find_measures", "owners")
 MAX_SQLITE_LINES = 20  # lines of PRAGMA integrity_check shown
 _MIN_ROWID, _MAX_ROWID = -(2 ** 63), 2 ** 63 - 1
 
@@ -67,8 +56,8 @@ class Problem:
 
 @dataclass
 class Row:
-    """A row as read: its rowid, its values (text as bytes until decoded) and the type SQLite
-    stored each in (``typeof <column>``), and what is wrong with it."""
+    """A row as read: its rowid, its values (as SQLite returns them; each JSON column also
+    decoded, as ``json <column>``), and what is wrong with it."""
 
     table: str
     rowid: int
@@ -91,10 +80,8 @@ class Reading:
 
     def summary(self) -> str:
         """How many rows of each table were read, e.g. '4 runs, 62 finds, ...'."""
-        counts = [f"{count(len(self.rows.get(t, [])))} {t}" for t in TABLES if t not in DERIVED]
-        counts += [f"{count(len(rows))} row{'s' * (len(rows) != 1)} of {t}"
-                   for t, rows in self.rows.items() if t not in TABLES and rows]
-        return ", ".join(counts)
+        return ", ".join(f"{count(len(self.rows.get(t, [])))} {t}" for t in TABLES
+                         if t not in DERIVED)
 
     @property
     def row_problems(self) -> list[Problem]:
@@ -110,15 +97,14 @@ class Reading:
 
 
 def open_damaged(path: str | Path, lenient: bool = False) -> sqlite3.Connection:
-    """A read-only connection to a log that may be damaged: text comes back as bytes (so that
-    text that is not UTF-8 is a problem of its row, not an error of the whole query).
-    ``lenient``: a table or index whose schema SQLite cannot parse is left out, not an error
-    of every query."""
+    """A read-only connection to a log that may be damaged (text that is not UTF-8 is a
+    problem of its row, not an error of the whole query). ``lenient``: a table or index whose
+    schema SQLite cannot parse is left out, not an error of every query."""
     uri = Path(path).resolve().as_uri()
     try:
         db = _connect(f"{uri}?mode=ro", lenient)
     except sqlite3.OperationalError as error:
-        if is_damage(error):
+        if is_damage(error) or "locked" in str(error):
             raise
         # Read-only storage: no WAL index can be made beside the log; nobody writes it.
         db = _connect(f"{uri}?immutable=1", lenient)
@@ -126,9 +112,9 @@ def open_damaged(path: str | Path, lenient: bool = False) -> sqlite3.Connection:
 
 
 def _connect(uri: str, lenient: bool) -> sqlite3.Connection:
-    db = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=30)
+    db = connect(uri, uri=True)
     try:
-        db.text_factory = bytes
+        db.text_factory = text_factory
         if lenient:  # on a read-only connection: it only makes SQLite skip what it cannot parse
             db.execute("PRAGMA writable_schema = ON")
         db.execute("SELECT count(*) FROM sqlite_master").fetchone()
@@ -167,59 +153,72 @@ def _read(db: sqlite3.Connection, reading: Reading, integrity: bool) -> None:
     if integrity:
         reading.problems.extend(_integrity(db))
     try:
-        version = db.execute("PRAGMA user_version").fetchone()[0]
-        if version > VERSION:
-            reading.problems.append(Problem(f"a version {version} log: this dealsearch reads "
-                                            f"version {VERSION} and older"))
+        problem = _identity(db, reading.path)
+        if problem is not None:
+            reading.problems.append(problem)
             return
-        if version < VERSION:
-            db = _migrated(db)   # an older log is checked as it reads: migrated, in memory
-    except (*READ_ERRORS, *MIGRATION_ERRORS, LogError) as error:
-        if isinstance(error, READ_ERRORS) and not is_damage(error):
-            raise
-        reading.problems.append(Problem(f"the older log cannot be migrated: {error}"))
-        return
-    try:
-        tables = [schema_name(name) for (name,) in db.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
-            " ORDER BY name")]
+        reading.problems.extend(Problem(f"its schema has {p}") for p in _schema_problems(db))
+        present = readable_tables(db, reading.problems)
     except READ_ERRORS as error:
         if not is_damage(error):
             raise
         reading.problems.append(Problem(f"the list of its tables cannot be read: {error}"))
         return
-    expected = _expected_columns()
-    for table in [t for t in TABLES if t in tables] + [t for t in tables if t not in TABLES]:
+    for table in present:
         try:
-            columns = [row[1].decode() if isinstance(row[1], bytes) else row[1]
-                       for row in db.execute(f'PRAGMA table_info("{table}")')]
-            missing = [c for c in expected.get(table, ()) if c not in columns]
-            if missing:
-                reading.problems.append(Problem(f"no column {', '.join(missing)}", table))
-                continue
-            rows = list(_rows(db, table, columns, reading.problems))
+            rows = list(_rows(db, table, columns(table), reading.problems))
         except READ_ERRORS as error:   # its schema is damaged: nothing of it can be read
+            if not is_damage(error):
+                raise
             reading.problems.append(Problem(f"cannot be read: {error}", table))
             continue
-        reading.columns[table] = columns
+        reading.columns[table] = columns(table)
         reading.rows[table] = rows
-    for table in TABLES:
-        if table not in tables:
-            reading.problems.append(Problem("the table is missing", table))
     _hold_to_rules(reading)
 
 
-def schema_name(value: Any) -> str:
-    """A name from SQLite's schema as text, whatever damage made of it."""
-    if isinstance(value, bytes):
-        return value.decode(errors="replace")
-    return "" if value is None else str(value)
+def _identity(db: sqlite3.Connection, path: str) -> Problem | None:
+    """What is wrong with the file being a log of this release at all (its application id
+    and version), if anything: then nothing else of it is read."""
+    application = db.execute("PRAGMA application_id").fetchone()[0]
+    version = db.execute("PRAGMA user_version").fetchone()[0]
+    if application == APPLICATION_ID and version == VERSION:
+        return None
+    try:
+        kind = identify(db, path)
+    except LogError as error:
+        return Problem(str(error).removeprefix(f"{path} "))
+    return Problem("it is an empty database, not a log") if kind == "new" else None
+
+
+def readable_tables(db: sqlite3.Connection, problems: list[Problem]) -> list[str]:
+    """This release's tables on ``db`` that can be read: a table, not a view, with every
+    column of this release, none of them generated. Each table that cannot be read is noted
+    in ``problems``."""
+    kinds = dict(db.execute("SELECT name, type FROM sqlite_master"))
+    readable = []
+    for table in TABLES:
+        if kinds.get(table) != "table":
+            what = "the table is missing" + (f" (a {kinds[table]} has its name)"
+                                             if table in kinds else "")
+            problems.append(Problem(what, table))
+            continue
+        info = {row[1]: row[6] for row in db.execute(f'PRAGMA table_xinfo("{table}")')}
+        missing = [c for c in columns(table) if c not in info]
+        generated = [c for c in columns(table) if info.get(c, 0) != 0]
+        if missing:
+            problems.append(Problem(f"no column {', '.join(missing)}", table))
+        elif generated:
+            problems.append(Problem(f"column {', '.join(generated)} is generated: not read",
+                                    table))
+        else:
+            readable.append(table)
+    return readable
 
 
 def _integrity(db: sqlite3.Connection) -> list[Problem]:
     try:
-        lines = [line.decode(errors="replace") if isinstance(line, bytes) else str(line)
-                 for (line,) in db.execute("PRAGMA integrity_check")]
+        lines = [str(line) for (line,) in db.execute("PRAGMA integrity_check")]
     except READ_ERRORS as error:
         if not is_damage(error):
             raise
@@ -233,37 +232,11 @@ def _integrity(db: sqlite3.Connection) -> list[Problem]:
     return shown
 
 
-def _migrated(db: sqlite3.Connection) -> sqlite3.Connection:
-    """A copy of an older log in memory, migrated as :class:`RecordLog` migrates it."""
-    memory = sqlite3.connect(":memory:", isolation_level=None)
-    try:
-        db.backup(memory)
-        _prepare(memory, "log")
-    except BaseException:
-        memory.close()
-        raise
-    finally:
-        db.close()
-    memory.text_factory = bytes
-    return memory
-
-
-def _expected_columns() -> dict[str, list[str]]:
-    """The columns of each table of this release's schema."""
-    db = sqlite3.connect(":memory:")
-    try:
-        for statement in SCHEMA.split(";"):
-            db.execute(statement)
-        return {t: [row[1] for row in db.execute(f"PRAGMA table_info({t})")] for t in TABLES}
-    finally:
-        db.close()
-
-
 def _rows(db: sqlite3.Connection, table: str, columns: list[str], problems: list[Problem],
           where: str = "1", args: tuple[Any, ...] = ()) -> Iterator[Row]:
     """Every row SQLite can still read (of those ``where`` selects), in rowid order. Where it
     cannot read on, the problem is noted and reading goes on at the next row it can reach."""
-    selected = ", ".join(f'"{c}", typeof("{c}")' for c in columns)
+    selected = ", ".join(f'"{c}"' for c in columns)
     query = (f'SELECT rowid, {selected} FROM "{table}" WHERE ({where}) AND rowid >= ?'
              " ORDER BY rowid")
     start: int | None = _MIN_ROWID
@@ -272,11 +245,7 @@ def _rows(db: sqlite3.Connection, table: str, columns: list[str], problems: list
             for values in db.execute(query, (*args, start)):
                 if values[0] < start:   # out of order on a damaged page: read already
                     continue
-                row = Row(table, values[0], {})
-                for i, column in enumerate(columns):
-                    row.values[column] = values[1 + 2 * i]
-                    row.values[f"typeof {column}"] = values[2 + 2 * i].decode()
-                yield row
+                yield Row(table, values[0], dict(zip(columns, values[1:], strict=True)))
                 if values[0] == _MAX_ROWID:
                     return
                 start = values[0] + 1
@@ -305,13 +274,13 @@ def _next_readable(db: sqlite3.Connection, table: str, start: int) -> int | None
 
 
 def _hold_to_rules(reading: Reading) -> None:
-    """Note in each row what breaks its table's rules: its types, its JSON, its references
-    and its counts. Rows of tables this release does not know are held to their types."""
-    for rows in reading.rows.values():
+    """Note in each row what breaks its table's rules (:func:`dealsearch.logrules.judge`),
+    then its references and its counts."""
+    for table, rows in reading.rows.items():
         for row in rows:
-            _decode(row)
-            if not row.problems:
-                _values(row)
+            decoded, problems = judge(table, row.values)
+            row.problems.extend(problems)
+            row.values.update({f"json {name}": value for name, value in decoded.items()})
     relations(reading)
 
 
@@ -364,102 +333,6 @@ def _ranked(reading: Reading) -> None:
                                  "its measures")
 
 
-def _decode(row: Row) -> None:
-    """Text to str (it must be UTF-8), JSON columns parsed, each value of its column's type."""
-    names = [c for c in row.values if not c.startswith("typeof ")]
-    for name in names:
-        kind, value = row.values[f"typeof {name}"], row.values[name]
-        problem = None
-        if kind == "text":
-            try:
-                value = row.values[name] = value.decode("utf-8")
-            except UnicodeDecodeError:
-                problem = f"{name} is not UTF-8 text"
-        declared = _DECLARED.get((row.table, name))
-        if problem is None and declared is not None:
-            nullable, wanted = declared
-            if kind == "null" and not nullable:
-                problem = f"{name} is empty (NULL)"
-            elif kind != "null" and kind not in wanted:
-                problem = f"{name} is {kind}, not {' or '.join(wanted)}"
-        if problem is None and value is not None and name in JSON_COLUMNS.get(row.table, ()):
-            try:
-                parsed = json.loads(value)
-            except ValueError as error:
-                problem = f"{name} is not JSON ({error})"
-            else:
-                if isinstance(parsed, dict):
-                    row.values[f"json {name}"] = parsed
-                else:
-                    problem = f"{name} is not a JSON object"
-        if problem is not None:
-            row.problems.append(problem)
-
-
-def _declared() -> dict[tuple[str, str], tuple[bool, tuple[str, ...]]]:
-    """(table, column) -> (may be NULL, the storage classes it may hold), from the schema."""
-    db = sqlite3.connect(":memory:")
-    try:
-        for statement in SCHEMA.split(";"):
-            db.execute(statement)
-        kinds = {"INTEGER": ("integer",), "REAL": ("real", "integer"), "TEXT": ("text",)}
-        return {(t, row[1]): (not row[3] and not row[5], kinds.get(row[2], ("integer", "real",
-                                                                             "text", "blob")))
-                for t in TABLES for row in db.execute(f"PRAGMA table_info({t})")}
-    finally:
-        db.close()
-
-
-_DECLARED = _declared()
-
-
-def _is_count(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
-
-
-def _values(row: Row) -> None:
-    """The rules of a known table beyond types: what its values must hold."""
-    v, problems = row.values, row.problems
-    if row.table == "runs":
-        if v["status"] not in STATUSES:
-            problems.append(f"status is {v['status']!r}, not one of {', '.join(STATUSES)}")
-        if v["deals"] < 0:
-            problems.append("deals is negative")
-        for name in ("outcomes", "totals"):
-            if not all(_is_count(n) for n in v[f"json {name}"].values()):
-                problems.append(f"{name} holds something other than counts")
-        for name, measures in (("totals", v["json totals"]), ("objective", {v["objective"]: 0})):
-            problem = measures_problem(v["game"], measures, every=False)
-            if problem:
-                problems.append(f"{name} {problem}")
-    elif row.table == "finds":
-        measures = v["json measures"]
-        values = list(measures.values())
-        if not values or not all(isinstance(n, int) for n in values):
-            problems.append("measures holds something other than whole numbers")
-        if v["outcome"] == "cycle" and (v.get("json entry") is None
-                                        or v.get("json period") is None):
-            problems.append("a cycle without its entry and period")
-        for name in ("measures", "entry", "period"):
-            problem = measures_problem(v["game"], v.get(f"json {name}") or {})
-            if problem:
-                problems.append(f"{name} {problem}")
-    elif row.table == "samples":
-        if not all(_is_count(n) for n in v["json totals"].values()):
-            problems.append("totals holds something other than counts")
-    elif row.table == "histograms":
-        counts = v["json counts"]
-        if v["bin_width"] < 1 or not all(
-                key.lstrip("-").isdigit() and _is_count(n) for key, n in counts.items()):
-            problems.append("counts is not a histogram ({bin: count})")
-    elif row.table == "cycles":
-        if not all(isinstance(n, int) for n in v["json period"].values()):
-            problems.append("period holds something other than whole numbers")
-        problem = measures_problem(v["game"], v["json period"])
-        if problem:
-            problems.append(f"period {problem}")
-
-
 def _histogram_counts(reading: Reading, runs: dict[int, Row]) -> None:
     """No histogram of a run counts more games than the run played (a log written before
     games were plug-ins may count fewer: its histograms were saved apart from its counts)."""
@@ -485,12 +358,13 @@ def check(path: str | Path) -> list[Problem]:
 
 def check_before_writing(path: str | Path, run_id: int | None = None) -> list[Problem]:
     """What a run about to be written into the log at ``path`` must not meet: SQLite's
-    ``PRAGMA quick_check`` (it reads every page and b-tree of the file, so it takes longer as
-    the log grows, but it does not match indexes to their tables as ``integrity_check``
-    does), this release's tables and columns, and the log's rules on only the rows the run
-    reads or touches (a resumed run's ``run_id``: its run row, with its counts and
-    checkpoint, and its histograms). The full check (:func:`check`, ``dealsearch log
-    check``) holds every row of every table to the rules."""
+    ``PRAGMA integrity_check`` (every page, b-tree and index of the file, indexes matched to
+    their tables: what the run's inserts rely on; a log holds finds and summaries, not every
+    deal, so this takes milliseconds), this release's application id, version and exact
+    schema, and the log's rules on the rows the run reads (a resumed run's ``run_id``: its
+    run row with its counts and checkpoint, its histograms and its owner). Rows the run does
+    not read (another run's) are the full check's (:func:`check`, ``dealsearch log check``),
+    which holds every row of every table to the rules."""
     if Path(path).stat().st_size == 0:
         return [Problem("the file is empty: nothing of a log is left in it")]
     try:
@@ -499,36 +373,32 @@ def check_before_writing(path: str | Path, run_id: int | None = None) -> list[Pr
         return [Problem(f"SQLite cannot open it: {error}")]
     try:
         db.execute("BEGIN")
+        reading = Reading(str(path))
         try:
-            lines = [line.decode(errors="replace") if isinstance(line, bytes) else str(line)
-                     for (line,) in db.execute("PRAGMA quick_check")]
-            if db.execute("PRAGMA user_version").fetchone()[0] != VERSION:
-                return check(path)   # an older log, read as migrated: the full check
+            found = _integrity(db)
+            if found:
+                return found
+            problem = _identity(db, reading.path)
+            if problem is not None:
+                return [problem]
+            reading.problems.extend(Problem(f"its schema has {p}")
+                                    for p in _schema_problems(db))
+            present = readable_tables(db, reading.problems)
         except READ_ERRORS as error:
             if not is_damage(error):
                 raise
-            return [Problem(f"SQLite's quick check fails: {error}")]
-        if lines != ["ok"]:
-            return [Problem(f"SQLite's quick check: {line}") for line in lines[:MAX_SQLITE_LINES]]
-        reading = Reading(str(path))
-        expected = _expected_columns()
-        touched = {"runs": "rowid = ?", "histograms": "run_id = ?"}
-        for table in TABLES:
-            try:
-                columns = [schema_name(row[1]) for row in db.execute(
-                    f'PRAGMA table_info("{table}")')]
-                missing = [c for c in expected[table] if c not in columns]
-                if not columns:
-                    reading.problems.append(Problem("the table is missing", table))
-                elif missing:
-                    reading.problems.append(Problem(f"no column {', '.join(missing)}", table))
-                elif run_id is not None and table in touched:
-                    reading.rows[table] = list(_rows(db, table, columns, reading.problems,
-                                                     touched[table], (run_id,)))
-            except READ_ERRORS as error:
-                if not is_damage(error):
-                    raise
-                reading.problems.append(Problem(f"cannot be read: {error}", table))
+            return [Problem(f"SQLite cannot read its schema: {error}")]
+        touched = {"runs": "rowid = ?", "histograms": "run_id = ?", "owners": "run_id = ?"}
+        for table in present:
+            if run_id is not None and table in touched:
+                try:
+                    reading.rows[table] = list(_rows(db, table, columns(table),
+                                                     reading.problems, touched[table],
+                                                     (run_id,)))
+                except READ_ERRORS as error:
+                    if not is_damage(error):
+                        raise
+                    reading.problems.append(Problem(f"cannot be read: {error}", table))
         _hold_to_rules(reading)
         return reading.row_problems
     finally:

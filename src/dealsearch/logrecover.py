@@ -2,8 +2,10 @@
 recover``.
 
 The damaged log is read as :mod:`.logcheck` reads it; where SQLite could not read some of it,
-it is read again from copies: once with this release's schema in place of damaged schema text,
-and once by the ``sqlite3`` tool's ``.recover`` where the tool is installed. Every row that
+it is read again from copies: once with this release's schema in place of damaged or foreign
+schema text (a trigger, a view: dropped from the copy), and once by the ``sqlite3`` tool's
+``.recover`` where the tool is installed (run with ``-safe``: the tool then refuses anything
+that could reach outside the database). Every row that
 holds to the log's rules is written, with its id, into a new log made by
 :class:`~dealsearch.log.RecordLog`; a line names each thing left behind. The damaged log
 itself is only read.
@@ -20,9 +22,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .game import DEFAULT_GAME
-from .log import READ_ERRORS, SCHEMA, VERSION, RecordLog, _transaction, installed_game
-from .logcheck import DERIVED, TABLES, Reading, Row, read_log, relations, schema_name
+from .log import READ_ERRORS, RecordLog, _transaction
+from .logcheck import Reading, Row, read_log, relations
+from .logrules import installed_game
+from .logschema import APPLICATION_ID, EXPECTED, TABLES, VERSION, write_failed
 
 SQLITE_TIMEOUT = 600   # seconds the sqlite3 tool may take to .recover a log
 
@@ -79,8 +82,12 @@ def recover(path: str | Path, out: str | Path) -> Recovery:
     # samples keep their run; one SQLite cannot read at all is made from its first find.
     lost = "kept as a failed run of strategy 'lost', which cannot be resumed"
     for run_id, row in bad_runs.items():
+        stand_in = _stand_in(run_id, row, stand_ins.get(run_id))
+        if stand_in.values["game"] is None:   # no game to keep it under: nothing of it kept
+            left.append(f"runs row {run_id}: {'; '.join(row.problems)}: left behind")
+            continue
         left.append(f"runs row {run_id}: {'; '.join(row.problems)}: {lost}")
-        runs[run_id] = _stand_in(run_id, row, stand_ins.get(run_id))
+        runs[run_id] = stand_in
     for run_id, find in stand_ins.items():
         if run_id not in bad_runs:
             left.append(f"runs row {run_id}: cannot be read: {lost}, for its finds")
@@ -105,17 +112,18 @@ def recover(path: str | Path, out: str | Path) -> Recovery:
                 left.append(f"{table} row {row.rowid}: {why}: left behind")
             else:
                 kept[table].append(row)
-    for table, rows in reading.rows.items():
-        # who plays a run of the damaged file: not the new log's owner; what finds are ranked
-        # by: made again from the finds kept
-        if table == "owners" or table in DERIVED:
-            continue
-        if table == "cycles" or table not in TABLES:
-            if table != "cycles":
-                kept[table] = reading.good(table)
-            left.extend(f"{table} row {row.rowid}: {'; '.join(row.problems)}: left behind"
-                        for row in rows if row.problems)
-    left.extend(_write(out, kept, reading.columns))
+    # who plays a run of the damaged file: not the new log's owner; what finds are ranked
+    # by: made again from the finds kept
+    left.extend(f"cycles row {row.rowid}: {'; '.join(row.problems)}: left behind"
+                for row in reading.rows.get("cycles", []) if row.problems)
+    try:
+        left.extend(_write(out, kept, reading.columns))
+    except BaseException as error:   # a full disk, say: no half-made log is left behind
+        for name in (str(out), f"{out}-wal", f"{out}-shm"):
+            Path(name).unlink(missing_ok=True)
+        if isinstance(error, sqlite3.OperationalError):
+            raise write_failed(str(out), error) from None
+        raise
     recovery.kept = {table: len(rows) for table, rows in kept.items()}
     return recovery
 
@@ -129,7 +137,7 @@ def _stand_in(run_id: int, run: Row | None, find: Row | None) -> Row:
         "started": find.values["found"] if find else 0.0, "ended": None, "seconds": 0.0,
         "deals": 0, "totals": "{}", "outcomes": "{}", "checkpoint": "{}",
         **({k: find.values[k] for k in ("game", "game_options", "options_key")} if find
-           else {"game": DEFAULT_GAME, "game_options": "{}", "options_key": ""})}
+           else {"game": None, "game_options": "{}", "options_key": ""})}
     values["objective"] = _first_measure(values["game"])
     if run is not None:
         counts = ("seconds", "deals", "totals", "outcomes")
@@ -189,31 +197,19 @@ def _copy(path: str | Path, directory: Path, name: str) -> Path:
 
 
 def _schema_repaired(path: str | Path, directory: Path) -> Reading | None:
-    """A log whose schema is damaged, read with this release's schema: in a copy, the text
-    that describes each table of the log is replaced by this release's (the table's pages
-    are still where the schema says), and indexes whose text is damaged are dropped from it
-    (nothing here needs them). None if there is nothing to repair, or it cannot be done."""
-    expected = _expected_schema()
+    """A log whose schema is damaged or not this release's, read with this release's schema:
+    in a copy, the text that describes each table of the log is replaced by this release's
+    (the table's pages are still where the schema says), and every other entry (an index
+    whose text is damaged, a trigger, a view, a table this release does not make) is dropped
+    from it. None if there is nothing to repair, or it cannot be done."""
     copy = _copy(path, directory, "schema.sqlite")
     try:
-        db = sqlite3.connect(copy, isolation_level=None)
+        db = _raw(copy)
         try:
-            db.text_factory = bytes
-            db.execute("PRAGMA writable_schema = ON")
-            if db.execute("PRAGMA user_version").fetchone()[0] != VERSION:
-                return None   # an older log has an older schema
-            repaired = 0
-            for rowid, kind, name, sql in db.execute(
-                    "SELECT rowid, type, name, sql FROM sqlite_master").fetchall():
-                table = next((t for t in TABLES if sql and sql.startswith(
-                    f"CREATE TABLE {t} ".encode())), schema_name(name))
-                if kind == b"table" and table in expected and sql != expected[table]:
-                    db.execute("UPDATE sqlite_master SET name = ?, tbl_name = ?, sql = ?"
-                               " WHERE rowid = ?", (table, table, expected[table], rowid))
-                    repaired += 1
-                elif kind == b"index" and sql is not None and sql != expected.get(table):
-                    db.execute("DELETE FROM sqlite_master WHERE rowid = ?", (rowid,))
-                    repaired += 1
+            if db.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID or \
+                    db.execute("PRAGMA user_version").fetchone()[0] != VERSION:
+                return None   # not a log of this release: nothing to repair it to
+            repaired = _as_this_release(db)
         finally:
             db.close()
     except READ_ERRORS:
@@ -221,33 +217,62 @@ def _schema_repaired(path: str | Path, directory: Path) -> Reading | None:
     return read_log(copy, integrity=False) if repaired else None
 
 
-def _expected_schema() -> dict[str, bytes]:
-    """The text of each table and index of this release's schema, as SQLite keeps it."""
-    db = sqlite3.connect(":memory:")
-    try:
-        for statement in SCHEMA.split(";"):
-            db.execute(statement)
-        return {name: sql.encode() for name, sql in db.execute(
-            "SELECT name, sql FROM sqlite_master WHERE sql IS NOT NULL")}
-    finally:
-        db.close()
+def _raw(path: Path) -> sqlite3.Connection:
+    """A connection to a copy this module rewrites: its schema text may be edited, and
+    nothing in it runs (``trusted_schema`` off)."""
+    db = sqlite3.connect(path, isolation_level=None)
+    db.text_factory = bytes
+    db.execute("PRAGMA trusted_schema = OFF")
+    db.execute("PRAGMA writable_schema = ON")
+    return db
+
+
+def _as_this_release(db: sqlite3.Connection) -> int:
+    """Make the schema on ``db`` this release's: each of its tables' text replaced by this
+    release's, every other entry dropped. Returns how many entries were changed."""
+    expected = {name: sql.encode() for kind, name, _, sql in EXPECTED if sql is not None}
+    repaired = 0
+    for rowid, kind, name, sql in db.execute(
+            "SELECT rowid, type, name, sql FROM sqlite_master").fetchall():
+        table = next((t for t in TABLES if sql and sql.startswith(
+            f"CREATE TABLE {t} ".encode())), bytes(name or b"").decode(errors="replace"))
+        if kind == b"table" and table in expected and sql != expected[table]:
+            db.execute("UPDATE sqlite_master SET name = ?, tbl_name = ?, sql = ?"
+                       " WHERE rowid = ?", (table, table, expected[table], rowid))
+            repaired += 1
+        elif (kind != b"table" and sql is not None and sql != expected.get(table)) or \
+                (kind == b"table" and table not in expected):
+            db.execute("DELETE FROM sqlite_master WHERE rowid = ?", (rowid,))
+            repaired += 1
+    return repaired
 
 
 def _sqlite_recover(path: str | Path, directory: Path) -> Reading | None:
     """What the ``sqlite3`` tool's ``.recover`` reads of a copy of the log, or None if it
-    fails."""
+    fails. The tool runs with ``-safe``; what it rebuilds is given this release's schema and
+    identity, then read and held to the rules as any log."""
     copy = _copy(path, directory, "damaged.sqlite")
     rebuilt = directory / "recovered.sqlite"
     try:
-        dump = subprocess.run(["sqlite3", str(copy), ".recover"], capture_output=True,
+        dump = subprocess.run(["sqlite3", "-safe", str(copy), ".recover"], capture_output=True,
                               timeout=SQLITE_TIMEOUT, check=False)
         if dump.returncode != 0:
             return None
-        load = subprocess.run(["sqlite3", str(rebuilt)], input=dump.stdout,
+        load = subprocess.run(["sqlite3", "-safe", str(rebuilt)], input=dump.stdout,
                               capture_output=True, timeout=SQLITE_TIMEOUT, check=False)
     except (OSError, subprocess.TimeoutExpired):
         return None
     if load.returncode != 0 or not rebuilt.exists():
+        return None
+    try:
+        db = _raw(rebuilt)
+        try:
+            _as_this_release(db)
+            db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            db.execute(f"PRAGMA user_version = {VERSION}")
+        finally:
+            db.close()
+    except READ_ERRORS:
         return None
     return read_log(rebuilt, integrity=False)
 

@@ -13,6 +13,7 @@ slept past its lease) stops without writing, so the log counts only what the own
 
 from __future__ import annotations
 
+import contextlib
 import os
 import platform
 import sqlite3
@@ -24,22 +25,11 @@ from pathlib import Path
 from typing import Any
 
 from .errors import BadInput, DealsearchError
+from .logrules import decode
+from .logschema import write_failed
 
 LEASE_SECONDS = 120.0  # an owner on another machine is gone this long after its last renewal
 RENEW_SECONDS = 10.0   # the lease is renewed with each commit, and at least this often
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS owners (      -- the process playing each run (none once it ends)
-    run_id       INTEGER PRIMARY KEY REFERENCES runs(id),
-    token        TEXT NOT NULL,          -- this owner, unique: what a take-over compares
-    pid          INTEGER NOT NULL,
-    host         TEXT NOT NULL,          -- platform.node()
-    process_start TEXT,                  -- the process's start (Linux: boot id and ticks)
-    since        REAL NOT NULL,          -- Unix time it took the run
-    lease_until  REAL NOT NULL           -- Unix time it is gone by, unless renewed
-)
-"""
-
 
 class RunOwned(BadInput):
     """``--resume`` of a run that a live process plays: exit status 2."""
@@ -109,15 +99,14 @@ def is_gone(owner: dict[str, Any], now: float | None = None) -> bool:
 
 
 def owner_of(db: sqlite3.Connection, run_id: int) -> dict[str, Any] | None:
-    """The run's owner row, or None (none, or a log written before owners were kept)."""
-    try:
-        row = db.execute("SELECT * FROM owners WHERE run_id = ?", (run_id,)).fetchone()
-    except sqlite3.OperationalError:  # no owners table: a log no owner has written since
-        return None
+    """The run's owner row, or None; :class:`~dealsearch.logrules.DamagedRow` if the row
+    breaks the log's rules (a pid that is no process id cannot be asked about)."""
+    cursor = db.execute("SELECT run_id, token, pid, host, process_start, since, lease_until"
+                        " FROM owners WHERE run_id = ?", (run_id,))
+    row = cursor.fetchone()
     if row is None:
         return None
-    keys = ("run_id", "token", "pid", "host", "process_start", "since", "lease_until")
-    return dict(zip(keys, tuple(row), strict=True))
+    return decode("owners", dict(zip([c[0] for c in cursor.description], row, strict=True)))
 
 
 def shown_status(status: str, owner: dict[str, Any] | None) -> str:
@@ -161,8 +150,8 @@ def claim(db: sqlite3.Connection, run_id: int, owner: Owner,
     now = time.time()
     values = (owner.token, owner.pid, owner.host, owner.process_start, now,
               now + LEASE_SECONDS)
-    db.execute("BEGIN IMMEDIATE")
     try:
+        db.execute("BEGIN IMMEDIATE")
         if seen is None:
             won = db.execute(
                 "INSERT OR IGNORE INTO owners (token, pid, host, process_start, since,"
@@ -177,9 +166,10 @@ def claim(db: sqlite3.Connection, run_id: int, owner: Owner,
             db.execute("UPDATE runs SET status = 'running', ended = NULL WHERE id = ?",
                        (run_id,))
         db.execute("COMMIT")
-    except BaseException:
-        if db.in_transaction:
-            db.execute("ROLLBACK")
+    except BaseException as error:
+        _roll_back(db)
+        if isinstance(error, sqlite3.OperationalError):   # a full disk: the run is as it was
+            raise write_failed(db, error) from None
         raise
     if not won:  # another process took it between our look and our write
         winner = owner_of(db, run_id)
@@ -195,19 +185,27 @@ def give_back(db: sqlite3.Connection, run_id: int, token: str, status: str,
     run: an old dealer, a bad checkpoint): the run is left as it was found, ``status`` and
     ``ended``, without an owner; one found ``running`` (its owner gone) reads
     ``interrupted``, since nobody plays it."""
-    db.execute("BEGIN IMMEDIATE")
     try:
+        db.execute("BEGIN IMMEDIATE")
         if db.execute("DELETE FROM owners WHERE run_id = ? AND token = ?",
                       (run_id, token)).rowcount == 1:
             db.execute("UPDATE runs SET status = ?, ended = ? WHERE id = ?",
                        ("interrupted" if status == "running" else status,
                         ended if ended is not None else time.time(), run_id))
         db.execute("COMMIT")
-    except BaseException:
-        if db.in_transaction:
-            db.execute("ROLLBACK")
+    except BaseException as error:
+        _roll_back(db)
+        if isinstance(error, sqlite3.OperationalError):
+            raise write_failed(db, error) from None
         raise
     _HELD.discard(token)
+
+
+def _roll_back(db: sqlite3.Connection) -> None:
+    """Roll back the open transaction, if SQLite has not already (a full disk may have)."""
+    if db.in_transaction:
+        with contextlib.suppress(sqlite3.Error):
+            db.execute("ROLLBACK")
 
 
 def hold_here(token: str) -> None:

@@ -46,7 +46,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .game import DEFAULT_GAME, get_game, histogram
+from .game import get_game, histogram
 from .text import duration
 
 TAIL_FRACTION = 0.01   # the tail: the longest 1 % of the games ...
@@ -494,6 +494,7 @@ def project(fit: TailFit, deals: int, best: int, budget_deals: int | None = None
     rejected fit only the reason is given.
 
     >>> import math
+    >>> from dealsearch.game import DEFAULT_GAME
     >>> c = {b: round(1e5 * (math.exp(-b / 20) - math.exp(-(b + 1) / 20))) for b in range(400)}
     >>> p = project(fit_tail(10, c, measure="cards"), deals=10**5, best=2400, budget_deals=10**6)
     >>> round(p.expected_longest, -2)
@@ -545,6 +546,7 @@ def live_projection(game: str, strategy: str, measure: str, width: int,
     progress line (well under a millisecond for the log's 2,048-bin histograms).
 
     >>> import math
+    >>> from dealsearch.game import DEFAULT_GAME
     >>> c = {b: round(1e6 * (math.exp(-b / 20) - math.exp(-(b + 1) / 20))) for b in range(400)}
     >>> live_projection(DEFAULT_GAME, "random", "cards", 10, c, 10**6, 2900, 10**7).progress_text()
     'expect ~3,300 by the end'
@@ -571,7 +573,7 @@ def run_projection(log: Any, run: Mapping[str, Any], target: int | None = None,
     """
     if run.get("strategy") != "random":
         return None
-    game = get_game(run.get("game", DEFAULT_GAME))
+    game = get_game(run["game"])
     measure = measure or run["options"].get("objective") or game.measures[0]
     width, counts = log.histogram([run["id"]], measure)
     _, bins = histogram(game, measure)
@@ -601,9 +603,9 @@ def runs_projection(log: Any, runs: list[Mapping[str, Any]], target: int | None 
     chosen = [run for run in runs if run.get("strategy") == "random"]
     if not chosen:
         return None
-    if len({(run.get("game", DEFAULT_GAME), run.get("options_key", "")) for run in chosen}) > 1:
+    if len({(run["game"], run["options_key"]) for run in chosen}) > 1:
         raise ValueError("runs_projection needs runs of one game and setting")
-    game = get_game(chosen[0].get("game", DEFAULT_GAME))
+    game = get_game(chosen[0]["game"])
     measure = measure or chosen[0]["options"].get("objective") or game.measures[0]
     width, counts = log.histogram([run["id"] for run in chosen], measure)
     _, bins = histogram(game, measure)

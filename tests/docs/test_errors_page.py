@@ -50,19 +50,32 @@ TESTS = {
                                      "test_a_worker_that_raises_fails_the_run_and_resume"),
     "(KilledWorker)": ("framework/test_errors.py",
                        "test_dask_workers_that_keep_dying_fail_the_run_in_one_line"),
-    "not installed here: install it to migrate": (
-        "framework/test_log_measures.py",
-        "test_a_v2_log_with_runs_of_a_game_not_installed_is_not_migrated_in_place"),
+    "a log of a development version": (
+        "framework/test_log.py",
+        "test_an_older_development_log_is_refused_in_one_line_and_left_alone"),
+    "of another application": (
+        "framework/test_log.py", "test_another_applications_sqlite_file_is_refused_and_left_alone"),
+    "its schema is not this release's": (
+        "framework/test_log.py",
+        "test_a_log_whose_schema_is_not_this_releases_is_refused_and_named"),
+    "is locked by another process": ("framework/test_log.py",
+                                     "test_a_locked_log_is_named_locked"),
+    "run 1 failed: cannot write the log dealsearch.sqlite: the disk is full": (
+        "framework/test_log_full_disk.py", "test_a_full_disk_at_a_checkpoint_fails_the_run_in_"
+        "one_line_keeping_every_printed_find"),
+    "error: cannot write the log dealsearch.sqlite: the disk is full": (
+        "framework/test_log_full_disk.py",
+        "test_a_full_disk_at_a_new_runs_start_is_one_line_and_no_run"),
     "mygame has no trace": ("framework/test_small_game.py",
                             "test_a_core_only_game_searches_and_verifies"),
-    "cannot write the log": ("framework/test_readers.py",
+    "cannot write the log /mnt/ro/log.sqlite": ("framework/test_readers.py",
                              "test_a_search_on_a_read_only_log_says_it_cannot_write_there"),
     "was taken over by": ("framework/test_ownership.py",
                           "test_an_owner_that_was_taken_over_stops_without_writing"),
     "needs CuPy": ("games/beggar/test_gpu.py",
                    "test_without_cupy_device_gpu_is_one_line_and_exit_2"),
-    "earlier beggar dealer": ("framework/test_log.py", "test_a_v1_random_run_keeps_its_finds_"
-                              "but_the_new_dealer_does_not_continue_it"),
+    "earlier beggar dealer": ("framework/test_log.py", "test_a_random_run_dealt_by_an_earlier_"
+                              "dealer_keeps_its_finds_but_is_not_continued"),
     # a damaged log: the page's numbers are an example; these tests assert each line's form
     "rows that cannot be read left out": (
         "framework/test_log_damage.py",
@@ -102,7 +115,8 @@ def the_pages_files(folder: Path) -> None:
     (folder / "data").mkdir()
     (folder / "deals.bin").write_bytes(b"\xff\xfe\x00binary")
     with RecordLog(folder / "dealsearch.sqlite") as log:   # run 1, played on host-a
-        run_id = log.start_run("random", {"strategy": "random", "seed": 1, "workers": 1}, 1, 1)
+        run_id = log.start_run("random", {"strategy": "random", "seed": 1, "workers": 1}, 1, 1,
+                               "beggar")
         since = time.mktime(time.strptime(SINCE, "%Y-%m-%d %H:%M:%S"))
         log.db.execute("INSERT INTO owners VALUES (?, 'theirs', 4242, 'host-a', NULL, ?, ?)",
                        (run_id, since, time.time() + 3600))

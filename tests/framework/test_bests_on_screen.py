@@ -18,7 +18,7 @@ from dealsearch.log import Find
 
 
 def best(cards: int, deal: str = "A-/--") -> Find:
-    return Find(deal, "win", {"cards": cards, "tricks": 1}, "random", 1)
+    return Find(deal, "win", {"cards": cards, "tricks": 1}, "random", 1, game="beggar")
 
 
 def test_every_new_best_is_printed_however_many_and_however_late() -> None:
@@ -76,7 +76,7 @@ def test_a_resumed_summary_labels_this_sessions_cycles_apart_from_the_runs() -> 
     screen = SearchScreen(get_game("beggar"), lambda line: None)
     screen.find(Find("J-/-Q", "cycle", {"cards": 10, "tricks": 2}, "random", 1,
                      entry={"cards": 0, "tricks": 0}, period={"cards": 6, "tricks": 2},
-                     cycle_id="c1"))
+                     cycle_id="c1", game="beggar"))
     summary = SimpleNamespace(run_id=1, status="done", deals=900, seconds=2.0, wall=None,
                               outcomes={"win": 774, "cycle": 126, "limit": 0}, best=None)
     table = screen.end(summary, resumed=True)

@@ -1,11 +1,8 @@
-"""Schema v3, a log of measures: no column names a game's option or measure; a find keeps every
-measure of its game by name and is ranked by its run's objective; a v2 log
-(``tests/data/v2.sqlite``, made by ``tests/data/make_v2.py``) reads as the v2 release read it,
-and a writer migrates it keeping a copy of the old file beside it."""
+"""A log of measures: no column names a game's option or measure; a find keeps every measure of
+its game by name and is ranked by its run's objective."""
 
 from __future__ import annotations
 
-import json
 import random
 import re
 import sqlite3
@@ -17,12 +14,11 @@ import pytest
 from dealsearch.cli import main
 from dealsearch.examples.war import War
 from dealsearch.game import GAMES, game_names
-from dealsearch.log import VERSION, Find, RecordLog
+from dealsearch.log import Find, RecordLog
 from dealsearch.logcheck import check
+from dealsearch.logschema import VERSION
 
-from conftest import cli_output, old_log, old_output
-
-# Option and measure names of the default game, and the v2 columns named after them.
+# Option and measure names of the default game, and columns once named after them.
 BMN_NAMES = {"rules", "players", "deck", "hand_sizes", "max_cards", "max_tricks", "cards",
              "tricks", "measure_1", "measure_2", "label"}
 FOUR = ("rounds", "battles", "ties", "swaps")
@@ -55,7 +51,7 @@ def test_a_new_log_has_no_column_naming_an_option_or_measure(tmp_path):
     for table in tables:
         columns = {row[1] for row in log.db.execute(f"PRAGMA table_info({table})")}
         assert not columns & BMN_NAMES, table
-    assert log.db.execute("PRAGMA user_version").fetchone()[0] == VERSION == 3
+    assert log.db.execute("PRAGMA user_version").fetchone()[0] == VERSION == 4
 
 
 def four_way_log(path: Path, rng: random.Random) -> tuple[RecordLog, dict[str, int],
@@ -125,147 +121,3 @@ def test_the_check_sees_a_find_whose_ranking_rows_disagree(four, tmp_path):
     problems = [str(p) for p in check(db)]
     assert problems == ["finds row 5: its rows of find_measures (what it is ranked by) are "
                         "not its measures"]
-
-
-# --- v2 logs ---------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def v2_log(tmp_path: Path) -> str:
-    return old_log(tmp_path, "v2")
-
-
-def expected(name: str) -> str:
-    return old_output("v2", name)
-
-
-def without_run_2(text: str) -> str:
-    """The lines of a listing but those of the fixture's run 2 (a climb on tricks)."""
-    return "".join(line for line in text.splitlines(keepends=True)
-                   if not re.search(r"(  2  climb |,climb,2,|\"run_id\": 2\b)", line))
-
-
-def json_lines(text: str) -> list[dict]:
-    return [json.loads(line) for line in text.splitlines()]
-
-
-def same_keys(new: list[dict], old: list[dict]) -> bool:
-    """v3 may add keys (a cycle's options, a run's objective); those v2 printed are the same."""
-    return [{k: row[k] for k in was} for row, was in zip(new, old, strict=True)] == old
-
-
-def read_as_v2_did(capsys: pytest.CaptureFixture[str], db: str) -> None:
-    """Every reader prints what the v2 release printed, but that the finds of run 2, a climb
-    on tricks, are ranked by tricks: in a table of their own, and after the rest in JSON and
-    CSV."""
-    listing = cli_output(capsys, db, "records", "--all").split("\nprojection for ")[0] + "\n"
-    by_cards, by_tricks = listing.split("beggar (ranked by tricks)\n")
-    _, *lines = by_tricks.splitlines(keepends=True)
-    rows = [line for line in lines if "  2  climb " in line]
-    assert by_cards + "".join(line for line in lines if line not in rows) == \
-        without_run_2(expected("records.txt")).split("\nprojection for ")[0] + "\n"
-    tricks = [int(line.split()[2]) for line in rows]
-    run_2 = [line for line in expected("records.txt").splitlines() if "  2  climb " in line]
-    assert len(tricks) == len(run_2) > 1 and tricks == sorted(tricks, reverse=True)
-    rows = cli_output(capsys, db, "records", "--json")
-    assert same_keys(json_lines(without_run_2(rows)),
-                     json_lines(without_run_2(expected("records.json"))))
-    assert sorted(rows.splitlines()) == sorted(expected("records.json").splitlines())
-    assert without_run_2(cli_output(capsys, db, "records", "--csv")) == \
-        without_run_2(expected("records.csv"))
-    assert same_keys(json_lines(cli_output(capsys, db, "records", "--cycles", "--json")),
-                     json_lines(expected("cycles.json")))
-    assert cli_output(capsys, db, "records", "--json", "--game", "durak") == expected("durak.json")
-    assert cli_output(capsys, db, "records", "--all", "--game", "spite") == expected("spite.txt")
-    assert cli_output(capsys, db, "records", "--verify") == expected("verify.txt")
-    status = json_lines(cli_output(capsys, db, "status", "--all", "--json"))
-    assert same_keys(status, json_lines(expected("status.json")))
-    assert [run["objective"] for run in status] == ["cards", "tricks", "cards", "bouts",
-                                                    "turns"]
-
-
-def test_the_fixture_is_a_v2_log(v2_log):
-    db = sqlite3.connect(f"file:{v2_log}?mode=ro", uri=True)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == 2
-    assert {"rules", "cards"} <= {row[1] for row in db.execute("PRAGMA table_info(runs)")}
-
-
-def test_readers_read_a_v2_log_as_v2_did_and_never_change_it(v2_log, capsys):
-    before = Path(v2_log).read_bytes()
-    read_as_v2_did(capsys, v2_log)
-    assert check(v2_log) == []   # log check reads it through its migration too
-    assert Path(v2_log).read_bytes() == before
-    assert sorted(p.name for p in Path(v2_log).parent.iterdir() if ".bak" in p.name) == []
-    with RecordLog(v2_log, readonly=True) as log:
-        assert log.kept is None
-
-
-def _tables(db: str) -> dict[str, list[tuple]]:
-    """What v2 held, in v2's terms, of a v2 or v3 log."""
-    raw = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-    v2 = raw.execute("PRAGMA user_version").fetchone()[0] == 2
-    cards = "cards" if v2 else "json_extract(totals, '$.cards')"
-    tables = {
-        "runs": raw.execute(f"SELECT id, strategy, options, seed, workers, machine, started,"
-                            f" ended, status, seconds, deals, {cards}, outcomes, checkpoint,"
-                            " game, game_options, options_key FROM runs ORDER BY id").fetchall(),
-        "finds": raw.execute("SELECT id, run_id, game, options_key, game_options, deal,"
-                             " outcome, measures, entry, period, details, strategy, found,"
-                             " cycle_id FROM finds ORDER BY id").fetchall(),
-        "cycles": raw.execute("SELECT id, game, options_key, key, period, found FROM cycles"
-                              " ORDER BY id").fetchall(),
-        "histograms": raw.execute("SELECT * FROM histograms ORDER BY run_id, measure"
-                                  ).fetchall(),
-        "samples": raw.execute(f"SELECT run_id, seconds, deals, {cards} FROM samples"
-                               " ORDER BY rowid").fetchall()}
-    raw.close()
-    return tables
-
-
-def test_a_writer_migrates_a_v2_log_keeping_a_copy_and_every_row(v2_log, capsys):
-    old = _tables(v2_log)
-    assert main(["search", "random", "--deals", "3000", "--seed", "11", "--workers", "1",
-                 "--quiet", "--db", v2_log]) == 0
-    err = capsys.readouterr().err.splitlines()
-    copy = f"{v2_log}.v2.bak"
-    assert err == [f"{v2_log} was an older log: migrated to version 3, the old file kept as "
-                   f"{copy}"]
-    assert _tables(copy) == old   # the copy: the v2 log as it was
-    assert sqlite3.connect(copy).execute("PRAGMA user_version").fetchone()[0] == 2
-    new = _tables(v2_log)
-    assert sqlite3.connect(v2_log).execute("PRAGMA user_version").fetchone()[0] == VERSION
-    for table, rows in old.items():
-        # every run, find, cycle, histogram and sample kept (and the new run's after them)
-        assert new[table][:len(rows)] == rows, table
-    raw = sqlite3.connect(v2_log)
-    assert raw.execute("SELECT COUNT(*) FROM cycles WHERE game_options = '{}'"
-                       ).fetchone()[0] == 0
-    ranked = {(f, m): v for f, m, v in raw.execute("SELECT * FROM find_measures")}
-    assert ranked == {(f, m): v for f, measures in raw.execute(
-        "SELECT id, measures FROM finds") for m, v in json.loads(measures).items()}
-    raw.close()
-    assert check(v2_log) == []
-
-
-def test_a_v2_log_with_runs_of_a_game_not_installed_is_not_migrated_in_place(v2_log, capsys):
-    # The migration names a run's totals (v2's ``cards``) by its game's measure: without the
-    # game they would be lost, so the writer refuses, naming the game, and changes nothing.
-    raw = sqlite3.connect(v2_log)
-    with raw:
-        raw.execute("UPDATE runs SET game = 'nosuchgame' WHERE id = (SELECT MAX(id) FROM runs)")
-    raw.close()
-    before = Path(v2_log).read_bytes()
-    capsys.readouterr()
-    assert main(["search", "random", "--deals", "100", "--seed", "1", "--workers", "1",
-                 "--quiet", "--db", v2_log]) == 2
-    err = capsys.readouterr().err.splitlines()
-    assert err == [f"dealsearch: error: {v2_log} is a version 2 log with runs of nosuchgame, "
-                   "not installed here: install it to migrate the log (its runs' totals are "
-                   "named by the game's measures)"]
-    assert Path(v2_log).read_bytes() == before
-    assert [p.name for p in Path(v2_log).parent.iterdir() if ".bak" in p.name] == []
-
-
-def test_a_migrated_v2_log_reads_as_it_did(v2_log, capsys):
-    RecordLog(v2_log).close()
-    read_as_v2_did(capsys, v2_log)

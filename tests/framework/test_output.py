@@ -84,7 +84,7 @@ def test_json_still_streams_every_find(tmp_path):
 def _cycle(n: int, cycle_id: str, period: int = 4) -> Find:
     return Find(f"deal{n}", "cycle", {"turns": 40, "cards": 90}, "random", 1,
                 {"turns": 30, "cards": 60}, {"turns": period, "cards": 17}, {}, "key",
-                cycle_id, "spite")
+                cycle_id, game="spite")
 
 
 def test_past_its_youth_a_search_folds_cycles_into_summary_lines():

@@ -126,7 +126,7 @@ def stale_run(db: Path, host: str = "elsewhere", lease: float = -1.0) -> None:
     ``lease`` seconds from now."""
     with RecordLog(db) as log:
         run_id = log.start_run("random", {"strategy": "random", "deals": 1000, "seed": 1,
-                                          "workers": 1}, 1, 1)
+                                          "workers": 1}, 1, 1, "beggar")
         now = time.time()
         log.db.execute("INSERT INTO owners VALUES (?, ?, ?, ?, ?, ?, ?)",
                        (run_id, "theirs", 4242, host, None, now - 60, now + lease))

@@ -39,7 +39,7 @@ CAPABILITIES = (framework.BatchPlayer, framework.BatchDetails, framework.Referen
                 framework.DealOptions, framework.Histograms, framework.Throughput,
                 framework.DealerVersion, framework.FastSearch,
                 framework.PlaysBackwards, framework.SpeedTable, framework.Yardstick,
-                framework.PublishedRecords, framework.PublishedDeals, framework.LegacyLogs)
+                framework.PublishedRecords, framework.PublishedDeals)
 
 
 class CoreWar(Game[WarOptions]):

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import sqlite3
-import sys
 import textwrap
 from collections.abc import Collection, Sequence
 from pathlib import Path
@@ -32,7 +31,7 @@ from ..game import (
     get_game,
     make_options,
 )
-from ..log import VERSION, RecordLog
+from ..log import RecordLog
 from ..text import parse_duration, plain
 
 EXIT_MISMATCH = EXIT_FAILED  # verify --known, records --verify: a stored count is wrong
@@ -186,9 +185,6 @@ def open_log(path: str | Path, must_exist: bool = False) -> RecordLog:
         log = RecordLog(path, readonly=must_exist)
     except sqlite3.DatabaseError as error:  # OperationalError included
         raise BadLog(f"cannot open the log {path}: {error}") from None
-    if log.kept is not None:   # an older log, migrated in place to be written
-        print(f"{path} was an older log: migrated to version {VERSION}, the old file kept as "
-              f"{log.kept}", file=sys.stderr)
     return log
 
 

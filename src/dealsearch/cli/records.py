@@ -18,14 +18,12 @@ from ..game import (
     CycleFamilies,
     Game,
     GameError,
-    LegacyLogs,
     cycle_key_title,
     get_game,
     make_options,
-    v1_columns,
 )
 from ..log import RecordLog, iter_lines
-from ..ownership import owner_of, shown_status
+from ..ownership import shown_status
 from ..projection import runs_projection
 from ..search import STRATEGIES, SearchSpec
 from ..text import count, table
@@ -135,15 +133,11 @@ def _print_projections(log: RecordLog, args: argparse.Namespace, game: Game) -> 
 
 
 def _write_csv(rows: list[dict[str, Any]], game: Game) -> None:
-    # A game with logs from before plug-ins keeps the v1 columns (the first after the deal,
-    # the rest at the end, and the v1 winner column from the details); other games name
-    # their options in full, so that every row can be replayed (verify --game NAME with them).
+    # Each row names its options in full, so that it can be replayed (verify --game NAME).
     measures = game.measures
-    v1 = list(v1_columns(game, {}))
-    head, tail = (v1[:1], ["winner"]) if v1 else (["options_key"], ["details"])
-    fields = ["deal", *head, "outcome", *tail, *measures,
+    fields = ["deal", "options_key", "outcome", "details", *measures,
               *(f"entry_{m}" for m in measures), *(f"period_{m}" for m in measures),
-              "strategy", "run_id", *v1[1:]]
+              "strategy", "run_id"]
     writer = csv.DictWriter(sys.stdout, fields, extrasaction="ignore", lineterminator="\n")
     writer.writeheader()
     writer.writerows({**row["details"], **row, "details": json.dumps(row["details"])}
@@ -164,18 +158,15 @@ def _finds_table(rows: list[dict[str, Any]], game: Game) -> str:
     return table(cells, heads, left=(0, len(heads) - 2, len(heads) - 1))
 
 
-def _cycles_table(cycles: list[dict[str, Any]], game: Game, with_setting: bool) -> str:
-    """Cycles as a table: id, (family,) (the game's first v1 column,) period, shortest entry,
-    deals reaching it, key."""
+def _cycles_table(cycles: list[dict[str, Any]], game: Game) -> str:
+    """Cycles as a table: id, (family,) period, shortest entry, deals reaching it, key."""
     what = cycle_key_title(game)
     families = any("family" in c for c in cycles)
-    setting = list(v1_columns(game, {}))[:1] if with_setting else []
     cells = [[c["id"], *([c.get("family") or "-"] if families else []),
-              *(c.get(name, "") for name in setting),
               "/".join(count(c[f"period_{m}"]) for m in game.measures),
               "/".join(count(c[f"entry_{m}"]) for m in game.measures),
               c["deals"], c["key"]] for c in cycles]
-    heads = ["cycle", *(["family"] if families else []), *setting,
+    heads = ["cycle", *(["family"] if families else []),
              "period", "entry", "deals", what]
     return table(cells, heads, left=(*range(len(heads) - 4), len(heads) - 1))
 
@@ -230,7 +221,7 @@ def _print_screenful(log: RecordLog, args: argparse.Namespace, game: Game,
         if families:
             print(f"{count(reached.get(cycle_key, 0))} never-ending deals reach "
                   f"{count(len(families))} distinct cycles; the most reached:")
-            print(_cycles_table(families[:limit], game, cycle_key is None))
+            print(_cycles_table(families[:limit], game))
             if len(families) > limit:
                 print(f"... and {count(len(families) - limit)} more cycles: records --cycles "
                       "--all")
@@ -258,7 +249,7 @@ def _print_cycles(log: RecordLog, args: argparse.Namespace, game: Game) -> int:
             if setting is not None:
                 print(_heading(game, setting))
             shown = group if args.all else group[:args.limit]
-            print(_cycles_table(shown, game, setting is None))
+            print(_cycles_table(shown, game))
             if len(group) > len(shown):
                 print(f"... and {count(len(group) - len(shown))} more: --limit N or --all")
         families = {c["family"] for c in cycles if c.get("family")}
@@ -282,7 +273,7 @@ def _print_unfinished(log: RecordLog, args: argparse.Namespace, game: Game) -> N
                 args.run and run["id"] not in args.run):
             continue
         kind = "search" if run["strategy"] in STRATEGIES else "run"
-        status = shown_status(run["status"], owner_of(log.db, run["id"]))
+        status = shown_status(run["status"], log.owner(run["id"]))
         print(f"run {run['id']} {status}: {run['strategy']} {kind}, "
               f"{count(run['deals'])} deals; {how_to_continue(run, args.db)}")
 
@@ -319,19 +310,10 @@ def _by_setting(rows: list[dict[str, Any]], game: Game) -> list[tuple[Setting | 
                                                                         list[dict[str, Any]]]]:
     """Rows grouped by the options they were found under and the measure they are ranked by
     (their run's objective), in order of first appearance, so that finds of different
-    settings or objectives are never ranked together (cycles are grouped by options only). A
-    game with logs from before plug-ins keeps its one table (its rows say their setting; the
-    v1 layout), one per objective but its first measure: key None for that one."""
+    settings or objectives are never ranked together (cycles are grouped by options only)."""
     groups: dict[Setting, list[dict[str, Any]]] = {}
-    legacy = isinstance(game, LegacyLogs)
     for row in rows:
-        objective = row.get("objective")
-        if legacy:
-            setting: Setting = (None, None if objective in (None, game.measures[0])
-                                else objective)
-        else:
-            setting = (row["options_key"], objective)
-        groups.setdefault(setting, []).append(row)
+        groups.setdefault((row["options_key"], row.get("objective")), []).append(row)
     return [(None if key == (None, None) else key, group) for key, group in groups.items()]
 
 

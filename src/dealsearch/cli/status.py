@@ -20,7 +20,7 @@ from typing import Any
 from ..game import Game, GameError, get_game
 from ..log import damaged
 from ..ownership import describe as describe_owner
-from ..ownership import owner_of, shown_status
+from ..ownership import shown_status
 from ..search import STRATEGIES
 from ..text import count, duration, measures, outcomes, rate, unit
 from .options import DEFAULT_DB, EXIT_OK, examples, open_log
@@ -52,7 +52,7 @@ def read_runs(path: str | Path, everything: bool = False, skipped: list[str] | N
     with closing(open_log(path, must_exist=True)) as log:
         rows = [run for run in log.runs() if everything or run["status"] == "running"]
         for run in rows:
-            run["owner"] = owner_of(log.db, run["id"])
+            run["owner"] = log.owner(run["id"])
             run["status"] = shown_status(run["status"], run["owner"])
         if skipped is not None:
             skipped.extend(log.skipped)

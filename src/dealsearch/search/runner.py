@@ -28,6 +28,7 @@ from tqdm import tqdm
 from ..game import CycleCatalogue, GameResult, cycle_id, finished, throughput_measure
 from ..interrupt import deferred
 from ..log import Find, ManagedRun, RecordLog
+from ..logschema import LogWriteFailed
 from ..ownership import RENEW_SECONDS, Owner, claim, give_back, let_go
 from ..projection import live_projection
 from .backends import Backend, LocalBackend
@@ -195,7 +196,7 @@ class Runner:
     The runner owns its run from here to the end of :meth:`run` (:mod:`dealsearch.ownership`):
     resuming a run that a live process plays raises :class:`~dealsearch.ownership.RunOwned`.
     Whoever resumes a run checks the log first (:meth:`RecordLog.refuse_damage`, as ``search
-    --resume`` does before it reads the run): the quick check reads every page, once.
+    --resume`` does before it reads the run): the integrity check reads every page, once.
     """
 
     def __init__(self, spec: SearchSpec, log: RecordLog, run_id: int | None = None,
@@ -304,8 +305,8 @@ class Runner:
                 cycle = cycle_id(game, key, options)
         return Find(deal, result.outcome, dict(result.measures), self.spec.strategy,
                     self.run_id, dict(result.entry), dict(result.period),
-                    dict(result.details), key, cycle, game.name, options.key(),
-                    self.full_options)
+                    dict(result.details), key, cycle, options.key(), self.full_options,
+                    game=game.name)
 
     def _save(self, finds: list[Find], started: float, status: str = "running") -> None:
         progress = self._progress(started)
@@ -430,8 +431,9 @@ class Runner:
             if self.uncommitted:
                 self._commit(started, ending=True)
         except BaseException:
+            # not done: what the commit held is not in the log (interrupted stays resumable)
             with contextlib.suppress(Exception):
-                self._save([], started, "failed" if status == "running" else status)
+                self._save([], started, "interrupted" if status == "interrupted" else "failed")
             raise
         self._save([], started, status)
 
@@ -510,7 +512,9 @@ class Runner:
             except KeyboardInterrupt as stop:
                 status, stop_signal = "interrupted", getattr(stop, "signum", signal.SIGINT)
                 self._drain(in_flight)
-        except _WorkerFailed as failure:  # the work done so far stays; --resume redoes the rest
+        except (_WorkerFailed, LogWriteFailed) as failure:
+            # the work committed so far stays (a failed commit is rolled back whole, and the
+            # run's state read back: _commit); --resume redoes the rest
             status, error = "failed", str(failure)
         except BaseException:
             # A failure of this process (the log's disk, a bug): never leave the run 'running'.
@@ -522,7 +526,10 @@ class Runner:
         # From here the run only ends: a further Ctrl-C may hurry it, never leave it 'running'.
         with deferred(reraise=False):
             self._close(backend, in_flight, bar)
-            self._end(started, status)
+            try:
+                self._end(started, status)
+            except LogWriteFailed as failure:   # its status written where it could be
+                status, error = "failed", str(failure)
         return Summary(self.run_id, spec.strategy, self.state.deals, self.state.total,
                        self.state.outcomes, self.state.best, self._progress(started)["seconds"],
                        status, error, stop_signal, self.clock() - began,

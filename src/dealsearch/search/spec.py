@@ -179,10 +179,6 @@ class SearchSpec:
                 value = data.pop(spec.name)
                 if value is not None:  # logged specs wrote None for "the game's default"
                     options.setdefault(spec.name, value)
-        # Specs logged before games were plug-ins carry the default game's options whatever
-        # their game: a game that has such options took them (above); the others drop them.
-        for spec in get_game(DEFAULT_GAME).option_specs:
-            data.pop(spec.name, None)
         unknown = sorted(set(data) - known)
         if unknown:
             raise ValueError(f"unknown search option {unknown[0]!r}")

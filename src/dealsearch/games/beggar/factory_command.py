@@ -173,7 +173,7 @@ def _finds(child: Child, rules: Rules, run_id: int, options: BeggarOptions) -> l
         finds.append(Find(text, found.outcome, dict(found.measures), "factory", run_id,
                           dict(found.entry), dict(found.period),
                           {**found.details, **extra}, node.key, key_id(node.key, rules),
-                          "beggar", options.key(), options.to_json()))
+                          options.key(), options.to_json(), game="beggar"))
     return finds
 
 

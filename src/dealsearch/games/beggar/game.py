@@ -35,7 +35,7 @@ from ...plugin import (
     card_text,
 )
 from ...text import measures
-from . import catalogue, log_migrate, reverse
+from . import catalogue, reverse
 from .engine import MEASURES, OUTCOMES, BeggarBatch, BeggarResult
 from .engine import play as bmn_play
 from .engine import play_batch as bmn_play_batch
@@ -95,13 +95,6 @@ class BeggarGame(Game[BeggarOptions]):
     def looks_like_deal(self, text: str) -> bool:
         """Whether a text that does not parse was meant as a deal, not a file name."""
         return card_text(text)
-
-    def v1_columns(self, values: Any) -> dict[str, Any]:
-        """The v1 log's ``rules`` (the preset) and ``limits`` (``max_cards=N,...``)."""
-        rules = values.get("rules")
-        limits = ",".join(f"{k}={v}" for k in ("max_cards", "max_tricks")
-                          if (v := values.get(k)))
-        return {"rules": "" if rules is None else str(rules), "limits": limits}
 
     def describe_options(self, options: BeggarOptions) -> str:
         """E.g. ``standard rules, 2 players`` (the deck, hand sizes and a limit only when
@@ -263,10 +256,6 @@ class BeggarGame(Game[BeggarOptions]):
                                          result.to_json()))
         return checks
 
-    def migrate_v1(self, db: Any) -> None:
-        """Rewrite a v1 log (BMN only, before games were plug-ins) to schema v2."""
-        log_migrate.migrate_v1(db)
-
     def backwards_refusal(self, options: BeggarOptions) -> str | None:
         """Playing backwards (:mod:`dealsearch.games.beggar.reverse`) takes two players and
         64-bit hands."""
@@ -299,7 +288,7 @@ class BeggarGame(Game[BeggarOptions]):
             return None
 
     def cycle_id(self, key: str, options: BeggarOptions) -> str:
-        """The v1 catalogue id (rules name and key), so old and new logs agree."""
+        """The catalogue id from the rules' name and the key (BMN's ids since its first log)."""
         return catalogue.key_id(key, options.game_rules)
 
     def random_player(self, options: BeggarOptions, seed: int, stream: int, objective: str,

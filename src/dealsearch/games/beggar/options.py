@@ -114,13 +114,6 @@ class BeggarOptions:
             return ()
         return Rules.deal_sizes(sum(self.deck), self.players)
 
-    @property
-    def limits(self) -> str:
-        """The agreed limit as the v1 log wrote it ('' for none)."""
-        return ",".join(f"{name}={value}" for name, value in
-                        (("max_cards", self.max_cards), ("max_tricks", self.max_tricks))
-                        if value)
-
     def key(self) -> str:
         """The canonical text of the options (the log's key)."""
         deck = ANY_DECK if self.deck is None else ",".join(map(str, self.deck))

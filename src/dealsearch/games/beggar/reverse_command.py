@@ -105,7 +105,7 @@ def _along(args: argparse.Namespace, deal: Any, rules: Any) -> int:
         for text, found in longer:
             finds.append(Find(text, found.outcome, dict(found.measures), "reverse", run.run_id,
                               details=dict(found.details), options_key=bmn.key(),
-                              game_options=bmn.to_json()))
+                              game_options=bmn.to_json(), game="beggar"))
         progress = {"seconds": time.time() - started, "deals": len(longer),
                     "totals": {"cards": sum(f.measures["cards"] for f in finds)},
                     "outcomes": {"win": len(finds)},

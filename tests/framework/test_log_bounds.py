@@ -1,0 +1,151 @@
+"""A log is a file from a stranger: rows crafted to make a reader hang, recurse, overflow or
+eat memory are held to the log's rules (``dealsearch.logrules``) by every reader as by ``log
+check``: each is left out and counted (one line, exit 1), never a traceback, a hang or a
+gigabyte."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from dealsearch.cli import main
+from dealsearch.logrules import MAX_BINS, chunks_problem, decode_json, judge
+
+NESTED = "[" * 100_000 + "]" * 100_000   # json.loads: RecursionError, not ValueError
+
+
+@pytest.fixture(scope="module")
+def sound(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A small log: a BMN random run of 3,000 deals (finds, histograms, samples)."""
+    db = tmp_path_factory.mktemp("bounds") / "log.sqlite"
+    assert main(["search", "random", "--deals", "3000", "--seed", "1", "--workers", "1",
+                 "--quiet", "--json", "--db", str(db)]) == 0
+    return db
+
+
+@pytest.fixture
+def log(sound: Path, tmp_path: Path) -> Path:
+    db = tmp_path / "log.sqlite"
+    shutil.copy(sound, db)
+    return db
+
+
+def craft(db: Path, sql: str, *args: object) -> None:
+    with sqlite3.connect(db) as raw:
+        raw.execute(sql, args)
+    raw.close()
+
+
+def one_line(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
+    """Run a command: exit 0, 1 or 2 with at most one line on stderr (no traceback)."""
+    capsys.readouterr()
+    status = main(list(argv))
+    err = capsys.readouterr().err.splitlines()
+    assert status in (0, 1, 2) and len(err) == (status != 0), err
+    return status, err[0] if err else ""
+
+
+READERS = (["records"], ["records", "--all"], ["status", "--all"], ["log", "check"])
+
+CRAFTED = {
+    "a bin a trillion lengths out": (
+        "UPDATE histograms SET counts = '{\"1000000000000\": 1, \"3\": 5}'",
+        "counts is not a histogram"),
+    "2.8 million bins": (
+        "UPDATE histograms SET counts = (WITH RECURSIVE b(n) AS (SELECT 0 UNION ALL SELECT"
+        " n + 1 FROM b WHERE n < 70000) SELECT json_group_object(n, 1) FROM b)",
+        "counts is not a histogram"),
+    "a bin width of 0": ("UPDATE histograms SET bin_width = 0", "bin_width is not from 1"),
+    "a bin width of 10^18": ("UPDATE histograms SET bin_width = 1000000000000000000",
+                             "bin_width is not from 1"),
+    "JSON nested 100,000 deep in a find": (
+        f"UPDATE finds SET details = '{NESTED}' WHERE id = 1", "details is nested too deep"),
+    "JSON nested 100,000 deep in a run": (
+        f"UPDATE runs SET options = '{NESTED}'", "options is nested too deep"),
+    "JSON nested 100,000 deep in a histogram": (
+        f"UPDATE histograms SET counts = '{NESTED}'", "counts is nested too deep"),
+    "a checkpoint's chunks that are not counts": (
+        "UPDATE runs SET checkpoint = json_set(checkpoint, '$.strategy.chunks',"
+        " json('{\"prefix\": \"x\"}'))", "checkpoint chunks has no count"),
+    "a checkpoint listing a span of 10^18 chunks": (
+        "UPDATE runs SET checkpoint = json_set(checkpoint, '$.strategy.chunks',"
+        " json('{\"prefix\": 0, \"spans\": [[0, 1000000000000000000]]}'))",
+        "checkpoint chunks lists more than"),
+    "an owner's pid over 2^31": (
+        "INSERT INTO owners VALUES (1, 't', 1099511627776, 'h', NULL, 0, 0)",
+        "pid is not a process id"),
+    "an owner's pid as text": (
+        "INSERT INTO owners VALUES (1, 't', 'forty', 'h', NULL, 0, 0)", "pid is text"),
+    "a text of 100,000 characters": (
+        "UPDATE finds SET deal = printf('%.100000c', 'A') WHERE id = 1",
+        "deal is longer than"),
+    "an infinite number of seconds": ("UPDATE runs SET seconds = 1e999",
+                                      "seconds is not a finite number"),
+}
+
+
+@pytest.mark.parametrize("name", list(CRAFTED))
+def test_a_crafted_row_is_left_out_and_named_by_every_reader(log, capsys, name):
+    sql, named = CRAFTED[name]
+    craft(log, sql)
+    if "owner" in name:   # an owner is asked about while its run reads 'running'
+        craft(log, "UPDATE runs SET status = 'running'")
+    before = log.read_bytes()
+    for argv in READERS:   # each reads the row (and says so) or never needs it (status)
+        status, err = one_line(capsys, *argv, "--db", str(log))
+        assert status in (0, 1) and (status == 1 or argv[0] == "status"), (argv, err)
+        if status == 1 and argv[0] != "log":
+            assert "that cannot be read left out" in err and named in err, (argv, err)
+    capsys.readouterr()
+    main(["log", "check", "--db", str(log)])
+    assert named in capsys.readouterr().out
+    assert log.read_bytes() == before
+
+
+@pytest.mark.parametrize("name", ["a bin a trillion lengths out", "a bin width of 0",
+                                  "a bin width of 10^18",
+                                  "JSON nested 100,000 deep in a histogram"])
+def test_a_report_of_a_crafted_histogram_is_one_line(log, tmp_path, capsys, name):
+    pytest.importorskip("matplotlib")
+    craft(log, CRAFTED[name][0])
+    status, err = one_line(capsys, "report", "--db", str(log), "--out", str(tmp_path / "r"))
+    assert status == 1 and CRAFTED[name][1] in err
+
+
+@pytest.mark.parametrize("name", ["a checkpoint's chunks that are not counts",
+                                  "a checkpoint listing a span of 10^18 chunks",
+                                  "an owner's pid over 2^31", "an owner's pid as text",
+                                  "JSON nested 100,000 deep in a run"])
+def test_resume_of_a_crafted_run_is_one_line_and_writes_nothing(log, capsys, name):
+    craft(log, CRAFTED[name][0])
+    craft(log, "UPDATE runs SET status = 'interrupted'")
+    before = log.read_bytes()
+    status, err = one_line(capsys, "search", "--resume", "1", "--quiet", "--db", str(log))
+    assert status == 1 and CRAFTED[name][1] in err and "nothing is written" in err
+    assert log.read_bytes() == before
+
+
+@pytest.mark.parametrize("name", ["JSON nested 100,000 deep in a find",
+                                  "a bin a trillion lengths out"])
+def test_recover_leaves_a_crafted_row_behind_and_keeps_the_rest(log, tmp_path, capsys, name):
+    craft(log, CRAFTED[name][0])
+    saved = tmp_path / "saved.sqlite"
+    status, err = one_line(capsys, "log", "recover", "--db", str(log), str(saved))
+    assert status == 1 and "could not be recovered" in err
+    assert one_line(capsys, "log", "check", "--db", str(saved)) == (0, "")
+
+
+def test_the_rules_are_bounded_by_the_data_not_by_what_a_row_claims():
+    assert decode_json(NESTED) == (None, "is nested too deep")
+    assert decode_json("[" * 17 + "]" * 17) == (None, "is nested too deep")
+    assert decode_json("[" * 16 + "]" * 16)[1] is None
+    assert decode_json("1e999") == (None, "holds a number out of range")
+    assert decode_json("9" * 5000)[1].startswith("is not JSON")
+    counts = {str(MAX_BINS - 1): 1}
+    assert judge("histograms", {"bin_width": 1, "counts": str(counts).replace("'", '"')},
+                 whole=False)[1] == []
+    assert chunks_problem({"chunks": {"prefix": 3, "extra": [5], "spans": [[7, 9]]}}) is None
+    assert chunks_problem({"chunks": {"prefix": 3, "spans": [[9, 7]]}}) is not None

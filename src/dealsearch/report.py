@@ -127,7 +127,7 @@ class GroupLengths:
     width: int
     counts: dict[int, int]
     fit: TailFit | None     # None: not fitted (not random deals, or no games)
-    sentence: str           # one sentence for the page: the fit, or why there is none
+    sentence: str           # one sentence for the page (plain text): the fit, or why there is none
 
     @property
     def games(self) -> int:
@@ -138,7 +138,7 @@ class GroupLengths:
 def group_lengths(log: RecordLog, group: Group, measure: str) -> GroupLengths:
     """A group's merged histogram, its tail fit (random searches only) and its sentence."""
     width, counts = log.histogram([run["id"] for run in group.runs], measure)
-    label = html.escape(group.label)
+    label = group.label
     games = sum(counts.values())
     if not counts:
         return GroupLengths(group, width, counts, None,
@@ -448,7 +448,8 @@ def write_report(log: RecordLog, run_ids: list[int], out: Path, game: str = DEFA
                                        published=published(game) is not None)
     cycles = log.cycles(game, [run["id"] for run in chosen] if run_ids else None)
     drew["cycles.png"] = draw_cycles(cycles, out / "cycles.png", measures)
-    fit_text = "".join(f"<li>{g.sentence}</li>" for g in lengths) or "<li>No runs to draw.</li>"
+    fit_text = ("".join(f"<li>{html.escape(g.sentence)}</li>" for g in lengths)
+                or "<li>No runs to draw.</li>")
     run_rows = [[r["id"], r["strategy"], setting_text(r), r["status"], f"{r['deals']:,}",
                  duration_text(r["seconds"]) if r["seconds"] >= 60 else f"{r['seconds']:.0f} s",
                  f"{r['deals'] / r['seconds']:,.0f}" if r["seconds"] else "",

@@ -19,14 +19,70 @@ repr (``{'win': ...}``, ``[2]``, ``None``) ever reaches a person. Machines read 
 outcome  deals
 win         12
 cycle        3
+
+A log and an argument are texts from strangers: every text reaches a terminal through
+:func:`shown` (the CLI applies it to standard output and error as a whole), and an error line
+quotes a bad value through :func:`quoted`.
+
+>>> quoted("x" * 100)
+"'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...' (100 characters)"
 """
 
 from __future__ import annotations
 
+import re
+import sys
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, TextIO
 
 DOT = " · "
+# What a terminal acts on instead of showing: C0 controls but the newline and the tab (ESC
+# starts a sequence that sets the window title or clears the screen, \r lets a line overwrite
+# a deal printed before it), DEL and C1 controls, and the bidirectional marks, embeddings,
+# overrides and isolates that reorder what follows them.
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029"
+                     "\u202a-\u202e\u2066-\u2069]")
+QUOTE_LIMIT = 60   # characters of a bad value an error line quotes
+
+
+def shown(text: str) -> str:
+    r"""``text`` as a terminal may show it: each character it would act on instead of
+    showing becomes a visible escape; newlines and tabs are kept.
+
+    >>> print(shown("9\x1b]0;title\x07 deals\r\u202e"))
+    9\x1b]0;title\x07 deals\r\u202e
+    """
+    return _UNSAFE.sub(lambda match: ascii(match.group())[1:-1], text)
+
+
+def quoted(value: object, limit: int = QUOTE_LIMIT) -> str:
+    """A bad value for an error line: quoted, every control character escaped (the newline
+    too), and cut to its first ``limit`` characters (saying how long it was)."""
+    text = str(value)
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}"[:-1] + f"...' ({count(len(text))} characters)"
+
+
+class EscapedStream:
+    """A text stream that writes everything through :func:`shown`."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.unescaped = stream   # what a progress bar writes to: :func:`progress_stream`
+
+    def write(self, text: str) -> int:
+        """Write ``text`` with what a terminal would act on escaped."""
+        self.unescaped.write(shown(text))
+        return len(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.unescaped, name)
+
+
+def progress_stream() -> TextIO:
+    """Where a progress bar writes: standard error past its :class:`EscapedStream` (a bar is
+    our own numbers, redrawn after a carriage return)."""
+    return getattr(sys.stderr, "unescaped", sys.stderr)
 
 
 def count(value: float | None) -> str:

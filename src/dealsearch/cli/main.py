@@ -21,6 +21,7 @@ from ..search.hooks import TestHooks
 from . import bench, log, records, report, search, status, verify
 from .commands import Command, GameCommands
 from .options import EXIT_BAD_INPUT, EXIT_OK, Parser, chosen_game, examples
+from .terminal import escaped
 
 DESCRIPTION = """\
 Find record-long and never-ending deals of card games, exactly and fast. dealsearch plays
@@ -124,7 +125,13 @@ def main(argv: Sequence[str] | None = None, *, hooks: TestHooks | None = None) -
     exit status: 2 for bad input, 1 for a failed run. ``hooks`` is for tests only: a search's
     or a game's run loop gets them (``args.hooks``; none by default), so a test can pause or
     hold a real process at a known moment (:class:`~dealsearch.search.hooks.TestHooks`).
+    Whatever a command prints goes through :func:`~dealsearch.cli.terminal.escaped`.
     """
+    with escaped():
+        return _main(argv, hooks)
+
+
+def _main(argv: Sequence[str] | None, hooks: TestHooks | None) -> int:
     try:
         argv = list(sys.argv[1:] if argv is None else argv)
         parser = build_parser(chosen_game(argv))

@@ -52,6 +52,7 @@ from ...search.backends import (
 )
 from ...search.hooks import TestHooks
 from ...search.runner import describe_failure
+from ...text import progress_stream
 from .catalogue import key_id
 from .engine import play
 from .factory import find_loop, seed_loops
@@ -332,7 +333,8 @@ def _run(factory: Factory, backend: Backend, run: ManagedRun, args: argparse.Nam
     """Round after round to the budget; each round's finds are committed with the
     checkpoint after it before they are printed (``hooks``: a test's, e.g. to hold after
     a find). Returns the interrupt that stopped it."""
-    bar = tqdm(total=None, unit=" cycles", disable=args.quiet or not sys.stderr.isatty())
+    bar = tqdm(total=None, unit=" cycles", disable=args.quiet or not sys.stderr.isatty(),
+               file=progress_stream())
     seeds = [node.to_json() for node in factory.seeds]
 
     def checkpoint() -> dict[str, Any]:

@@ -22,10 +22,12 @@ cycle        3
 
 A log and an argument are texts from strangers: every text reaches a terminal through
 :func:`shown` (the CLI applies it to standard output and error as a whole), and an error line
-quotes a bad value through :func:`quoted`.
+quotes a bad value through :func:`quoted` (:func:`one_line` cuts every quoted value it holds).
 
 >>> quoted("x" * 100)
-"'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...' (100 characters)"
+"'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'... (100 characters)"
+>>> print(one_line(ValueError(f"seat {'9' * 5000!r}:  no")))
+seat '999999999999999999999999999999999999999999999999999999999999'... (5,000 characters): no
 """
 
 from __future__ import annotations
@@ -58,10 +60,26 @@ def shown(text: str) -> str:
 def quoted(value: object, limit: int = QUOTE_LIMIT) -> str:
     """A bad value for an error line: quoted, every control character escaped (the newline
     too), and cut to its first ``limit`` characters (saying how long it was)."""
-    text = str(value)
-    if len(text) <= limit:
-        return repr(text)
-    return f"{text[:limit]!r}"[:-1] + f"...' ({count(len(text))} characters)"
+    return _cut(repr(str(value)), limit)
+
+
+# A value quoted by repr() (either quote) longer than an error line should quote.
+_LONG_QUOTE = re.compile(f"'[^'\n]{{{QUOTE_LIMIT + 1},}}'|\"[^\"\n]{{{QUOTE_LIMIT + 1},}}\"")
+
+
+def one_line(error: Exception | str) -> str:
+    """An error message as one line of an error: whitespace runs (newlines too) as one
+    space, and each quoted value cut to :data:`QUOTE_LIMIT` characters."""
+    text = " ".join(str(error).split())
+    return _LONG_QUOTE.sub(lambda match: _cut(match.group()), text)
+
+
+def _cut(quote: str, limit: int = QUOTE_LIMIT) -> str:
+    """A quoted text longer than ``limit`` characters: its first ``limit``, and its length."""
+    inner = quote[1:-1]
+    if len(inner) <= limit:
+        return quote
+    return f"{quote[0]}{inner[:limit]}{quote[0]}... ({count(len(inner))} characters)"
 
 
 class EscapedStream:

@@ -18,6 +18,7 @@ from ..errors import DealsearchError
 from ..game import DEFAULT_GAME, GameError, get_game, iter_games
 from ..interrupt import exit_status
 from ..search.hooks import TestHooks
+from ..text import one_line
 from . import bench, log, records, report, search, status, verify
 from .commands import Command, GameCommands
 from .options import EXIT_BAD_INPUT, EXIT_OK, Parser, chosen_game, examples
@@ -140,7 +141,7 @@ def _main(argv: Sequence[str] | None, hooks: TestHooks | None) -> int:
         return int(args.handler(args))
     except (DealsearchError, GameError) as error:
         sys.stdout.flush()  # what was printed before the failure comes first
-        print(f"{package_name}: error: {_one_line(error)}", file=sys.stderr)
+        print(f"{package_name}: error: {one_line(error)}", file=sys.stderr)
         return getattr(error, "exit_status", EXIT_BAD_INPUT)
     except KeyboardInterrupt as stop:
         print(f"{package_name}: interrupted", file=sys.stderr)
@@ -156,10 +157,6 @@ def _version() -> str:
         return version(package_name)
     except PackageNotFoundError:
         return "unknown"
-
-
-def _one_line(error: Exception) -> str:
-    return " ".join(str(error).split())
 
 
 if __name__ == "__main__":

@@ -197,10 +197,37 @@ def _backend_name(args: argparse.Namespace) -> str:
     return args.backend or ("dask" if args.scheduler is not None else "local")
 
 
-def _open_backend(name: str, spec: SearchSpec, scheduler: str | None) -> Backend:
-    """The backend, started and with a worker; every failure is one line of bad input."""
+def _logged_spec(run: dict[str, Any], run_id: int) -> SearchSpec:
+    """The spec a run was started with, checked as a new run's is (a log may come from
+    anyone), and agreeing with the run's own game and options columns; else one line."""
     try:
-        backend = open_backend(name, spec.worker_count, scheduler)
+        spec = SearchSpec.from_json(run["options"])
+    except (ValueError, TypeError) as error:
+        raise BadOption(f"run {run_id} cannot be resumed: {error}") from None
+    if (run["game"], run["options_key"]) != (spec.game, spec.options.key()):
+        raise BadOption(f"run {run_id} cannot be resumed: it is logged as a run of "
+                        f"{run['game']} ({run['options_key'] or 'its defaults'}), but its "
+                        f"search is of {spec.game} ({spec.options.key() or 'its defaults'})")
+    return spec
+
+
+def _processes(args: argparse.Namespace, spec: SearchSpec) -> int:
+    """Worker processes: --workers, else the spec's; a resumed run's spec is the log's, and
+    a log may come from anyone, so it gets at most this machine's cores."""
+    cores = os.cpu_count() or 1
+    if args.resume is None:
+        return spec.worker_count
+    if args.workers is not None:
+        return args.workers or cores
+    return min(spec.worker_count, cores)
+
+
+def _open_backend(name: str, spec: SearchSpec, scheduler: str | None,
+                  processes: int) -> Backend:
+    """The backend (``processes`` workers, if it starts them), started and with a worker;
+    every failure is one line of bad input."""
+    try:
+        backend = open_backend(name, processes, scheduler)
     except MissingDask:
         raise BadOption(f"--backend dask needs Dask: {DASK_EXTRA}") from None
     except BackendError as error:
@@ -244,7 +271,8 @@ def run(args: argparse.Namespace) -> int:
 def _search(args: argparse.Namespace) -> int:
     backend_name = _backend_name(args)
     if args.resume is not None:
-        given = [f"--{k.replace('_', '-')}" for k in _given(args)]
+        # --workers only says how many processes play it (its climbers and shards stay).
+        given = [f"--{k.replace('_', '-')}" for k in _given(args) if k != "workers"]
         if given or args.config:
             raise BadOption(f"--resume continues the run as it was started: drop "
                             f"{(given or ['--config'])[0]}")
@@ -261,10 +289,7 @@ def _search(args: argparse.Namespace) -> int:
         if run["strategy"] not in STRATEGIES:
             raise BadOption(f"run {args.resume} is a {run['strategy']} run, not a search; "
                             f"{how_to_continue(run, args.db)}")
-        try:
-            spec = SearchSpec.from_json(run["options"])
-        except (ValueError, TypeError) as error:
-            raise BadOption(f"run {args.resume} cannot be resumed: {error}") from None
+        spec = _logged_spec(run, args.resume)
         run_id: int | None = args.resume
     else:
         spec = _spec(args)
@@ -288,7 +313,7 @@ def _search(args: argparse.Namespace) -> int:
     interrupt.install()
     # The backend is up before the log is touched: a missing package or an unreachable
     # scheduler leaves no run behind.
-    with _open_backend(backend_name, spec, args.scheduler) as backend, \
+    with _open_backend(backend_name, spec, args.scheduler, _processes(args, spec)) as backend, \
             closing(open_log(args.db)) as log:
         runner = Runner(spec, log, run_id, on_find, on_note, progress=not args.quiet,
                         target=args.target, backend=backend, hooks=args.hooks)

@@ -508,7 +508,8 @@ class Runner:
                 status, stop_signal = "interrupted", getattr(stop, "signum", signal.SIGINT)
                 self._drain(in_flight)
         except _WorkerFailed as failure:  # the work done so far stays; --resume redoes the rest
-            status, error = "failed", str(failure)
+            status = "failed"
+            error = (failure.__cause__ and backend.explain(failure.__cause__)) or str(failure)
         except BaseException:
             # A failure of this process (the log's disk, a bug): never leave the run 'running'.
             with deferred(reraise=False):

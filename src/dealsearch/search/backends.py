@@ -373,7 +373,8 @@ def _connect(distributed: Any, address: str, timeout: float, security: Any = Non
 
     def connect() -> None:
         try:
-            client = distributed.Client(address, timeout=f"{timeout}s", security=security)
+            secured = {} if security is None else {"security": security}  # else Dask's config
+            client = distributed.Client(address, timeout=f"{timeout}s", **secured)
         except Exception as error:  # reported below, in the caller's thread
             outcome["error"] = error
             return

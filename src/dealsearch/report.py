@@ -421,6 +421,14 @@ def write_report(log: RecordLog, run_ids: list[int], out: Path, game: str = DEFA
     """Draw every figure of the given runs (all runs of ``game`` if none) into ``out``;
     returns index.html. ``target``: a length (in the game's first measure) whose cost in
     deals, core-hours and wall time the projection section gives."""
+    # The figures' labels hold texts of the log (a strategy, a setting): drawn as written,
+    # never read as mathtext ('$\\frac{$' would stop the drawing).
+    with matplotlib.rc_context({"text.parse_math": False}):
+        return _write_report(log, run_ids, out, game, target)
+
+
+def _write_report(log: RecordLog, run_ids: list[int], out: Path, game: str,
+                  target: int | None) -> Path:
     runs = [log.run(i) for i in run_ids] if run_ids else log.runs()
     missing = [i for i, run in zip(run_ids, runs, strict=False) if run is None]
     if missing:

@@ -22,6 +22,7 @@ from dealsearch.cli import main
 EVIL = "\x1b]0;owned\x07\x1b[2J\r\x1b[2K\x9b31m\u202e"
 RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 XSS = "<script>alert(1)</script>"
+MATH = "$\\frac{$"   # mathtext that matplotlib could not draw, in a figure's label
 
 
 def evil(field: str) -> str:
@@ -108,7 +109,7 @@ def test_the_report_escapes_every_text_of_the_log(crafted, tmp_path, capsys):
     with sqlite3.connect(crafted) as con:
         con.execute("UPDATE runs SET strategy = ?, options_key = ?, machine = ?, "
                     "objective = 'turns' WHERE id = 2",
-                    (f"s{XSS}", f"o{XSS}", f"m{XSS}"))
+                    (f"s{XSS}{MATH}", f"o{XSS}{MATH}", f"m{XSS}"))
         con.execute("UPDATE finds SET deal = ?, strategy = ?, outcome = 'win' WHERE run_id = 2",
                     (f"d{XSS}", f"f{XSS}"))
     try:

@@ -41,9 +41,10 @@ DOT = " · "
 # What a terminal acts on instead of showing: C0 controls but the newline and the tab (ESC
 # starts a sequence that sets the window title or clears the screen, \r lets a line overwrite
 # a deal printed before it), DEL and C1 controls, and the bidirectional marks, embeddings,
-# overrides and isolates that reorder what follows them.
+# overrides and isolates that reorder what follows them; and the lone surrogates that stand for
+# the bytes of an argument that are not UTF-8 (written out, 0x9b is a C1 control).
 _UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029"
-                     "\u202a-\u202e\u2066-\u2069]")
+                     "\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 QUOTE_LIMIT = 60   # characters of a bad value an error line quotes
 
 

@@ -20,7 +20,7 @@ from dealsearch.cli import main
 # A window title, a bell, a screen clear, a carriage return with an erase-line (a line that
 # overwrites the deal printed before it), a C1 control sequence introducer, a bidi override.
 EVIL = "\x1b]0;owned\x07\x1b[2J\r\x1b[2K\x9b31m\u202e"
-RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 XSS = "<script>alert(1)</script>"
 MATH = "$\\frac{$"   # mathtext that matplotlib could not draw, in a figure's label
 
@@ -125,3 +125,10 @@ def test_the_report_escapes_every_text_of_the_log(crafted, tmp_path, capsys):
     assert "<script" not in page
     assert "s&lt;script&gt;" in page   # the strategy, in the tail sentence and the runs table
     assert not RAW.search(capsys.readouterr().out)
+
+
+def test_bytes_of_an_argument_that_are_not_utf8_are_shown_escaped(capsys):
+    # Python hands them over as lone surrogates; written out as they came, 0x9b is a C1 CSI.
+    assert main(["records", "--db", "log\udc9b.sqlite"]) == 2
+    err = capsys.readouterr().err
+    assert not RAW.search(err) and "log\\udc9b.sqlite" in err

@@ -127,7 +127,7 @@ class GroupLengths:
     width: int
     counts: dict[int, int]
     fit: TailFit | None     # None: not fitted (not random deals, or no games)
-    sentence: str           # one sentence for the page: the fit, or why there is none
+    sentence: str           # one sentence for the page (plain text): the fit, or why there is none
 
     @property
     def games(self) -> int:
@@ -138,7 +138,7 @@ class GroupLengths:
 def group_lengths(log: RecordLog, group: Group, measure: str) -> GroupLengths:
     """A group's merged histogram, its tail fit (random searches only) and its sentence."""
     width, counts = log.histogram([run["id"] for run in group.runs], measure)
-    label = html.escape(group.label)
+    label = group.label
     games = sum(counts.values())
     if not counts:
         return GroupLengths(group, width, counts, None,
@@ -421,6 +421,14 @@ def write_report(log: RecordLog, run_ids: list[int], out: Path, game: str,
     """Draw every figure of the given runs (all runs of ``game`` if none) into ``out``;
     returns index.html. ``target``: a length (in the game's first measure) whose cost in
     deals, core-hours and wall time the projection section gives."""
+    # The figures' labels hold texts of the log (a strategy, a setting): drawn as written,
+    # never read as mathtext ('$\\frac{$' would stop the drawing).
+    with matplotlib.rc_context({"text.parse_math": False}):
+        return _write_report(log, run_ids, out, game, target)
+
+
+def _write_report(log: RecordLog, run_ids: list[int], out: Path, game: str,
+                  target: int | None) -> Path:
     runs = [log.run(i) for i in run_ids] if run_ids else log.runs()
     missing = [i for i, run in zip(run_ids, runs, strict=False) if run is None]
     if missing:
@@ -448,7 +456,8 @@ def write_report(log: RecordLog, run_ids: list[int], out: Path, game: str,
                                        published=published(game) is not None)
     cycles = log.cycles(game, [run["id"] for run in chosen] if run_ids else None)
     drew["cycles.png"] = draw_cycles(cycles, out / "cycles.png", measures)
-    fit_text = "".join(f"<li>{g.sentence}</li>" for g in lengths) or "<li>No runs to draw.</li>"
+    fit_text = ("".join(f"<li>{html.escape(g.sentence)}</li>" for g in lengths)
+                or "<li>No runs to draw.</li>")
     run_rows = [[r["id"], r["strategy"], setting_text(r), r["status"], f"{r['deals']:,}",
                  duration(r["seconds"]),
                  f"{r['deals'] / r['seconds']:,.0f}" if r["seconds"] else "",

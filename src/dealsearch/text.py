@@ -19,15 +19,89 @@ repr (``{'win': ...}``, ``[2]``, ``None``) ever reaches a person. Machines read 
 outcome  deals
 win         12
 cycle        3
+
+A log and an argument are texts from strangers: every text reaches a terminal through
+:func:`shown` (the CLI applies it to standard output and error as a whole), and an error line
+quotes a bad value through :func:`quoted` (:func:`one_line` cuts every quoted value it holds).
+
+>>> quoted("x" * 100)
+"'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'... (100 characters)"
+>>> print(one_line(ValueError(f"seat {'9' * 5000!r}:  no")))
+seat '999999999999999999999999999999999999999999999999999999999999'... (5,000 characters): no
 """
 
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, TextIO
 
 DOT = " · "
+# What a terminal acts on instead of showing: C0 controls but the newline and the tab (ESC
+# starts a sequence that sets the window title or clears the screen, \r lets a line overwrite
+# a deal printed before it), DEL and C1 controls, and the bidirectional marks, embeddings,
+# overrides and isolates that reorder what follows them; and the lone surrogates that stand for
+# the bytes of an argument that are not UTF-8 (written out, 0x9b is a C1 control).
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029"
+                     "\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+QUOTE_LIMIT = 60   # characters of a bad value an error line quotes
+
+
+def shown(text: str) -> str:
+    r"""``text`` as a terminal may show it: each character it would act on instead of
+    showing becomes a visible escape; newlines and tabs are kept.
+
+    >>> print(shown("9\x1b]0;title\x07 deals\r\u202e"))
+    9\x1b]0;title\x07 deals\r\u202e
+    """
+    return _UNSAFE.sub(lambda match: ascii(match.group())[1:-1], text)
+
+
+def quoted(value: object, limit: int = QUOTE_LIMIT) -> str:
+    """A bad value for an error line: quoted, every control character escaped (the newline
+    too), and cut to its first ``limit`` characters (saying how long it was)."""
+    return _cut(repr(str(value)), limit)
+
+
+# A value quoted by repr() (either quote) longer than an error line should quote.
+_LONG_QUOTE = re.compile(f"'[^'\n]{{{QUOTE_LIMIT + 1},}}'|\"[^\"\n]{{{QUOTE_LIMIT + 1},}}\"")
+
+
+def one_line(error: Exception | str) -> str:
+    """An error message as one line of an error: whitespace runs (newlines too) as one
+    space, and each quoted value cut to :data:`QUOTE_LIMIT` characters."""
+    text = " ".join(str(error).split())
+    return _LONG_QUOTE.sub(lambda match: _cut(match.group()), text)
+
+
+def _cut(quote: str, limit: int = QUOTE_LIMIT) -> str:
+    """A quoted text longer than ``limit`` characters: its first ``limit``, and its length."""
+    inner = quote[1:-1]
+    if len(inner) <= limit:
+        return quote
+    return f"{quote[0]}{inner[:limit]}{quote[0]}... ({count(len(inner))} characters)"
+
+
+class EscapedStream:
+    """A text stream that writes everything through :func:`shown`."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.unescaped = stream   # what a progress bar writes to: :func:`progress_stream`
+
+    def write(self, text: str) -> int:
+        """Write ``text`` with what a terminal would act on escaped."""
+        self.unescaped.write(shown(text))
+        return len(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.unescaped, name)
+
+
+def progress_stream() -> TextIO:
+    """Where a progress bar writes: standard error past its :class:`EscapedStream` (a bar is
+    our own numbers, redrawn after a carriage return)."""
+    return getattr(sys.stderr, "unescaped", sys.stderr)
 
 
 def count(value: float | None) -> str:

@@ -48,6 +48,9 @@ COMMANDS = {
 TESTS = {
     "a worker raised RuntimeError": ("framework/test_errors.py",
                                      "test_a_worker_that_raises_fails_the_run_and_resume"),
+    "is gone (stopped or unreachable)": (
+        "framework/test_dask_security.py",
+        "test_a_scheduler_gone_ends_the_search_in_one_line_with_its_resume_command"),
     "(KilledWorker)": ("framework/test_errors.py",
                        "test_dask_workers_that_keep_dying_fail_the_run_in_one_line"),
     "a log of a development version": (

@@ -19,7 +19,9 @@ from .. import __name__ as package_name
 from ..errors import DealsearchError
 from ..game import DEFAULT_GAME, Command, GameCommands, GameError, get_game, iter_games
 from ..interrupt import exit_status
+from ..text import one_line
 from .options import EXIT_BAD_INPUT, EXIT_OK, Parser, chosen_game, examples
+from .terminal import escaped
 
 if TYPE_CHECKING:
     from ..search.hooks import TestHooks
@@ -160,7 +162,13 @@ def main(argv: Sequence[str] | None = None, *, hooks: TestHooks | None = None) -
     exit status: 2 for bad input, 1 for a failed run. ``hooks`` is for tests only: a search's
     or a game's run loop gets them (``args.hooks``; none by default), so a test can pause or
     hold a real process at a known moment (:class:`~dealsearch.search.hooks.TestHooks`).
+    Whatever a command prints goes through :func:`~dealsearch.cli.terminal.escaped`.
     """
+    with escaped():
+        return _main(argv, hooks)
+
+
+def _main(argv: Sequence[str] | None, hooks: TestHooks | None) -> int:
     try:
         argv = list(sys.argv[1:] if argv is None else argv)
         parser = build_parser(chosen_game(argv), invoked_command(argv))
@@ -169,7 +177,7 @@ def main(argv: Sequence[str] | None = None, *, hooks: TestHooks | None = None) -
         return int(args.handler(args))
     except (DealsearchError, GameError) as error:
         sys.stdout.flush()  # what was printed before the failure comes first
-        print(f"{package_name}: error: {_one_line(error)}", file=sys.stderr)
+        print(f"{package_name}: error: {one_line(error)}", file=sys.stderr)
         return getattr(error, "exit_status", EXIT_BAD_INPUT)
     except KeyboardInterrupt as stop:
         print(f"{package_name}: interrupted", file=sys.stderr)
@@ -185,10 +193,6 @@ def _version() -> str:
         return version(package_name)
     except PackageNotFoundError:
         return "unknown"
-
-
-def _one_line(error: Exception) -> str:
-    return " ".join(str(error).split())
 
 
 if __name__ == "__main__":

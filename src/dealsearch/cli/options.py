@@ -120,7 +120,13 @@ def workers(text: str) -> int:
     return 0 if text.strip().lower() == "auto" else whole_number(text)
 
 
+MAX_DIGITS = 30   # of a whole number given: checked before int() converts it
+
+
 def _parse_whole(text: str) -> int:
+    digits = text.strip().replace("_", "").lstrip("+-")
+    if digits.isascii() and digits.isdigit() and len(digits) > MAX_DIGITS:
+        raise argparse.ArgumentTypeError(f"{text!r} is too large")
     try:
         return int(text.replace("_", ""))
     except ValueError:
@@ -142,8 +148,8 @@ def seed(text: str) -> int:
     7
     """
     try:
-        value = int(text.replace("_", ""))
-    except ValueError:
+        value = _parse_whole(text)
+    except argparse.ArgumentTypeError:
         value = -1
     if not 0 <= value <= MAX_SEED:
         raise argparse.ArgumentTypeError(

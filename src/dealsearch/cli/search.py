@@ -27,7 +27,15 @@ from ..log import Find
 from ..ownership import refuse_if_owned
 from ..projection import run_projection
 from ..search import STRATEGIES, Runner, SearchSpec
-from ..search.backends import BACKENDS, DASK_EXTRA, Backend, BackendError, MissingDask, open_backend
+from ..search.backends import (
+    BACKENDS,
+    DASK_EXTRA,
+    Backend,
+    BackendError,
+    DaskSecurity,
+    MissingDask,
+    open_backend,
+)
 from ..search.device import check_device
 from ..search.spec import ESCAPES, MAX_KICK, RESTARTS
 from ..text import budget, parse_duration
@@ -119,8 +127,10 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
                         help="where the work runs: local processes or a Dask cluster (pip "
                              "install 'dealsearch[dask]') (default: local)")
     search.add_argument("--scheduler", metavar="ADDRESS",
-                        help="dask: the scheduler, e.g. tcp://host:8786 (default: start a "
-                             "cluster of --workers processes on this machine)")
+                        help="dask: the scheduler, e.g. tcp://host:8786 or tls://host:8786 "
+                             "(default: start a cluster of --workers processes on this "
+                             "machine, listening on 127.0.0.1 only)")
+    add_dask_options(search)
     search.add_argument("--json", action="store_true",
                         help="print every find and the summary as JSON lines")
     search.add_argument("--target", type=positive_int, metavar="N",
@@ -190,17 +200,66 @@ def _spec(args: argparse.Namespace) -> SearchSpec:
         raise BadOption(str(error)) from None
 
 
+def add_dask_options(parser: argparse.ArgumentParser) -> None:
+    """The options of a Dask cluster's security: TLS files, and the dashboard."""
+    parser.add_argument("--tls-ca-file", metavar="PEM",
+                        help="dask, tls:// scheduler: the certificate authority (default: Dask's "
+                             "configuration, distributed.comm.tls)")
+    parser.add_argument("--tls-cert", metavar="PEM", help="dask, tls:// scheduler: this "
+                        "client's certificate (default: Dask's configuration)")
+    parser.add_argument("--tls-key", metavar="PEM", help="dask, tls:// scheduler: this "
+                        "client's private key (default: in --tls-cert's file)")
+    parser.add_argument("--dashboard", action="store_true",
+                        help="dask, a cluster started here: serve its dashboard on 127.0.0.1 "
+                             "(default: none)")
+
+
+def dask_security(args: argparse.Namespace) -> DaskSecurity:
+    """The TLS files given (--tls-ca-file, --tls-cert, --tls-key)."""
+    return DaskSecurity(args.tls_ca_file, args.tls_cert, args.tls_key)
+
+
 def _backend_name(args: argparse.Namespace) -> str:
     """--backend, or dask when only --scheduler is given."""
     if args.backend == "local" and args.scheduler is not None:
         raise BadOption("--scheduler needs --backend dask")
+    if dask_security(args).given() and args.scheduler is None:
+        raise BadOption("--tls-ca-file, --tls-cert and --tls-key are for a tls:// --scheduler")
     return args.backend or ("dask" if args.scheduler is not None else "local")
 
 
-def _open_backend(name: str, spec: SearchSpec, scheduler: str | None) -> Backend:
-    """The backend, started and with a worker; every failure is one line of bad input."""
+def _logged_spec(run: dict[str, Any], run_id: int) -> SearchSpec:
+    """The spec a run was started with, checked as a new run's is (a log may come from
+    anyone), and agreeing with the run's own game and options columns; else one line."""
     try:
-        backend = open_backend(name, spec.worker_count, scheduler)
+        spec = SearchSpec.from_json(run["options"])
+    except (ValueError, TypeError) as error:
+        raise BadOption(f"run {run_id} cannot be resumed: {error}") from None
+    if (run["game"], run["options_key"]) != (spec.game, spec.options.key()):
+        raise BadOption(f"run {run_id} cannot be resumed: it is logged as a run of "
+                        f"{run['game']} ({run['options_key'] or 'its defaults'}), but its "
+                        f"search is of {spec.game} ({spec.options.key() or 'its defaults'})")
+    return spec
+
+
+def _processes(args: argparse.Namespace, spec: SearchSpec) -> int:
+    """Worker processes: --workers, else the spec's; a resumed run's spec is the log's, and
+    a log may come from anyone, so it gets at most this machine's cores."""
+    cores = os.cpu_count() or 1
+    if args.resume is None:
+        return spec.worker_count
+    if args.workers is not None:
+        return args.workers or cores
+    return min(spec.worker_count, cores)
+
+
+def _open_backend(name: str, spec: SearchSpec, args: argparse.Namespace,
+                  processes: int) -> Backend:
+    """The backend (``processes`` workers, if it starts them), started and with a worker;
+    every failure is one line of bad input."""
+    scheduler = args.scheduler
+    try:
+        backend = open_backend(name, processes, scheduler, dask_security(args), args.dashboard)
     except MissingDask:
         raise BadOption(f"--backend dask needs Dask: {DASK_EXTRA}") from None
     except BackendError as error:
@@ -244,7 +303,8 @@ def run(args: argparse.Namespace) -> int:
 def _search(args: argparse.Namespace) -> int:
     backend_name = _backend_name(args)
     if args.resume is not None:
-        given = [f"--{k.replace('_', '-')}" for k in _given(args)]
+        # --workers only says how many processes play it (its climbers and shards stay).
+        given = [f"--{k.replace('_', '-')}" for k in _given(args) if k != "workers"]
         if given or args.config:
             raise BadOption(f"--resume continues the run as it was started: drop "
                             f"{(given or ['--config'])[0]}")
@@ -261,10 +321,7 @@ def _search(args: argparse.Namespace) -> int:
         if run["strategy"] not in STRATEGIES:
             raise BadOption(f"run {args.resume} is a {run['strategy']} run, not a search; "
                             f"{how_to_continue(run, args.db)}")
-        try:
-            spec = SearchSpec.from_json(run["options"])
-        except (ValueError, TypeError) as error:
-            raise BadOption(f"run {args.resume} cannot be resumed: {error}") from None
+        spec = _logged_spec(run, args.resume)
         run_id: int | None = args.resume
     else:
         spec = _spec(args)
@@ -288,7 +345,7 @@ def _search(args: argparse.Namespace) -> int:
     interrupt.install()
     # The backend is up before the log is touched: a missing package or an unreachable
     # scheduler leaves no run behind.
-    with _open_backend(backend_name, spec, args.scheduler) as backend, \
+    with _open_backend(backend_name, spec, args, _processes(args, spec)) as backend, \
             closing(open_log(args.db)) as log:
         runner = Runner(spec, log, run_id, on_find, on_note, progress=not args.quiet,
                         target=args.target, backend=backend, hooks=args.hooks)
@@ -316,6 +373,9 @@ def _search(args: argparse.Namespace) -> int:
     where = "" if backend_name == "local" else " --backend dask"
     if args.scheduler is not None:
         where += f" --scheduler {args.scheduler}"
+    for option in ("tls_ca_file", "tls_cert", "tls_key"):
+        if getattr(args, option):
+            where += f" --{option.replace('_', '-')} {getattr(args, option)}"
     resume = f"dealsearch search --resume {summary.run_id} --db {args.db}{where}"
     if summary.status == "failed":
         raise RunFailed(f"run {summary.run_id} failed: {summary.error}; continue with: {resume}")

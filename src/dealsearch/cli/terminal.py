@@ -7,6 +7,11 @@ in force, standard output and standard error that cannot be written any more are
 the null device, and the search goes on to its budget writing to the log alone. (A closed
 terminal also hangs the process up, SIGHUP, which ends the run ``interrupted``:
 :mod:`dealsearch.interrupt`.)
+
+And a log or an argument is a text from a stranger: while :func:`escaped` is in force (the
+whole of every command), all that standard output and standard error print goes through
+:func:`dealsearch.text.shown`, so no escape sequence of a deal, a strategy or a machine name
+reaches the terminal.
 """
 
 from __future__ import annotations
@@ -17,6 +22,8 @@ import os
 import sys
 from collections.abc import Iterator
 from typing import Any, TextIO
+
+from ..text import EscapedStream
 
 # EPIPE: the reader of the pipe is gone; EIO: the terminal is gone.
 _GONE = (errno.EPIPE, errno.EIO, errno.ENXIO)
@@ -69,12 +76,31 @@ class OptionalStream:
 def screen_optional() -> Iterator[None]:
     """Within the block, standard output and standard error never fail a write."""
     saved = sys.stdout, sys.stderr
-    sys.stdout = OptionalStream(sys.stdout)  # type: ignore[assignment]
-    sys.stderr = OptionalStream(sys.stderr)  # type: ignore[assignment]
+    sys.stdout, sys.stderr = _optional(sys.stdout), _optional(sys.stderr)
     try:
         yield
     finally:
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(OSError):
                 stream.flush()
+        sys.stdout, sys.stderr = saved
+
+
+def _optional(stream: TextIO) -> Any:
+    """``stream`` as an :class:`OptionalStream`, under its escaping if it has one."""
+    if isinstance(stream, EscapedStream):
+        return EscapedStream(OptionalStream(stream.unescaped))  # type: ignore[arg-type]
+    return OptionalStream(stream)
+
+
+@contextlib.contextmanager
+def escaped() -> Iterator[None]:
+    """Within the block, standard output and standard error show every text escaped
+    (:func:`dealsearch.text.shown`)."""
+    saved = sys.stdout, sys.stderr
+    sys.stdout = EscapedStream(sys.stdout)  # type: ignore[assignment]
+    sys.stderr = EscapedStream(sys.stderr)  # type: ignore[assignment]
+    try:
+        yield
+    finally:
         sys.stdout, sys.stderr = saved

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import stat
 import sys
 from collections.abc import Iterator, Sequence
-from pathlib import Path
 from typing import Any, TextIO
 
 from .. import __name__ as package_name
@@ -20,6 +21,7 @@ from ..game import (
     get_game,
     looks_like_deal,
 )
+from ..text import QUOTE_LIMIT, count, one_line, quoted
 from .options import (
     EXIT_BAD_INPUT,
     EXIT_MISMATCH,
@@ -30,6 +32,9 @@ from .options import (
     game_options,
     option_values,
 )
+
+MAX_DEAL_FILE = 64 * 2**20   # bytes of a file of deals: hundreds of thousands of deals
+MAX_LINE = 64 * 2**10        # characters of a line of standard input
 
 
 def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
@@ -55,14 +60,34 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
     return verify
 
 
-def _read_deal_file(source: str) -> list[str]:
-    path = Path(source)
-    if path.is_dir():
-        raise NotAFile(f"{source} is a directory, not a file of deals")
+def _is_path(source: str) -> bool:
+    """Whether ``source`` names something on disk (a text too long to be a file name, or
+    holding a NUL, is a deal)."""
     try:
-        data = path.read_bytes()
+        os.stat(source)
+    except (OSError, ValueError):
+        return False
+    return True
+
+
+def _read_deal_file(source: str) -> list[str]:
+    """The lines of a file of deals: a regular file of at most :data:`MAX_DEAL_FILE` bytes
+    (never a device such as /dev/zero, read without end)."""
+    try:
+        with open(source, "rb") as file:
+            kind = os.fstat(file.fileno())
+            if stat.S_ISDIR(kind.st_mode):
+                raise NotAFile(f"{source} is a directory, not a file of deals")
+            if not stat.S_ISREG(kind.st_mode):
+                raise NotAFile(f"{source} is not a regular file of deals")
+            data = file.read(MAX_DEAL_FILE + 1)
+    except IsADirectoryError:
+        raise NotAFile(f"{source} is a directory, not a file of deals") from None
     except OSError as error:
         raise NoSuchFile(f"cannot read {source}: {error.strerror}") from None
+    if len(data) > MAX_DEAL_FILE:
+        raise NotATextFile(f"{source} is over {MAX_DEAL_FILE // 2**20} MiB: split it, or "
+                           "give it on standard input (verify -)")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -73,8 +98,14 @@ def _read_deal_file(source: str) -> list[str]:
 
 
 def _stdin_lines() -> Iterator[str]:
+    """Standard input's lines, each at most :data:`MAX_LINE` characters (a deal is far
+    shorter; /dev/zero is one endless line)."""
     try:
-        yield from sys.stdin
+        for number, line in enumerate(iter(lambda: sys.stdin.readline(MAX_LINE + 1), ""), 1):
+            if len(line) > MAX_LINE:
+                raise NotATextFile(f"stdin, line {number}: over {count(MAX_LINE)} characters, "
+                                   "not a deal")
+            yield line
     except UnicodeDecodeError:
         raise NotATextFile("standard input is not text (not UTF-8 text)") from None
 
@@ -85,7 +116,7 @@ def _deal_texts(sources: Sequence[str]) -> Iterator[tuple[str, str]]:
         if source == "-":
             lines: Iterator[tuple[int, str]] = enumerate(_stdin_lines(), 1)
             name = "stdin"
-        elif Path(source).exists():
+        elif _is_path(source):
             lines = enumerate(_read_deal_file(source), 1)
             name = source
         else:
@@ -116,8 +147,9 @@ def run(args: argparse.Namespace) -> int:
             canonical, result = game.verify(text, options)
         except GameError as error:
             if not where and not looks_like_deal(game, text):  # a misspelt file name
-                raise NoSuchFile(f"no such file: {text}") from None
-            print(f"{package_name}: error: {where}{error}", file=sys.stderr)
+                named = text if len(text) <= QUOTE_LIMIT else quoted(text)
+                raise NoSuchFile(f"no such file: {named}") from None
+            print(f"{package_name}: error: {where}{one_line(error)}", file=sys.stderr)
             status = EXIT_BAD_INPUT
             continue
         if args.json:

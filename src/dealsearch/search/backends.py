@@ -22,6 +22,7 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from types import TracebackType
 from typing import Any
@@ -31,6 +32,7 @@ from ..text import unit
 BACKENDS = ("local", "dask")
 DASK_EXTRA = "pip install 'dealsearch[dask]'"
 CONNECT_TIMEOUT = 3.0  # seconds: an unreachable scheduler is an input error, not a wait
+LOOPBACK = "127.0.0.1"  # where a cluster dealsearch starts listens: this machine alone
 
 
 class BackendError(Exception):
@@ -67,6 +69,11 @@ class Backend(ABC):
     @abstractmethod
     def wait_for_workers(self) -> None:
         """Block until there is a worker to run tasks (Ctrl-C to give up)."""
+
+    def explain(self, error: BaseException) -> str | None:
+        """What a task's failure means, if the backend knows better than the task's own
+        exception (a Dask scheduler gone cancels every task): one line, or None."""
+        return None
 
     def warm_up(self, first: Callable[[], object]) -> None:  # noqa: B027  (optional)
         """Start the workers, if the backend starts them lazily, and wait until each has run
@@ -175,37 +182,92 @@ class LocalBackend(Backend):
         self.pool.shutdown(wait=wait, cancel_futures=True)
 
 
+@dataclass(frozen=True)
+class DaskSecurity:
+    """TLS for a Dask cluster: a certificate authority and this client's certificate and key
+    (PEM files), as ``dask scheduler`` and ``dask worker`` take them (``--tls-ca-file``,
+    ``--tls-cert``, ``--tls-key``). Not given, Dask's own configuration applies
+    (``distributed.comm.tls`` in a Dask config file)."""
+
+    ca_file: str | None = None
+    cert: str | None = None
+    key: str | None = None
+
+    def given(self) -> bool:
+        """Whether any file is given."""
+        return any((self.ca_file, self.cert, self.key))
+
+    def security(self, distributed: Any) -> Any:
+        """Dask's ``Security`` for a client (None: Dask's configuration)."""
+        if not self.given():
+            return None
+        if not (self.ca_file and self.cert):
+            raise BackendError("TLS needs --tls-ca-file and --tls-cert (and --tls-key, unless "
+                               "the certificate file holds the key)")
+        for path in filter(None, (self.ca_file, self.cert, self.key)):
+            if not os.path.isfile(path):
+                raise BackendError(f"no such certificate file: {path}")
+        return distributed.Security(tls_ca_file=self.ca_file, tls_client_cert=self.cert,
+                                    tls_client_key=self.key, require_encryption=True)
+
+
 class DaskBackend(Backend):
     """A Dask cluster: the scheduler at ``scheduler``, or a LocalCluster of ``workers`` processes.
 
     Dask recomputes the tasks of a lost worker on another one; each submission is a distinct
     task (``pure=False``), so a resubmitted chunk is never taken for one already computed.
+
+    A LocalCluster listens on this machine's loopback only, and starts its dashboard (on
+    loopback too) only if asked: a port open to the network lets whoever reaches it run code
+    here. ``security`` gives TLS certificates for a ``tls://`` scheduler.
     """
 
     name = "dask"
     SLOTS_REFRESH = 5.0  # seconds between asking the scheduler how many workers it has
 
     def __init__(self, scheduler: str | None = None, workers: int = 0,
-                 timeout: float = CONNECT_TIMEOUT) -> None:
+                 timeout: float = CONNECT_TIMEOUT, security: DaskSecurity | None = None,
+                 dashboard: bool = False) -> None:
         try:
+            import dask
             import distributed
         except ImportError:
             raise MissingDask(f"the dask backend needs Dask: {DASK_EXTRA}") from None
         self.cluster: Any = None
+        self.dashboard = dashboard and scheduler is None
+        self._quiet = _QuietDask()
+        try:
+            self._start(dask, distributed, scheduler, workers, timeout, security, dashboard)
+        except BaseException:
+            self._quiet.restore()
+            raise
+
+    def _start(self, dask: Any, distributed: Any, scheduler: str | None, workers: int,
+               timeout: float, security: DaskSecurity | None, dashboard: bool) -> None:
         if scheduler is None:
             # Process workers: the engine releases the GIL, but the strategies' Python does not.
-            self.cluster = distributed.LocalCluster(
-                n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                dashboard_address=":0", preload=[__name__],
-                # Its housekeeping (tasks cancelled at Ctrl-C, a worker restarted) is not news.
-                silence_logs=logging.ERROR)
+            # The scheduler always serves HTTP: on loopback, at a free port, and without the
+            # dashboard nothing but its health check (no logs, no call stacks).
+            routes = {} if dashboard else {"distributed.scheduler.http.routes":
+                                           ["distributed.http.health"]}
+            with dask.config.set(routes):
+                self.cluster = distributed.LocalCluster(
+                    n_workers=workers or os.cpu_count() or 1, threads_per_worker=1,
+                    processes=True, host=LOOPBACK, preload=[__name__],
+                    scheduler_kwargs={"dashboard": dashboard,
+                                      "dashboard_address": f"{LOOPBACK}:0"},
+                    # Its housekeeping (tasks cancelled at Ctrl-C, a worker restarted) is not
+                    # news.
+                    silence_logs=logging.ERROR)
             try:
                 self.client = distributed.Client(self.cluster)
             except BaseException:
                 self.cluster.close()  # else its worker processes outlive the failed start
                 raise
         else:
-            self.client = _connect(distributed, scheduler, timeout)
+            self.client = _connect(distributed, scheduler, timeout,
+                                   (security or DaskSecurity()).security(distributed))
+        self._address = str(self.client.scheduler.address)
         self.executor = self.client.get_executor(pure=False)
         self._slots = 0
         self._counted = -self.SLOTS_REFRESH
@@ -231,7 +293,15 @@ class DaskBackend(Backend):
     @property
     def address(self) -> str:
         """The scheduler's address."""
-        return str(self.client.scheduler.address)
+        return self._address
+
+
+    def explain(self, error: BaseException) -> str | None:
+        """A scheduler gone (stopped, or its machine unreachable) cancels every task: said
+        as such, not as a worker's CancelledError."""
+        if self.client.status == "running":
+            return None
+        return f"the Dask scheduler at {self.address} is gone (stopped or unreachable)"
 
     @property
     def slots(self) -> int:
@@ -253,18 +323,41 @@ class DaskBackend(Backend):
         return self.executor.submit(fn, *args)
 
     def describe(self) -> str:
-        """E.g. 'Dask at tcp://10.0.0.1:8786, 16 workers'."""
-        return f"Dask at {self.address}, {self.slots} {unit('workers', self.slots)}"
+        """E.g. 'Dask at tcp://10.0.0.1:8786, 16 workers' (and the dashboard, if started)."""
+        dashboard = f", dashboard {self.client.dashboard_link}" if self.dashboard else ""
+        return f"Dask at {self.address}, {self.slots} {unit('workers', self.slots)}{dashboard}"
 
     def close(self, wait: bool = True) -> None:
         """Cancel our tasks and disconnect (and stop the LocalCluster, if we started it)."""
         self.executor.shutdown(wait=False)
-        self.client.close()
+        with contextlib.suppress(Exception):   # a scheduler gone: nothing to disconnect
+            self.client.close(timeout=CONNECT_TIMEOUT)
         if self.cluster is not None:
             self.cluster.close()
+        self._quiet.restore()
 
 
-def _connect(distributed: Any, address: str, timeout: float) -> Any:
+class _QuietDask:
+    """While a backend is open, distributed's own loggers in this process keep quiet: a
+    scheduler gone, a worker lost or a task cancelled at Ctrl-C is told by the search in
+    one line (:meth:`DaskBackend.explain`), not by thirty lines of tracebacks."""
+
+    def __init__(self) -> None:
+        # Dask's configuration gives some of them their own level (distributed.client): each
+        # is set; one created later inherits from "distributed".
+        names = ["distributed", *(name for name in logging.root.manager.loggerDict
+                                  if name.startswith("distributed."))]
+        self.levels = {name: logging.getLogger(name).level for name in names}
+        for name in names:
+            logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+
+    def restore(self) -> None:
+        """Back to the levels the loggers had."""
+        for name, level in self.levels.items():
+            logging.getLogger(name).setLevel(level)
+
+
+def _connect(distributed: Any, address: str, timeout: float, security: Any = None) -> Any:
     """A Client of the scheduler at ``address``, or BackendError within about ``timeout``.
 
     The Client's own timeout covers reaching the address, but a service that accepts the
@@ -276,7 +369,8 @@ def _connect(distributed: Any, address: str, timeout: float) -> Any:
 
     def connect() -> None:
         try:
-            client = distributed.Client(address, timeout=f"{timeout}s")
+            secured = {} if security is None else {"security": security}  # else Dask's config
+            client = distributed.Client(address, timeout=f"{timeout}s", **secured)
         except Exception as error:  # reported below, in the caller's thread
             outcome["error"] = error
             return
@@ -298,13 +392,19 @@ def _connect(distributed: Any, address: str, timeout: float) -> Any:
         raise BackendError(f"bad Dask scheduler address {address!r}: {error}")
     if error is None or isinstance(error, OSError | TimeoutError):
         raise BackendError(f"no Dask scheduler answered at {address} within {timeout:g} s")
+    if address.startswith("tls://") and security is None:
+        raise BackendError(f"the Dask scheduler at {address} speaks TLS: give --tls-ca-file, "
+                           "--tls-cert and --tls-key (or set distributed.comm.tls in Dask's "
+                           "configuration)")
     raise BackendError(f"no Dask scheduler at {address}: what answers there does not speak "
                        f"Dask ({type(error).__name__})")
 
 
-def open_backend(name: str, workers: int, scheduler: str | None = None) -> Backend:
+def open_backend(name: str, workers: int, scheduler: str | None = None,
+                 security: DaskSecurity | None = None, dashboard: bool = False) -> Backend:
     """A started backend. ``workers``: local processes, or the size of a LocalCluster that
-    ``dask`` starts when no ``scheduler`` address is given.
+    ``dask`` starts when no ``scheduler`` address is given (``dashboard``: with its
+    dashboard, on loopback); ``security``: TLS files for a ``tls://`` scheduler.
 
     Raises :class:`BackendError` (or :class:`MissingDask`) when it cannot start.
     """
@@ -313,5 +413,5 @@ def open_backend(name: str, workers: int, scheduler: str | None = None) -> Backe
             raise BackendError("a scheduler address is for the dask backend")
         return LocalBackend(workers)
     if name == "dask":
-        return DaskBackend(scheduler, workers)
+        return DaskBackend(scheduler, workers, security=security, dashboard=dashboard)
     raise BackendError(f"unknown backend {name!r}: choose from {', '.join(BACKENDS)}")

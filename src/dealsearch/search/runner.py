@@ -31,6 +31,7 @@ from ..log import Find, ManagedRun, RecordLog
 from ..logschema import LogWriteFailed
 from ..ownership import RENEW_SECONDS, Owner, claim, give_back, let_go
 from ..projection import live_projection
+from ..text import progress_stream
 from .backends import Backend, LocalBackend
 from .base import Report, Task, bin_widths, score
 from .climb import ClimbSearch, climb_slice
@@ -465,7 +466,8 @@ class Runner:
         deadline = None if spec.time is None else started + spec.time - self.state.seconds
         bar = tqdm(total=self.strategy.total_deals, initial=self.state.deals, unit=" deals",
                    unit_scale=True, dynamic_ncols=True, smoothing=0.1,
-                   disable=not self.show_progress or not sys.stderr.isatty())
+                   disable=not self.show_progress or not sys.stderr.isatty(),
+                   file=progress_stream())
         # Each submission is its own future, absorbed once when it leaves in_flight: a task
         # that a backend recomputes (Dask, after losing a worker) still reports only once.
         in_flight: dict[Future[Report], Task] = {}
@@ -515,7 +517,8 @@ class Runner:
         except (_WorkerFailed, LogWriteFailed) as failure:
             # the work committed so far stays (a failed commit is rolled back whole, and the
             # run's state read back: _commit); --resume redoes the rest
-            status, error = "failed", str(failure)
+            status = "failed"
+            error = (failure.__cause__ and backend.explain(failure.__cause__)) or str(failure)
         except BaseException:
             # A failure of this process (the log's disk, a bug): never leave the run 'running'.
             with deferred(reraise=False):

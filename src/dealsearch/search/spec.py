@@ -5,6 +5,7 @@ The spec is stored with the run in the log, so ``--resume`` needs nothing but th
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import asdict, dataclass, field, fields
 from functools import cached_property
@@ -29,6 +30,20 @@ MAX_EXHAUSTIVE = 10**13  # deals: about a month on 100 cores at BMN's speed
 ESCAPES = ("none", "anneal")
 RESTARTS = ("random", "pool", "crossover")  # climb: where a stalled climber starts again
 MAX_KICK = 16                  # climb: most mutations per mutant
+MAX_WORKERS = 4096             # workers (climbers) a spec may ask for: a big cluster's
+MAX_COUNT = 2**63 - 1          # deals, stall, reverse-every: what a SQLite INTEGER holds
+
+
+def _whole(value: Any) -> bool:
+    """Whether ``value`` is a whole number (not a bool, which Python counts as one)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _number(value: Any) -> bool:
+    """Whether ``value`` is a real number (an int or a float, not a bool)."""
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
 def _plain(value: Any) -> Any:
     """An option value as JSON keeps it (tuples become lists)."""
     return list(value) if isinstance(value, tuple) else value
@@ -67,14 +82,17 @@ class SearchSpec:
     game_options: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        self._check_types()
         if self.strategy not in STRATEGIES:
             raise ValueError(f"unknown strategy {self.strategy!r}: choose from "
                              f"{', '.join(STRATEGIES)}")
-        if not isinstance(self.seed, int) or not 0 <= self.seed <= MAX_SEED:
-            raise ValueError(f"seed {self.seed}: a seed is a whole number from 0 to {MAX_SEED}")
+        if not _whole(self.seed) or not 0 <= self.seed <= MAX_SEED:
+            raise ValueError(f"seed {self.seed!r}: a seed is a whole number from 0 to "
+                             f"{MAX_SEED}")
         self._settle_options()
-        if self.workers < 0:
-            raise ValueError("workers must be at least 1 (0 means every core)")
+        if not 0 <= self.workers <= MAX_WORKERS:
+            raise ValueError(f"workers must be 1 to {MAX_WORKERS} (0 means every core), not "
+                             f"{self.workers}")
         if self.objective is None:
             object.__setattr__(self, "objective", self.plugin.measures[0])
         if self.objective not in self.plugin.measures:
@@ -92,8 +110,9 @@ class SearchSpec:
             raise ValueError("--kick needs a climb of a game with its own climber")
         for name in ("deals", "stall", "reverse_every"):
             value = getattr(self, name)
-            if value is not None and value < 1:
-                raise ValueError(f"{name.replace('_', '-')} must be at least 1")
+            if value is not None and not 1 <= value <= MAX_COUNT:
+                raise ValueError(f"{name.replace('_', '-')} must be 1 to {MAX_COUNT}, not "
+                                 f"{value}")
         if self.reverse_every is not None and self.strategy != "climb":
             raise ValueError("--reverse-every is an option of climb")
         refusal = None if self.reverse_every is None else backwards_refusal(self.plugin,
@@ -113,6 +132,32 @@ class SearchSpec:
         refusal = device_refusal(self.plugin, self.options, self.strategy, self.device)
         if refusal:
             raise ValueError(refusal)
+
+    def _check_types(self) -> None:
+        """Each field of the type it is read as, whoever wrote it (the command line, a
+        campaign file, or a log's runs table that --resume reads): one ValueError, never a
+        TypeError deep in a search."""
+        for name in ("workers", "stall", "kick"):
+            if not _whole(getattr(self, name)):
+                raise ValueError(f"{name} must be a whole number, not "
+                                 f"{getattr(self, name)!r}")
+        for name in ("deals", "reverse_every"):
+            if getattr(self, name) is not None and not _whole(getattr(self, name)):
+                raise ValueError(f"{name.replace('_', '-')} must be a whole number, not "
+                                 f"{getattr(self, name)!r}")
+        if self.time is not None and not (_number(self.time) and 0 < self.time < math.inf):
+            raise ValueError(f"time must be a number of seconds above 0, not {self.time!r}")
+        if not (_number(self.temperature) and 0 <= self.temperature < math.inf):
+            raise ValueError(f"temperature must be a number of at least 0, not "
+                             f"{self.temperature!r}")
+        for name in ("strategy", "escape", "restart", "device", "game"):
+            if not isinstance(getattr(self, name), str):
+                raise ValueError(f"{name} must be a name, not {getattr(self, name)!r}")
+        for name in ("objective", "start"):
+            if getattr(self, name) is not None and not isinstance(getattr(self, name), str):
+                raise ValueError(f"{name} must be text, not {getattr(self, name)!r}")
+        if not isinstance(self.game_options, dict):
+            raise ValueError(f"game options must be a mapping, not {self.game_options!r}")
 
     def _check_start(self) -> None:
         """The start is climbed as given (the run's deck and segments), or refused; never
@@ -168,12 +213,17 @@ class SearchSpec:
         files write ``game = "durak"`` and the game's options side by side).
         """
         known = {f.name for f in fields(cls)}
+        if not isinstance(data, dict):
+            raise ValueError(f"a search spec is a mapping, not {type(data).__name__}")
         data = dict(data)
         try:
             game = get_game(data.get("game", DEFAULT_GAME))
         except GameError as error:
             raise ValueError(str(error)) from None
-        options = dict(data.pop("game_options", None) or {})
+        options = data.pop("game_options", None) or {}
+        if not isinstance(options, dict):
+            raise ValueError(f"game options must be a mapping, not {options!r}")
+        options = dict(options)
         for spec in game.option_specs:
             if spec.name in data and spec.name not in known:
                 value = data.pop(spec.name)

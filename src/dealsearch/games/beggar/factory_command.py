@@ -36,6 +36,7 @@ from ...cli.options import (
     whole_number,
     workers,
 )
+from ...cli.search import add_dask_options, dask_security
 from ...cli.terminal import screen_optional
 from ...errors import BadInput, BadLog, BadOption, RunFailed
 from ...game import Game
@@ -52,6 +53,7 @@ from ...search.backends import (
 )
 from ...search.hooks import TestHooks
 from ...search.runner import describe_failure
+from ...text import progress_stream
 from .catalogue import key_id
 from .engine import play
 from .factory import find_loop, seed_loops
@@ -120,7 +122,8 @@ def add_parser(commands: Any, game: Game | None = None) -> argparse.ArgumentPars
                          help="where the expansions run: local processes or a Dask cluster "
                               "(default: local)")
     factory.add_argument("--scheduler", metavar="ADDRESS",
-                         help="dask: the scheduler, e.g. tcp://host:8786")
+                         help="dask: the scheduler, e.g. tcp://host:8786 or tls://host:8786")
+    add_dask_options(factory)
     factory.add_argument("--resume", type=positive_int, metavar="RUN",
                          help="continue an interrupted factory run of the log")
     factory.add_argument("--db", default=DEFAULT_DB, help="the log")
@@ -231,7 +234,8 @@ def _open_backend(args: argparse.Namespace) -> Backend:
         raise BadOption("--scheduler needs --backend dask")
     name = args.backend or ("dask" if args.scheduler is not None else "local")
     try:
-        backend = open_backend(name, args.workers or _cores(), args.scheduler)
+        backend = open_backend(name, args.workers or _cores(), args.scheduler,
+                               dask_security(args), args.dashboard)
     except MissingDask:
         raise BadOption(f"--backend dask needs Dask: {DASK_EXTRA}") from None
     except BackendError as error:
@@ -333,7 +337,8 @@ def _run(factory: Factory, backend: Backend, run: ManagedRun, args: argparse.Nam
     """Round after round to the budget; each round's finds are committed with the
     checkpoint after it before they are printed (``hooks``: a test's, e.g. to hold after
     a find). Returns the interrupt that stopped it."""
-    bar = tqdm(total=None, unit=" cycles", disable=args.quiet or not sys.stderr.isatty())
+    bar = tqdm(total=None, unit=" cycles", disable=args.quiet or not sys.stderr.isatty(),
+               file=progress_stream())
     seeds = [node.to_json() for node in factory.seeds]
 
     def checkpoint() -> dict[str, Any]:
@@ -374,7 +379,8 @@ def _run(factory: Factory, backend: Backend, run: ManagedRun, args: argparse.Nam
     except Exception as error:  # a worker raised or died: the run fails, --resume redoes
         with deferred(reraise=False):
             run.finish("failed")
-        raise RunFailed(f"run {run.run_id} failed: {describe_failure(error)}; continue "
+        why = backend.explain(error) or describe_failure(error)   # e.g. a scheduler gone
+        raise RunFailed(f"run {run.run_id} failed: {why}; continue "
                         f"with: {_resume(run.run_id, args.db)}") from error
     finally:
         bar.close()

@@ -27,6 +27,7 @@ from ...cli.options import (
 from ...errors import BadInput, BadOption
 from ...game import Game, get_game
 from ...log import Find, ManagedRun
+from ...text import progress_stream
 from .notation import parse_deal
 from .options import beggar_options, get_rules
 from .reverse import MAX_CARDS, basin, longer_starts
@@ -76,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     if args.along:
         check_log_path(args.db)  # before the walk, not after it
         return _along(args, deal, rules)
-    bar = tqdm(total=args.max_states, unit=" states", unit_scale=True,
+    bar = tqdm(total=args.max_states, unit=" states", unit_scale=True, file=progress_stream(),
                disable=args.quiet or not sys.stderr.isatty())
     found = basin(deal, rules, args.max_states, on_state=lambda n: bar.update(n - bar.n))
     bar.close()

@@ -289,7 +289,10 @@ def parse_position(text: str, options: DurakOptions) -> Position:
     talon = tuple(_cards_or_dash(fields.get("talon", ""), "talon"))
     _check_cards([c for hand in hands for c in hand] + list(talon), options.deck)
     attacker_text = fields.get("attacker", "1")
-    if not attacker_text.isdigit() or not 1 <= int(attacker_text) <= n:
+    # A seat is a few ASCII digits: checked before int() reads them (thousands of digits are
+    # past what int() converts, and '²' is a digit int() refuses).
+    if not (attacker_text.isascii() and attacker_text.isdigit() and len(attacker_text) <= 3
+            and 1 <= int(attacker_text) <= n):
         raise GameError(f"attacker must be a seat 1 to {n}, not {attacker_text!r}")
     attacker = int(attacker_text) - 1
     first_text = fields.get("first", "no").lower()

@@ -1,19 +1,22 @@
-"""BMN random search on a GPU (CuPy), or on its CPU twin: the host side of ``_gpu_kernel.cu``.
+"""BMN random search on a GPU (CuPy), or on the CPU: the host side of ``_gpu_kernel.cu``.
 
 :class:`GpuSampler` is what BMN offers the framework's device search
 (:mod:`dealsearch.search.device`): it plays a run of chunks on a device and reports the games
 the device settled, each chunk's record-setting deals and the games handed back (past
 :data:`CAP_PER_CARD` cards per card, or the agreed limit: only the exact engine can tell a
-cycle or a limit). Two devices run the same kernel source:
+cycle or a limit). :class:`KernelHost` launches the kernels and collects their results on
+either of two devices, which run the same kernel source:
 
 - :class:`CupyDevice`: the kernel compiled at run time by NVRTC (``cupy.RawModule``), so the
   wheel needs no CUDA; CuPy is imported only here, only when a GPU is asked for.
-- :class:`EmulatedDevice`: ``_gpu_emulate``, the same C compiled into the package; it gives
+- :class:`EmulatedDevice`: ``_gpu_emulate``, the kernels' own code compiled into the package
+  for the CPU (a warp's lanes in lockstep), launched with the same arguments; it gives
   exactly the device's results (they do not depend on the order deals are played in).
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -31,8 +34,8 @@ KERNEL = Path(__file__).with_name("_gpu_kernel.cu")
 CAP_PER_CARD = 256      # as the lanes: past this many cards per card a game is handed back
 RECORD_ROOM = 64        # records a chunk keeps on the device (more: the CPU replays it)
 SLICE_CHUNKS = 512      # chunks per kernel launch: its scores take 4 bytes a deal
-BLOCK = 256             # threads per block
-MAX_BINS = 4096         # histogram bins the kernel sums per block (DS_MAX_BINS)
+BLOCK = _gpu_emulate.BLOCK   # threads per block (DS_BLOCK)
+MAX_BINS = _gpu_emulate.MAX_BINS  # histogram bins a block sums (DS_MAX_BINS)
 I64 = npt.NDArray[np.int64]
 
 
@@ -102,32 +105,6 @@ class DeviceRun:
     record_scores: npt.NDArray[np.uint32]   # ... and their scores
 
 
-class EmulatedDevice:
-    """The kernel's C compiled for the CPU (``_gpu_emulate``): exactly the GPU's results.
-    :meth:`launch` does the work; :meth:`collect` hands it over."""
-
-    name = "CPU emulation of the GPU kernel"
-    asynchronous = False    # nothing to gain from launching work ahead
-
-    def launch(self, t: KernelTable, work: Work) -> DeviceRun:
-        """Play the work."""
-        totals = np.zeros(4, dtype=np.int64)
-        card_hist = np.zeros(work.card_bins, dtype=np.int64)
-        trick_hist = np.zeros(work.trick_bins, dtype=np.int64)
-        scores = _gpu_emulate.play(t.pay_word, t.size0, t.total, t.cap_cards, t.cap_tricks,
-                                   t.by_tricks, t.courts, t.seed_key, work.first_stream,
-                                   work.chunk_deals, work.n, work.card_bin, card_hist,
-                                   trick_hist, totals)
-        counts, found, found_scores = _gpu_emulate.records(scores, work.chunk_deals,
-                                                           RECORD_ROOM)
-        handbacks = np.flatnonzero(scores == _gpu_emulate.HANDBACK).astype(np.int64)
-        return DeviceRun(totals, card_hist, trick_hist, handbacks, counts, found, found_scores)
-
-    def collect(self, launched: DeviceRun) -> DeviceRun:
-        """The results of :meth:`launch`."""
-        return launched
-
-
 def kernel_source() -> str:
     """``_gpu_kernel.cu`` with its headers pasted in: NVRTC then needs no include path, and
     CuPy's kernel cache (keyed by the source) sees a change to a header."""
@@ -144,8 +121,135 @@ def kernel_source() -> str:
     return paste(KERNEL.read_text(encoding="utf-8"), set())
 
 
-class CupyDevice:
+class KernelHost:
+    """The host side of the kernels: a work's launches, slice by slice, and its results.
+
+    It runs on any array module with CuPy's calls: :class:`CupyDevice` (CuPy, the kernels
+    built by NVRTC) and :class:`EmulatedDevice` (numpy, the kernels compiled for the CPU with
+    the same launch arguments), so what CI runs is this code and the kernel's."""
+
+    name: str
+    asynchronous: bool      # launch returns at once (worth launching work ahead)
+    grid: int               # blocks of BLOCK threads
+    slice_chunks = SLICE_CHUNKS
+
+    def __init__(self, xp: Any, play_fn: Any, records_fn: Any) -> None:
+        self.xp, self.play_fn, self.records_fn = xp, play_fn, records_fn
+        self.score_buffer: Any = None
+
+    def stream(self) -> Any:
+        """The context the launches are queued in."""
+        return contextlib.nullcontext()
+
+    def event(self) -> Any:
+        """A marker recorded after a work's last kernel (:meth:`collect` waits for it)."""
+        return _Done()
+
+    def host(self, array: Any) -> npt.NDArray[Any]:
+        """A device array's content, in host memory."""
+        return np.asarray(array)
+
+    def launch(self, t: KernelTable, work: Work) -> Launched:
+        """Queue the work's kernels and return (on a GPU, at once): a slice of
+        ``slice_chunks`` chunks per launch of ``bmn_random`` (its scores take 4 bytes a
+        deal), each followed by ``bmn_records``. Only small arrays are kept."""
+        xp, u64, i32 = self.xp, np.uint64, np.int32
+        n, per_chunk = work.n, work.chunk_deals
+        chunks = -(-n // per_chunk)
+        slice_deals = self.slice_chunks * per_chunk
+        slices = -(-n // slice_deals)
+        room = max(1 << 16, min(n, slice_deals) // 64)
+        with self.stream() as stream:
+            if self.score_buffer is None or len(self.score_buffer) < min(n, slice_deals):
+                # one buffer for every launch: the stream runs each slice's records kernel
+                # before the next slice's (or the next work's) play kernel overwrites it
+                self.score_buffer = xp.empty(min(n, slice_deals), dtype=xp.uint32)
+            scores = self.score_buffer
+            courts = xp.asarray(np.append(t.courts, np.uint8(0)))
+            out = Launched(
+                work=xp.zeros(slices, dtype=xp.uint64),
+                totals=xp.zeros(4, dtype=xp.uint64),
+                card_hist=xp.zeros(work.card_bins, dtype=xp.uint64),
+                trick_hist=xp.zeros(work.trick_bins, dtype=xp.uint64),
+                handbacks=xp.zeros((slices, room), dtype=xp.uint64),
+                handback_counts=xp.zeros(slices, dtype=xp.uint64),
+                counts=xp.zeros(chunks, dtype=xp.int32),
+                found=xp.zeros((chunks, RECORD_ROOM), dtype=xp.uint32),
+                found_scores=xp.zeros((chunks, RECORD_ROOM), dtype=xp.uint32),
+                room=room, done=self.event())
+            for s in range(slices):
+                start = s * slice_deals
+                size = min(slice_deals, n - start)
+                c0 = s * self.slice_chunks
+                c1 = min(chunks, c0 + self.slice_chunks)
+                self.play_fn((self.grid,), (BLOCK,), (
+                    u64(t.pay_word), i32(t.size0), i32(t.total), i32(t.cap_cards),
+                    i32(t.cap_tricks), i32(t.by_tricks), courts, i32(len(t.courts)),
+                    u64(t.seed_key), u64(work.first_stream + c0), u64(per_chunk), u64(size),
+                    out.work[s:s + 1], scores, out.handbacks[s], out.handback_counts[s:s + 1],
+                    u64(room), u64(start), out.totals, out.card_hist, i32(work.card_bins),
+                    i32(work.card_bin), out.trick_hist, i32(work.trick_bins)))
+                self.records_fn((max(1, -(-(c1 - c0) // 128)),), (128,), (
+                    scores, u64(size), u64(per_chunk), out.found[c0:c1],
+                    out.found_scores[c0:c1], out.counts[c0:c1], i32(RECORD_ROOM)))
+            out.done.record(stream)
+        return out
+
+    def collect(self, launched: Launched) -> DeviceRun:
+        """Wait for the work's kernels (only its own: work launched after it plays on) and
+        copy its small results back."""
+        launched.done.synchronize()
+        host = self.host
+        listed = host(launched.handback_counts).astype(np.int64)
+        if (listed > launched.room).any():
+            raise RuntimeError(f"more than {launched.room} games of a slice handed back to "
+                               "the CPU: this deck's games cycle too often for --device gpu; "
+                               "search it with --device cpu")
+        kept = host(launched.handbacks)
+        return DeviceRun(
+            host(launched.totals).astype(np.int64),
+            host(launched.card_hist).astype(np.int64),
+            host(launched.trick_hist).astype(np.int64),
+            np.sort(np.concatenate([kept[s, :listed[s]] for s in range(len(listed))])
+                    .astype(np.int64)),
+            host(launched.counts), host(launched.found), host(launched.found_scores))
+
+    def scores(self, t: KernelTable, work: Work) -> npt.NDArray[np.uint32]:
+        """Every deal's score (HANDBACK for a hand-back) of a work of one slice at most: for
+        checking the device deal by deal (``benchmarks/gpu_check.py``, the tests)."""
+        if work.n > self.slice_chunks * work.chunk_deals:
+            raise ValueError(f"at most {self.slice_chunks} chunks at a time")
+        self.collect(self.launch(t, work))
+        # nothing after it on the stream: the buffer holds its scores
+        return self.host(self.score_buffer[:work.n]).copy()
+
+
+class _Done:
+    """The host's stand-in for a CUDA event: the work is done when launch returns."""
+
+    def record(self, stream: Any) -> None:
+        """Nothing to record."""
+
+    def synchronize(self) -> None:
+        """Nothing to wait for."""
+
+
+class EmulatedDevice(KernelHost):
+    """The kernels compiled for the CPU (``_gpu_emulate``: the same source, a warp's lanes
+    in lockstep) on numpy arrays: exactly the GPU's results, launch for launch."""
+
+    name = "CPU emulation of the GPU kernel"
+    asynchronous = False    # launch does the work: nothing to gain from launching ahead
+    grid = 2                # two blocks, so that warps of two blocks share the work
+
+    def __init__(self) -> None:
+        super().__init__(np, _gpu_emulate.bmn_random, _gpu_emulate.bmn_records)
+
+
+class CupyDevice(KernelHost):
     """The kernel on the current CUDA device, through CuPy (imported here, and only here)."""
+
+    asynchronous = True     # launch returns at once; the GPU plays while the host works
 
     def __init__(self) -> None:
         try:
@@ -166,102 +270,38 @@ class CupyDevice:
         self.sms = int(props["multiProcessorCount"])
         try:
             module = cupy.RawModule(code=kernel_source(), options=("--std=c++17",))
-            self.play_fn = module.get_function("bmn_random")
-            self.records_fn = module.get_function("bmn_records")
+            play_fn = module.get_function("bmn_random")
+            records_fn = module.get_function("bmn_records")
         except Exception as error:  # NVRTC's CompileException, or a driver too old
             first = str(error).strip().splitlines()[:1] or [type(error).__name__]
             raise DeviceUnavailable(f"--device gpu: the kernel did not build: {first[0]}"
                                     ) from None
+        super().__init__(cupy, play_fn, records_fn)
         try:    # enough blocks to fill every multiprocessor once: the kernel is persistent
-            function = getattr(self.play_fn, "kernel", self.play_fn)   # RawKernel's Function
+            function = getattr(play_fn, "kernel", play_fn)   # RawKernel's Function
             per_sm = cupy.cuda.driver.occupancyMaxActiveBlocksPerMultiprocessor(
                 function.ptr, BLOCK, 0)
-        except Exception:   # an older CuPy: what the kernel's 56 registers allow
+        except Exception:   # an older CuPy: what the kernel's registers allow
             per_sm = 4
         self.grid = self.sms * max(1, int(per_sm))
-        self.stream = cupy.cuda.Stream(non_blocking=True)
-        self.score_buffer: Any = None
+        self._stream = cupy.cuda.Stream(non_blocking=True)
 
-    asynchronous = True     # launch returns at once; the GPU plays while the host works
+    def stream(self) -> Any:
+        """The device's own stream: its kernels run in order, the host's calls return."""
+        return self._stream
 
-    def launch(self, t: KernelTable, work: Work) -> Launched:
-        """Queue the work's kernels on the GPU and return at once: a slice of SLICE_CHUNKS
-        chunks per launch of ``bmn_random`` (its scores take 4 bytes a deal), each followed
-        by ``bmn_records``; the GPU plays them back to back. Only small arrays are kept."""
-        cp, u64, i32 = self.cp, np.uint64, np.int32
-        n, per_chunk = work.n, work.chunk_deals
-        chunks = -(-n // per_chunk)
-        slice_deals = SLICE_CHUNKS * per_chunk
-        slices = -(-n // slice_deals)
-        room = max(1 << 16, min(n, slice_deals) // 64)
-        with self.stream:
-            if self.score_buffer is None or len(self.score_buffer) < min(n, slice_deals):
-                # one buffer for every launch: the stream runs each slice's records kernel
-                # before the next slice's (or the next work's) play kernel overwrites it
-                self.score_buffer = cp.empty(min(n, slice_deals), dtype=cp.uint32)
-            scores = self.score_buffer
-            courts = cp.asarray(np.append(t.courts, np.uint8(0)))
-            out = Launched(
-                work=cp.zeros(slices, dtype=cp.uint64),
-                totals=cp.zeros(4, dtype=cp.uint64),
-                card_hist=cp.zeros(work.card_bins, dtype=cp.uint64),
-                trick_hist=cp.zeros(work.trick_bins, dtype=cp.uint64),
-                handbacks=cp.zeros((slices, room), dtype=cp.uint64),
-                handback_counts=cp.zeros(slices, dtype=cp.uint64),
-                counts=cp.zeros(chunks, dtype=cp.int32),
-                found=cp.zeros((chunks, RECORD_ROOM), dtype=cp.uint32),
-                found_scores=cp.zeros((chunks, RECORD_ROOM), dtype=cp.uint32),
-                room=room, done=cp.cuda.Event())
-            for s in range(slices):
-                start = s * slice_deals
-                size = min(slice_deals, n - start)
-                c0 = s * SLICE_CHUNKS
-                c1 = min(chunks, c0 + SLICE_CHUNKS)
-                self.play_fn((self.grid,), (BLOCK,), (
-                    u64(t.pay_word), i32(t.size0), i32(t.total), i32(t.cap_cards),
-                    i32(t.cap_tricks), i32(t.by_tricks), courts, i32(len(t.courts)),
-                    u64(t.seed_key), u64(work.first_stream + c0), u64(per_chunk), u64(size),
-                    out.work[s:s + 1], scores, out.handbacks[s], out.handback_counts[s:s + 1],
-                    u64(room), u64(start), out.totals, out.card_hist, i32(work.card_bins),
-                    i32(work.card_bin), out.trick_hist, i32(work.trick_bins)))
-                self.records_fn((max(1, -(-(c1 - c0) // 128)),), (128,), (
-                    scores, u64(size), u64(per_chunk), out.found[c0:c1],
-                    out.found_scores[c0:c1], out.counts[c0:c1], i32(RECORD_ROOM)))
-            out.done.record(self.stream)
-        return out
+    def event(self) -> Any:
+        """A CUDA event."""
+        return self.cp.cuda.Event()
 
-    def collect(self, launched: Launched) -> DeviceRun:
-        """Wait for the work's kernels (only its own: work launched after it plays on) and
-        copy its small results back."""
-        launched.done.synchronize()
-        listed = launched.handback_counts.get().astype(np.int64)
-        if (listed > launched.room).any():
-            raise RuntimeError(f"more than {launched.room} games of a slice handed back to "
-                               "the CPU: this deck's games cycle too often for --device gpu; "
-                               "search it with --device cpu")
-        kept = launched.handbacks.get()
-        return DeviceRun(
-            launched.totals.get().astype(np.int64),
-            launched.card_hist.get().astype(np.int64),
-            launched.trick_hist.get().astype(np.int64),
-            np.sort(np.concatenate([kept[s, :listed[s]] for s in range(len(listed))])
-                    .astype(np.int64)),
-            launched.counts.get(), launched.found.get(), launched.found_scores.get())
-
-
-    def scores(self, t: KernelTable, work: Work) -> npt.NDArray[np.uint32]:
-        """Every deal's score (HANDBACK for a hand-back) of a work of one slice at most: for
-        checking the GPU deal by deal (``benchmarks/gpu_check.py``)."""
-        if work.n > SLICE_CHUNKS * work.chunk_deals:
-            raise ValueError(f"at most {SLICE_CHUNKS} chunks at a time")
-        self.collect(self.launch(t, work))
-        self.stream.synchronize()   # nothing after it on the stream: the buffer is its
-        return np.asarray(self.score_buffer[:work.n].get())
+    def host(self, array: Any) -> npt.NDArray[Any]:
+        """A copy in host memory."""
+        return np.asarray(array.get())
 
 
 @dataclass
 class Launched:
-    """A work's device arrays, until :meth:`CupyDevice.collect` copies them back."""
+    """A work's device arrays, until :meth:`KernelHost.collect` copies them back."""
 
     work: Any
     totals: Any
@@ -273,7 +313,7 @@ class Launched:
     found: Any
     found_scores: Any
     room: int
-    done: Any       # a CUDA event, recorded after the work's last kernel
+    done: Any       # recorded after the work's last kernel
 
 
 def open_device(device: str) -> CupyDevice | EmulatedDevice:

@@ -115,6 +115,10 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
                              "GPU), or on the GPU kernel compiled for the CPU (emulate: slow, "
                              "for checks); the same seed plays the same deals on each "
                              "(default: cpu)")
+    search.add_argument("--gpu-check-every", type=positive_int, metavar="N",
+                        help="--device gpu or emulate: replay one chunk of 100,000 deals in N "
+                             "on the CPU, during the run, and stop at the first difference "
+                             "(default: 1000, 0.1%% of the deals)")
     search.add_argument("--backend", choices=BACKENDS,
                         help="where the work runs: local processes or a Dask cluster (pip "
                              "install 'dealsearch[dask]') (default: local)")
@@ -135,7 +139,7 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
 
 
 _SPEC_OPTIONS = ("strategy", "seed", "workers", "deals", "time", "objective", "start", "escape",
-                 "stall", "reverse_every", "restart", "kick", "device")
+                 "stall", "reverse_every", "restart", "kick", "device", "gpu_check_every")
 
 
 def _given(args: argparse.Namespace) -> dict[str, Any]:
@@ -244,7 +248,10 @@ def run(args: argparse.Namespace) -> int:
 def _search(args: argparse.Namespace) -> int:
     backend_name = _backend_name(args)
     if args.resume is not None:
-        given = [f"--{k.replace('_', '-')}" for k in _given(args)]
+        # the device may change: deal j of chunk k is the same deal on any (the runs of a
+        # failed GPU continue on the CPU)
+        device = {k: v for k, v in _given(args).items() if k == "device"}
+        given = [f"--{k.replace('_', '-')}" for k in _given(args) if k not in device]
         if given or args.config:
             raise BadOption(f"--resume continues the run as it was started: drop "
                             f"{(given or ['--config'])[0]}")
@@ -262,7 +269,10 @@ def _search(args: argparse.Namespace) -> int:
             raise BadOption(f"run {args.resume} is a {run['strategy']} run, not a search; "
                             f"{how_to_continue(run, args.db)}")
         try:
-            spec = SearchSpec.from_json(run["options"])
+            options = {**run["options"], **device}
+            if options.get("device") == "cpu":
+                options.pop("gpu_check_every", None)
+            spec = SearchSpec.from_json(options)
         except (ValueError, TypeError) as error:
             raise BadOption(f"run {args.resume} cannot be resumed: {error}") from None
         run_id: int | None = args.resume
@@ -318,6 +328,8 @@ def _search(args: argparse.Namespace) -> int:
         where += f" --scheduler {args.scheduler}"
     resume = f"dealsearch search --resume {summary.run_id} --db {args.db}{where}"
     if summary.status == "failed":
+        if spec.device != "cpu":    # a device that failed: the CPU plays the same deals
+            resume += " --device cpu"
         raise RunFailed(f"run {summary.run_id} failed: {summary.error}; continue with: {resume}")
     if summary.status == "interrupted":
         if not args.json:

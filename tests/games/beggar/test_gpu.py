@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from dealsearch.cli import main
-from dealsearch.games.beggar import _engine, _gpu_emulate, gpu
+from dealsearch.games.beggar import _engine, _gpu_emulate, gpu, gpu_build
 from dealsearch.games.beggar.notation import STANDARD
 from dealsearch.games.beggar.options import beggar_options
 from dealsearch.search import device as device_module
@@ -476,3 +476,80 @@ def test_cupy_without_a_gpu_is_one_line(monkeypatch) -> None:
         with pytest.raises(device_module.DeviceUnavailable) as error:
             gpu.CupyDevice()
         assert str(error.value).startswith(words) and "\n" not in str(error.value)
+
+
+# ---------------------------------------------------------------- the run-time build
+NVRTC = gpu_build.find_nvrtc()
+
+
+@pytest.mark.skipif(NVRTC is None, reason="no NVRTC here: pip install nvidia-cuda-nvrtc "
+                                          "(the test extra has it)")
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
+def test_the_run_time_source_builds_with_nvrtc_without_spills(arch, capsys) -> None:
+    """kernel_source() built by NVRTC with CuPy's options, as a run builds it: no error, no
+    spill, no local memory, and the shared memory a block may declare."""
+    report = gpu_build.build(gpu.kernel_source(), arch, NVRTC, gpu_build.cupy_include())
+    with capsys.disabled():
+        print(f"\nNVRTC {report.nvrtc}: " + "; ".join(report.lines()))
+    assert set(report.kernels) == {"bmn_random", "bmn_records"}
+    for name, use in report.kernels.items():
+        assert use.spill_bytes == 0 and use.stack_bytes == 0, (name, report.log)
+        assert 0 < use.registers <= 64, name       # 4 blocks of 256 threads per SM
+        assert use.shared_bytes <= 48 * 1024, name
+    assert "warning" not in report.log.lower(), report.log
+
+
+@pytest.mark.skipif(NVRTC is None, reason="no NVRTC here: pip install nvidia-cuda-nvrtc")
+def test_a_source_that_does_not_build_says_why() -> None:
+    with pytest.raises(gpu_build.NvrtcError, match="undefined"):
+        gpu_build.build(gpu.kernel_source() + "\n__device__ int broken() { return nope; }\n",
+                        "sm_90", NVRTC)
+
+
+# ---------------------------------------------------------------- every run checks itself
+def test_a_device_run_cross_checks_chunks_and_says_how_many(capsys, tmp_path) -> None:
+    code = main(["search", "random", "--device", "emulate", "--deals", "450000", "--seed", "4",
+                 "--workers", "1", "--gpu-check-every", "2", "--db", str(tmp_path / "l.sqlite"),
+                 "--json"])
+    assert code == 0
+    summary = json.loads(capsys.readouterr().out.splitlines()[-1])
+    assert summary["checked_chunks"] == 3       # chunks 0, 2 and 4 of 0..4
+
+
+def test_the_work_plays_each_checked_chunk_alone() -> None:
+    work = gpu.Work(998, 2_050, 100, 10, 2048, 4096, check_every=1000)    # chunks 998..1018
+    assert work.slices(8) == [(0, 2, False), (2, 3, True), (3, 11, False), (11, 19, False),
+                              (19, 21, False)]
+    assert gpu.Work(0, 250, 100, 10, 2048, 4096, check_every=1).slices(512) == [
+        (0, 1, True), (1, 2, True), (2, 3, True)]
+
+
+def test_a_spoilt_chunk_stops_the_run_in_one_line_and_it_resumes_on_the_cpu(
+        capsys, monkeypatch, tmp_path) -> None:
+    """A device whose results for chunk 4 are wrong (as a bad GPU's would be): the check
+    catches it, the run fails in one line naming the chunk (exit 1), and resumed on the CPU
+    it logs what a CPU run logs."""
+    monkeypatch.setattr(gpu.KernelHost, "spoil_chunk", 4)
+    monkeypatch.setattr(device_module, "_samplers", {})
+    db = str(tmp_path / "device.sqlite")
+    argv = ["random", "--deals", "600000", "--seed", "8", "--workers", "1", "--quiet"]
+    code = main(["search", *argv, "--device", "emulate", "--gpu-check-every", "2", "--db", db])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 1
+    assert len(err) == 1 and "chunk 4 differs from its replay on the CPU (cards histogram)" \
+        in err[0], err
+    assert err[0].endswith(f"continue with: dealsearch search --resume 1 --db {db} --device cpu")
+    runs = {}
+    for name, args in (("device", ["--resume", "1", "--db", db, "--device", "cpu"]),
+                       ("cpu", [*argv, "--db", str(tmp_path / "cpu.sqlite")])):
+        assert main(["search", *args, "--json"]) == 0
+        runs[name] = json.loads(capsys.readouterr().out.splitlines()[-1])
+    for key in ("deals", "cards", "outcomes", "best"):
+        assert runs["device"][key] == runs["cpu"][key], key
+
+
+def test_check_every_is_for_a_device() -> None:
+    with pytest.raises(ValueError, match="for --device gpu or emulate"):
+        spec("cpu", gpu_check_every=10)
+    assert spec("emulate").device_check_every == 1000
+    assert spec("emulate", gpu_check_every=7).device_check_every == 7

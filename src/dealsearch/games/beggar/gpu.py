@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ...search.device import GPU_EXTRA, DevicePlay, DeviceUnavailable
+from ...search.device import GPU_EXTRA, ChunkPlay, DevicePlay, DeviceUnavailable
 from . import _gpu_emulate
 from .options import BeggarOptions
 
@@ -82,7 +82,9 @@ class KernelTable:
 class Work:
     """A run of deals for a device: deals 0..n-1 of the chunks of ``chunk_deals`` deals from
     ``first_stream`` on, with histograms of ``card_bins`` bins of ``card_bin`` cards and of
-    ``trick_bins`` bins of one trick."""
+    ``trick_bins`` bins of one trick. Each chunk whose number is a multiple of
+    ``check_every`` (0: none) is played in a launch of its own, with sums of its own, for the
+    host to check against the CPU."""
 
     first_stream: int
     n: int
@@ -90,6 +92,29 @@ class Work:
     card_bin: int
     card_bins: int
     trick_bins: int
+    check_every: int = 0
+
+    def slices(self, most: int) -> list[tuple[int, int, bool]]:
+        """The launches, as (first chunk, end chunk, checked): at most ``most`` chunks each,
+        and every checked chunk alone."""
+        chunks = -(-self.n // self.chunk_deals)
+        out, c = [], 0
+        while c < chunks:
+            end = min(chunks, c + most)
+            if self.check_every:    # the first checked chunk from c on
+                checked = -(-(self.first_stream + c) // self.check_every) * self.check_every \
+                    - self.first_stream
+                if checked == c:
+                    end = c + 1
+                elif checked < end:
+                    end = checked
+            out.append((c, end, end == c + 1 and self.is_checked(c)))
+            c = end
+        return out
+
+    def is_checked(self, c: int) -> bool:
+        """Whether chunk c (of the work) is one to check."""
+        return bool(self.check_every) and (self.first_stream + c) % self.check_every == 0
 
 
 @dataclass
@@ -103,6 +128,7 @@ class DeviceRun:
     record_counts: npt.NDArray[np.int32]    # per chunk (more than RECORD_ROOM: not all kept)
     records: npt.NDArray[np.uint32]     # per chunk, its records' positions in it ...
     record_scores: npt.NDArray[np.uint32]   # ... and their scores
+    checked: dict[int, tuple[I64, I64, I64]]  # chunk checked -> its totals and histograms
 
 
 def kernel_source() -> str:
@@ -132,6 +158,7 @@ class KernelHost:
     asynchronous: bool      # launch returns at once (worth launching work ahead)
     grid: int               # blocks of BLOCK threads
     slice_chunks = SLICE_CHUNKS
+    spoil_chunk: int | None = None  # tests only: this chunk's results spoilt, as by a bad GPU
 
     def __init__(self, xp: Any, play_fn: Any, records_fn: Any) -> None:
         self.xp, self.play_fn, self.records_fn = xp, play_fn, records_fn
@@ -157,7 +184,9 @@ class KernelHost:
         n, per_chunk = work.n, work.chunk_deals
         chunks = -(-n // per_chunk)
         slice_deals = self.slice_chunks * per_chunk
-        slices = -(-n // slice_deals)
+        launches = work.slices(self.slice_chunks)
+        slices = len(launches)
+        sums = 1 + sum(checked for _, _, checked in launches)   # the rest's, each checked's
         room = max(1 << 16, min(n, slice_deals) // 64)
         with self.stream() as stream:
             if self.score_buffer is None or len(self.score_buffer) < min(n, slice_deals):
@@ -168,27 +197,30 @@ class KernelHost:
             courts = xp.asarray(np.append(t.courts, np.uint8(0)))
             out = Launched(
                 work=xp.zeros(slices, dtype=xp.uint64),
-                totals=xp.zeros(4, dtype=xp.uint64),
-                card_hist=xp.zeros(work.card_bins, dtype=xp.uint64),
-                trick_hist=xp.zeros(work.trick_bins, dtype=xp.uint64),
+                totals=xp.zeros((sums, 4), dtype=xp.uint64),
+                card_hist=xp.zeros((sums, work.card_bins), dtype=xp.uint64),
+                trick_hist=xp.zeros((sums, work.trick_bins), dtype=xp.uint64),
                 handbacks=xp.zeros((slices, room), dtype=xp.uint64),
                 handback_counts=xp.zeros(slices, dtype=xp.uint64),
                 counts=xp.zeros(chunks, dtype=xp.int32),
                 found=xp.zeros((chunks, RECORD_ROOM), dtype=xp.uint32),
                 found_scores=xp.zeros((chunks, RECORD_ROOM), dtype=xp.uint32),
-                room=room, done=self.event())
-            for s in range(slices):
-                start = s * slice_deals
-                size = min(slice_deals, n - start)
-                c0 = s * self.slice_chunks
-                c1 = min(chunks, c0 + self.slice_chunks)
+                room=room, first_chunk=work.first_stream,
+                checked=[c0 for c0, _, checked in launches if checked], done=self.event())
+            seen = 0
+            for s, (c0, c1, checked) in enumerate(launches):
+                start = c0 * per_chunk
+                size = min(c1 * per_chunk, n) - start
+                seen += checked
+                at = seen if checked else 0
                 self.play_fn((self.grid,), (BLOCK,), (
                     u64(t.pay_word), i32(t.size0), i32(t.total), i32(t.cap_cards),
                     i32(t.cap_tricks), i32(t.by_tricks), courts, i32(len(t.courts)),
                     u64(t.seed_key), u64(work.first_stream + c0), u64(per_chunk), u64(size),
                     out.work[s:s + 1], scores, out.handbacks[s], out.handback_counts[s:s + 1],
-                    u64(room), u64(start), out.totals, out.card_hist, i32(work.card_bins),
-                    i32(work.card_bin), out.trick_hist, i32(work.trick_bins)))
+                    u64(room), u64(start), out.totals[at], out.card_hist[at],
+                    i32(work.card_bins), i32(work.card_bin), out.trick_hist[at],
+                    i32(work.trick_bins)))
                 self.records_fn((max(1, -(-(c1 - c0) // 128)),), (128,), (
                     scores, u64(size), u64(per_chunk), out.found[c0:c1],
                     out.found_scores[c0:c1], out.counts[c0:c1], i32(RECORD_ROOM)))
@@ -206,13 +238,18 @@ class KernelHost:
                                "the CPU: this deck's games cycle too often for --device gpu; "
                                "search it with --device cpu")
         kept = host(launched.handbacks)
+        sums = [host(a).astype(np.int64) for a in (launched.totals, launched.card_hist,
+                                                    launched.trick_hist)]
+        spoilt = self.spoil_chunk
+        if spoilt is not None and spoilt - launched.first_chunk in launched.checked:
+            sums[1][1 + launched.checked.index(spoilt - launched.first_chunk), 0] += 1
         return DeviceRun(
-            host(launched.totals).astype(np.int64),
-            host(launched.card_hist).astype(np.int64),
-            host(launched.trick_hist).astype(np.int64),
+            *(a.sum(axis=0) for a in sums),
             np.sort(np.concatenate([kept[s, :listed[s]] for s in range(len(listed))])
                     .astype(np.int64)),
-            host(launched.counts), host(launched.found), host(launched.found_scores))
+            host(launched.counts), host(launched.found), host(launched.found_scores),
+            {c: (sums[0][i], sums[1][i], sums[2][i])
+             for i, c in enumerate(launched.checked, start=1)})
 
     def scores(self, t: KernelTable, work: Work) -> npt.NDArray[np.uint32]:
         """Every deal's score (HANDBACK for a hand-back) of a work of one slice at most: for
@@ -313,6 +350,8 @@ class Launched:
     found: Any
     found_scores: Any
     room: int
+    first_chunk: int
+    checked: list[int]      # the chunks checked, in the order of their sums (from row 1)
     done: Any       # recorded after the work's last kernel
 
 
@@ -336,13 +375,14 @@ class GpuSampler:
         self.ahead: tuple[Work, Any] | None = None
 
     def play(self, first_chunk: int, deals: int, chunk_deals: int, hists: Sequence[I64],
-             widths: Sequence[int]) -> DevicePlay:
-        """Play ``deals`` deals from chunk ``first_chunk`` on; add into ``hists``."""
+             widths: Sequence[int], check_every: int = 0) -> DevicePlay:
+        """Play ``deals`` deals from chunk ``first_chunk`` on; add into ``hists``. The chunks
+        whose number is a multiple of ``check_every`` come back also one by one (``checks``)."""
         if len(hists) != 2 or widths[1] != 1 or max(len(h) for h in hists) > MAX_BINS:
             raise ValueError(f"BMN histograms: cards and tricks (bins of 1), up to {MAX_BINS} "
                              "bins each")
         work = Work(first_chunk, deals, chunk_deals, int(widths[0]), len(hists[0]),
-                    len(hists[1]))
+                    len(hists[1]), check_every)
         ahead, self.ahead = self.ahead, None
         launched: Any = ahead[1] if ahead is not None and ahead[0] == work else \
             self.device.launch(self.table, work)
@@ -361,12 +401,20 @@ class GpuSampler:
                 finds.extend((first_chunk + c, int(j), int(score)) for j, score in
                              zip(run.records[c, :count], run.record_scores[c, :count],
                                  strict=True))
+        handbacks = [(first_chunk + int(w) // chunk_deals, int(w) % chunk_deals)
+                     for w in run.handbacks]
+        checks = []
+        for c, (totals, card_hist, trick_hist) in run.checked.items():
+            chunk = first_chunk + c
+            won, _, cards, tricks = (int(x) for x in totals)
+            checks.append(ChunkPlay(
+                chunk, counts=[won, 0, 0], totals=[cards, tricks], hists=[card_hist, trick_hist],
+                finds=[(deal, score) for k, deal, score in finds if k == chunk],
+                handbacks=[deal for k, deal in handbacks if k == chunk],
+                all_finds=chunk not in replay))
         won, _, cards, tricks = (int(x) for x in run.totals)
-        return DevicePlay(
-            counts=[won, 0, 0], totals=[cards, tricks], finds=finds,
-            handbacks=[(first_chunk + int(w) // chunk_deals, int(w) % chunk_deals)
-                       for w in run.handbacks],
-            replay=replay)
+        return DevicePlay(counts=[won, 0, 0], totals=[cards, tricks], finds=finds,
+                          handbacks=handbacks, replay=replay, checks=checks)
 
     def rows(self, chunks: npt.NDArray[np.uint64], deals: npt.NDArray[np.uint64]
              ) -> npt.NDArray[np.uint8]:

@@ -194,7 +194,9 @@ def test_without_cupy_device_gpu_is_one_line_and_exit_2(capsys, monkeypatch, tmp
                  str(tmp_path / "log.sqlite")])
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2
-    assert err == ["dealsearch: error: --device gpu needs CuPy: pip install 'dealsearch[gpu]'"]
+    assert err == ["dealsearch: error: --device gpu needs CuPy: pip install 'dealsearch[gpu]' "
+                   "(a CUDA 13 driver; for a CUDA 12 driver: pip install cupy-cuda12x "
+                   "nvidia-cuda-nvrtc-cu12 nvidia-cuda-runtime-cu12)"]
     assert not (tmp_path / "log.sqlite").exists()
 
 
@@ -463,19 +465,29 @@ def test_the_emulation_checks_its_launch_arguments(call, words) -> None:
         call()
 
 
-def test_cupy_without_a_gpu_is_one_line(monkeypatch) -> None:
+@pytest.mark.parametrize(("driver", "error", "words"), [
+    (True, None, "--device gpu: no GPU found"),
+    (False, "CUDA driver version is insufficient for CUDA runtime version",
+     "--device gpu: no GPU here (no NVIDIA driver is installed)"),
+    (True, "CUDA driver version is insufficient for CUDA runtime version",
+     "--device gpu: the NVIDIA driver is older than CuPy's CUDA (CUDA driver version is "
+     "insufficient for CUDA runtime version): update the driver, or for a CUDA 12 driver: "
+     "pip install cupy-cuda12x nvidia-cuda-nvrtc-cu12 nvidia-cuda-runtime-cu12"),
+    (True, "unknown error", "--device gpu: no usable GPU (unknown error)"),
+], ids=["no GPU", "no driver", "old driver", "other"])
+def test_cupy_without_a_gpu_is_one_line(monkeypatch, driver, error, words) -> None:
     def broken() -> int:
-        raise RuntimeError("CUDA driver version is insufficient for CUDA runtime version")
+        raise RuntimeError(error)
 
-    for count, words in ((lambda: 0, "--device gpu: no GPU found"),
-                         (broken, "--device gpu: no usable GPU (CUDA driver version is")):
-        runtime = SimpleNamespace(**{**vars(FAKE_CUPY.cuda.runtime), "getDeviceCount": count})
-        cuda = SimpleNamespace(**{**vars(FAKE_CUPY.cuda), "runtime": runtime})
-        monkeypatch.setitem(sys.modules, "cupy", SimpleNamespace(**{**vars(FAKE_CUPY),
-                                                                    "cuda": cuda}))
-        with pytest.raises(device_module.DeviceUnavailable) as error:
-            gpu.CupyDevice()
-        assert str(error.value).startswith(words) and "\n" not in str(error.value)
+    runtime = SimpleNamespace(**{**vars(FAKE_CUPY.cuda.runtime),
+                                 "getDeviceCount": broken if error else lambda: 0})
+    cuda = SimpleNamespace(**{**vars(FAKE_CUPY.cuda), "runtime": runtime})
+    monkeypatch.setitem(sys.modules, "cupy", SimpleNamespace(**{**vars(FAKE_CUPY),
+                                                                "cuda": cuda}))
+    monkeypatch.setattr(gpu, "nvidia_driver", lambda: driver)
+    with pytest.raises(device_module.DeviceUnavailable) as raised:
+        gpu.CupyDevice()
+    assert str(raised.value) == words
 
 
 # ---------------------------------------------------------------- the run-time build

@@ -17,7 +17,9 @@ either of two devices, which run the same kernel source:
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import re
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -37,6 +39,8 @@ SLICE_CHUNKS = 512      # chunks per kernel launch: its scores take 4 bytes a de
 BLOCK = _gpu_emulate.BLOCK   # threads per block (DS_BLOCK)
 MAX_BINS = _gpu_emulate.MAX_BINS  # histogram bins a block sums (DS_MAX_BINS)
 I64 = npt.NDArray[np.int64]
+# CuPy, NVRTC and the CUDA runtime for a CUDA 12 driver (the gpu extra's are CUDA 13's)
+CUDA12_INSTALL = "pip install cupy-cuda12x nvidia-cuda-nvrtc-cu12 nvidia-cuda-runtime-cu12"
 
 
 def refusal(options: BeggarOptions) -> str | None:
@@ -292,14 +296,15 @@ class CupyDevice(KernelHost):
         try:
             import cupy  # type: ignore[import-not-found,unused-ignore]
         except ImportError:
-            raise DeviceUnavailable(f"--device gpu needs CuPy: {GPU_EXTRA}") from None
+            raise DeviceUnavailable(f"--device gpu needs CuPy: {GPU_EXTRA} (a CUDA 13 "
+                                    f"driver; for a CUDA 12 driver: {CUDA12_INSTALL})") from None
         self.cp: Any = cupy
         try:
             count = cupy.cuda.runtime.getDeviceCount()
             props = cupy.cuda.runtime.getDeviceProperties(cupy.cuda.Device().id) if count \
                 else None
         except Exception as error:  # CUDARuntimeError; or no CUDA library to load at all
-            raise DeviceUnavailable(f"--device gpu: no usable GPU ({error})") from None
+            raise DeviceUnavailable(no_gpu(error)) from None
         if props is None:
             raise DeviceUnavailable("--device gpu: no GPU found")
         name = props["name"]
@@ -353,6 +358,29 @@ class Launched:
     first_chunk: int
     checked: list[int]      # the chunks checked, in the order of their sums (from row 1)
     done: Any       # recorded after the work's last kernel
+
+
+def nvidia_driver() -> bool:
+    """Whether this machine has an NVIDIA driver (its CUDA library loads)."""
+    for name in ("nvcuda.dll",) if sys.platform == "win32" else ("libcuda.so.1",):
+        try:
+            ctypes.CDLL(name)
+            return True
+        except OSError:
+            pass
+    return False
+
+
+def no_gpu(error: Exception) -> str:
+    """Why CuPy found no GPU to use, in one line: no driver at all, a driver older than
+    CuPy's CUDA (and what to install for it), or CUDA's own words."""
+    if not nvidia_driver():
+        return "--device gpu: no GPU here (no NVIDIA driver is installed)"
+    text = " ".join(str(error).split())
+    if "insufficient" in text.lower():     # cudaErrorInsufficientDriver
+        return (f"--device gpu: the NVIDIA driver is older than CuPy's CUDA ({text}): update "
+                f"the driver, or for a CUDA 12 driver: {CUDA12_INSTALL}")
+    return f"--device gpu: no usable GPU ({text})"
 
 
 def open_device(device: str) -> CupyDevice | EmulatedDevice:

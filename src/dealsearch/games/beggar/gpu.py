@@ -247,12 +247,13 @@ class KernelHost:
         spoilt = self.spoil_chunk
         if spoilt is not None and spoilt - launched.first_chunk in launched.checked:
             sums[1][1 + launched.checked.index(spoilt - launched.first_chunk), 0] += 1
+        totals, card_hist, trick_hist = sums
         return DeviceRun(
-            *(a.sum(axis=0) for a in sums),
+            totals.sum(axis=0), card_hist.sum(axis=0), trick_hist.sum(axis=0),
             np.sort(np.concatenate([kept[s, :listed[s]] for s in range(len(listed))])
                     .astype(np.int64)),
             host(launched.counts), host(launched.found), host(launched.found_scores),
-            {c: (sums[0][i], sums[1][i], sums[2][i])
+            {c: (totals[i], card_hist[i], trick_hist[i])
              for i, c in enumerate(launched.checked, start=1)})
 
     def scores(self, t: KernelTable, work: Work) -> npt.NDArray[np.uint32]:

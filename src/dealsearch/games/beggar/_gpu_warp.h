@@ -16,7 +16,9 @@
  *   ds_atomic_add32/64 (shared or global memory), DS_BLOCK_FOR (a block-strided loop),
  *   DS_SYNC_WARP (the warp's barrier for its shared memory; on the host: nothing to do)
  * The block's barriers sit between the phases the kernel (_gpu_kernel.cu) and the host's grid
- * (ds_host_random) call in the same order.
+ * (ds_host_random) call in the same order. Another kernel (say, ranking deals for an
+ * exhaustive search) would be written the same way: its body in a header of its own on these
+ * primitives, an entry point in _gpu_kernel.cu, a host grid beside ds_host_random.
  */
 #ifndef DS_GPU_WARP_H
 #define DS_GPU_WARP_H

@@ -119,11 +119,20 @@ def describe(sampler: Any, emulate: bool) -> None:
         f"chunks of {CHUNK_DEALS:,} deals")
     if not emulate:
         cp = device.cp
-        props = cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)
+        runtime, device_id = cp.cuda.runtime, cp.cuda.Device().id
+        props = runtime.getDeviceProperties(device_id)
+
+        def ghz(attribute: int, name: str) -> str:
+            """A clock (CUDA 13's properties dropped them: asked as attributes first)."""
+            try:
+                return f"{runtime.deviceGetAttribute(attribute, device_id) / 1e6:.2f} GHz"
+            except Exception:
+                return f"{props.get(name, 0) / 1e6:.2f} GHz"
+
+        # cudaDevAttrClockRate 13, cudaDevAttrMemoryClockRate 36 (both in kHz)
         say(f"GPU: {device.name}, {props['multiProcessorCount']} multiprocessors, "
-            f"{props.get('clockRate', 0) / 1e6:.2f} GHz, memory "
-            f"{props.get('memoryClockRate', 0) / 1e6:.2f} GHz, compute capability "
-            f"{props.get('major')}.{props.get('minor')}")
+            f"{ghz(13, 'clockRate')}, memory {ghz(36, 'memoryClockRate')}, compute "
+            f"capability {props.get('major')}.{props.get('minor')}")
         kernel = device.play_fn
         say(f"bmn_random as loaded: {getattr(kernel, 'num_regs', '?')} registers, "
             f"{getattr(kernel, 'shared_size_bytes', '?')} B shared, "

@@ -72,8 +72,9 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
     search.add_argument("--config", help="a campaign file (TOML), or the name of a shipped "
                                          f"one: {', '.join(campaign_names())}")
     search.add_argument("--resume", type=positive_int, metavar="RUN_ID",
-                        help="continue an interrupted run from its last checkpoint "
-                             "(default: start a new run)")
+                        help="continue an interrupted run from its last checkpoint, with "
+                             "its options (--device may change: every device plays the same "
+                             "deals) (default: start a new run)")
     search.add_argument("--db", default=DEFAULT_DB, help="the log")
     search.add_argument("--workers", type=workers, metavar="N",
                         help="worker processes; 0 or auto: every core (default: every core)")

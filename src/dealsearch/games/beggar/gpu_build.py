@@ -74,8 +74,8 @@ def find_nvrtc() -> Path | None:
     found = ctypes.util.find_library("nvrtc")
     if found:
         places.append(found)
-    for place in places:
-        if "builtins" not in place and "alt" not in Path(place).name:
+    for place in places:    # not NVRTC's builtins, nor the alternative build CUDA 12 ships
+        if "builtins" not in place and ".alt." not in Path(place).name:
             return Path(place)
     return None
 

@@ -136,6 +136,16 @@ def test_the_kernel_respects_limits_and_uneven_hands(values) -> None:
         assert handed[outcome == 2].all()
 
 
+@pytest.mark.parametrize(("n", "chunk_deals", "slice_chunks"), [(37, 10, 1), (1, 5, 2),
+                                                              (2_000, 999, 2)])
+def test_launches_smaller_than_a_warps_deals_play_each_deal_once(n, chunk_deals,
+                                                                 slice_chunks) -> None:
+    """Slices of fewer deals than a warp takes at once (the work counter runs dry mid-warp),
+    and of a few: every deal is played once, none twice."""
+    check_against_engine(beggar_options(), 5, n, slice_chunks=slice_chunks,
+                         chunk_deals=chunk_deals)
+
+
 def test_the_kernel_scores_by_tricks() -> None:
     check_against_engine(beggar_options(), 8, 50_000, objective="tricks")
 

@@ -21,11 +21,30 @@ from .game import Game, GameOptions
 
 DEVICES = ("cpu", "gpu", "emulate")
 GPU_EXTRA = "pip install 'dealsearch[gpu]'"
+CHECK_EVERY = 1000      # a device run replays one chunk in this many on the CPU (0.1 %)
 
 
 class DeviceUnavailable(Exception):
     """The device cannot be used here (no CuPy, no GPU, a kernel that will not build): the
     message says why in one line."""
+
+
+class DeviceMismatch(Exception):
+    """A chunk the device played differs from the CPU's replay of it: its results, and the
+    run's since, cannot be trusted."""
+
+
+@dataclass
+class ChunkPlay:
+    """One chunk as a device played it, apart from the rest, for the CPU to check."""
+
+    chunk: int
+    counts: list[int]                   # as DevicePlay's, for this chunk alone
+    totals: list[int]
+    hists: list[npt.NDArray[np.int64]]  # its settled games, per measure
+    finds: list[tuple[int, int]]        # (deal in chunk, score): its records
+    handbacks: list[int]                # its deals handed back
+    all_finds: bool = True              # False: more records than the device keeps
 
 
 @dataclass
@@ -37,6 +56,7 @@ class DevicePlay:
     finds: list[tuple[int, int, int]]   # (chunk, deal in chunk, score): records, not replayed
     handbacks: list[tuple[int, int]]    # (chunk, deal in chunk): for the exact engine
     replay: list[int] = field(default_factory=list)  # chunks whose finds the CPU must find
+    checks: list[ChunkPlay] = field(default_factory=list)  # chunks played apart, to check
 
 
 class DeviceSampler(Protocol):
@@ -45,9 +65,11 @@ class DeviceSampler(Protocol):
     name: str   # the device in words, e.g. "NVIDIA H200"
 
     def play(self, first_chunk: int, deals: int, chunk_deals: int,
-             hists: Sequence[npt.NDArray[np.int64]], widths: Sequence[int]) -> DevicePlay:
+             hists: Sequence[npt.NDArray[np.int64]], widths: Sequence[int],
+             check_every: int = 0) -> DevicePlay:
         """Play ``deals`` deals: chunk ``first_chunk`` and those after it, ``chunk_deals``
-        each (the last perhaps fewer); add the settled games into ``hists``."""
+        each (the last perhaps fewer); add the settled games into ``hists``. Each chunk whose
+        number is a multiple of ``check_every`` also comes back alone, in ``checks``."""
 
     def rows(self, chunks: npt.NDArray[np.uint64], deals: npt.NDArray[np.uint64]
              ) -> npt.NDArray[np.uint8]:

@@ -45,7 +45,14 @@ game keeps (a capability is checked only where the game has it), and
 from __future__ import annotations
 
 from ._kernel import Kernel, PythonKernel
-from .devices import GPU_EXTRA, DevicePlay, DeviceSampler, DeviceSearch, DeviceUnavailable
+from .devices import (
+    GPU_EXTRA,
+    ChunkPlay,
+    DevicePlay,
+    DeviceSampler,
+    DeviceSearch,
+    DeviceUnavailable,
+)
 from .game import (
     BatchDetails,
     BatchPlayer,
@@ -96,6 +103,7 @@ __all__ = [
     "BatchDetails",
     "BatchPlayer",
     "BatchResults",
+    "ChunkPlay",
     "Command",
     "CycleCatalogue",
     "CycleFamilies",

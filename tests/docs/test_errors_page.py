@@ -77,6 +77,9 @@ TESTS = {
                           "test_an_owner_that_was_taken_over_stops_without_writing"),
     "needs CuPy": ("games/beggar/test_gpu.py",
                    "test_without_cupy_device_gpu_is_one_line_and_exit_2"),
+    "differs from its replay on the CPU": (
+        "games/beggar/test_gpu.py",
+        "test_a_spoilt_chunk_stops_the_run_in_one_line_and_it_resumes_on_the_cpu"),
     "earlier beggar dealer": ("framework/test_log.py", "test_a_random_run_dealt_by_an_earlier_"
                               "dealer_keeps_its_finds_but_is_not_continued"),
     # a damaged log: the page's numbers are an example; these tests assert each line's form

@@ -120,4 +120,7 @@ class SearchScreen:
             lines.append(f"  best: {measures(best, self.game.measures)}: {best['deal']}")
         else:
             lines.append("  best: none (no game ended)")
+        if getattr(summary, "checked", None) is not None:
+            lines.append(f"  cross-checked: {count(summary.checked)} chunks replayed on the CPU "
+                         "this session, all equal")
         return "\n".join(lines)

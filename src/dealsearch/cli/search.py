@@ -80,8 +80,9 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
     search.add_argument("--config", help="a campaign file (TOML), or the name of a shipped "
                                          f"one: {', '.join(campaign_names())}")
     search.add_argument("--resume", type=positive_int, metavar="RUN_ID",
-                        help="continue an interrupted run from its last checkpoint "
-                             "(default: start a new run)")
+                        help="continue an interrupted run from its last checkpoint, with "
+                             "its options (--device may change: every device plays the same "
+                             "deals) (default: start a new run)")
     search.add_argument("--db", default=DEFAULT_DB, help="the log")
     search.add_argument("--workers", type=workers, metavar="N",
                         help="worker processes; 0 or auto: every core (default: every core)")
@@ -123,6 +124,10 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
                              "GPU), or on the GPU kernel compiled for the CPU (emulate: slow, "
                              "for checks); the same seed plays the same deals on each "
                              "(default: cpu)")
+    search.add_argument("--gpu-check-every", type=positive_int, metavar="N",
+                        help="--device gpu or emulate: replay one chunk of 100,000 deals in N "
+                             "on the CPU, during the run, and stop at the first difference "
+                             "(default: 1000, 0.1%% of the deals)")
     search.add_argument("--backend", choices=BACKENDS,
                         help="where the work runs: local processes or a Dask cluster (pip "
                              "install 'dealsearch[dask]') (default: local)")
@@ -145,7 +150,7 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
 
 
 _SPEC_OPTIONS = ("strategy", "seed", "workers", "deals", "time", "objective", "start", "escape",
-                 "stall", "reverse_every", "restart", "kick", "device")
+                 "stall", "reverse_every", "restart", "kick", "device", "gpu_check_every")
 
 
 def _given(args: argparse.Namespace) -> dict[str, Any]:
@@ -228,11 +233,15 @@ def _backend_name(args: argparse.Namespace) -> str:
     return args.backend or ("dask" if args.scheduler is not None else "local")
 
 
-def _logged_spec(run: dict[str, Any], run_id: int) -> SearchSpec:
-    """The spec a run was started with, checked as a new run's is (a log may come from
-    anyone), and agreeing with the run's own game and options columns; else one line."""
+def _logged_spec(run: dict[str, Any], run_id: int, device: dict[str, str]) -> SearchSpec:
+    """The spec a run was started with (on ``device`` if given), checked as a new run's is (a
+    log may come from anyone), and agreeing with the run's own game and options columns; else
+    one line."""
     try:
-        spec = SearchSpec.from_json(run["options"])
+        options = {**run["options"], **device}
+        if options.get("device") == "cpu":
+            options.pop("gpu_check_every", None)
+        spec = SearchSpec.from_json(options)
     except (ValueError, TypeError) as error:
         raise BadOption(f"run {run_id} cannot be resumed: {error}") from None
     if (run["game"], run["options_key"]) != (spec.game, spec.options.key()):
@@ -303,8 +312,12 @@ def run(args: argparse.Namespace) -> int:
 def _search(args: argparse.Namespace) -> int:
     backend_name = _backend_name(args)
     if args.resume is not None:
-        # --workers only says how many processes play it (its climbers and shards stay).
-        given = [f"--{k.replace('_', '-')}" for k in _given(args) if k != "workers"]
+        # --workers only says how many processes play it (its climbers and shards stay); the
+        # device may change: deal j of chunk k is the same deal on any (the runs of a failed
+        # GPU continue on the CPU)
+        device = {k: v for k, v in _given(args).items() if k == "device"}
+        given = [f"--{k.replace('_', '-')}" for k in _given(args)
+                 if k not in ("workers", "device")]
         if given or args.config:
             raise BadOption(f"--resume continues the run as it was started: drop "
                             f"{(given or ['--config'])[0]}")
@@ -321,7 +334,7 @@ def _search(args: argparse.Namespace) -> int:
         if run["strategy"] not in STRATEGIES:
             raise BadOption(f"run {args.resume} is a {run['strategy']} run, not a search; "
                             f"{how_to_continue(run, args.db)}")
-        spec = _logged_spec(run, args.resume)
+        spec = _logged_spec(run, args.resume, device)
         run_id: int | None = args.resume
     else:
         spec = _spec(args)
@@ -378,6 +391,8 @@ def _search(args: argparse.Namespace) -> int:
             where += f" --{option.replace('_', '-')} {getattr(args, option)}"
     resume = f"dealsearch search --resume {summary.run_id} --db {args.db}{where}"
     if summary.status == "failed":
+        if spec.device != "cpu":    # a device that failed: the CPU plays the same deals
+            resume += " --device cpu"
         raise RunFailed(f"run {summary.run_id} failed: {summary.error}; continue with: {resume}")
     if summary.status == "interrupted":
         if not args.json:

@@ -68,6 +68,7 @@ class Report:
     # deal -> (cycle key, cycle id) of each cycle find, named in the worker: naming replays
     # the game, work that would otherwise fall on the one coordinator
     cycles: dict[str, tuple[str, str]] = field(default_factory=dict)
+    checked: int = 0        # a device's chunks replayed on the CPU and found equal
 
     @classmethod
     def for_game(cls, key: int, game: Game) -> Report:

@@ -16,6 +16,12 @@ thousand chunk records a second.
 
 ``--device emulate`` runs the device's code compiled for the CPU: slow, for tests and for
 checking a kernel on a machine without the device.
+
+Every device run checks itself: one chunk in ``check_every`` (by default one in
+:data:`CHECK_EVERY`, chunk 0 always) comes back from the device on its own as well, and is
+played again on the CPU; its counts, histograms and finds must be equal, or the run stops
+with :class:`DeviceMismatch`. A broken driver, a miscompiled kernel or a faulty GPU then
+costs minutes, not a night of wrong results.
 """
 
 from __future__ import annotations
@@ -26,7 +32,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..devices import DeviceSampler, DeviceSearch
+from ..devices import ChunkPlay, DeviceMismatch, DeviceSampler, DeviceSearch
 from ..game import GameResult, finished, play_batch
 from .base import Report, Task, add_batch, compact, results_of, score
 from .spec import SearchSpec
@@ -60,7 +66,12 @@ def play_on_device(spec: SearchSpec, task: Task, chunk_deals: int,
     report = Report.for_game(task.key, game)
     hists, widths = report.hist_args(game)
     deals = int(task.payload["deals"])
-    played = device_sampler(spec).play(task.key, deals, chunk_deals, hists, widths)
+    played = device_sampler(spec).play(task.key, deals, chunk_deals, hists, widths,
+                                       spec.device_check_every)
+    for check in played.checks:
+        size = min(chunk_deals, task.key * chunk_deals + deals - check.chunk * chunk_deals)
+        cross_check(spec, check, play_cpu(spec, Task(check.chunk, {"deals": size})))
+    report.checked = len(played.checks)
     report.deals = sum(played.counts)
     report.count(game, played.counts, played.totals)
     if played.handbacks:    # games the device did not settle: the exact engine's counts
@@ -89,6 +100,36 @@ def play_on_device(spec: SearchSpec, task: Task, chunk_deals: int,
             deal = compact(row, spec)
         report.finds.append((deal, result))
     return report
+
+
+def cross_check(spec: SearchSpec, played: ChunkPlay, cpu: Report) -> None:
+    """Raise :class:`DeviceMismatch` unless the device's chunk (its hand-backs played on the
+    exact engine) is the CPU's: counts, histograms, and its records (a chunk without
+    hand-backs, whose records the device kept)."""
+    game = spec.plugin
+    mine = Report.for_game(played.chunk, game)
+    mine.deals = sum(played.counts)
+    mine.count(game, played.counts, played.totals)
+    for hist, device_hist in zip(mine.hist_args(game)[0], played.hists, strict=True):
+        hist += device_hist
+    if played.handbacks:
+        where = [(played.chunk, deal) for deal in played.handbacks]
+        add_batch(mine, game, play_batch(game, _rows(spec, where), spec.options))
+    differ = []
+    if (mine.deals, mine.total, mine.outcomes) != (cpu.deals, cpu.total, cpu.outcomes):
+        differ.append(f"counts {mine.outcomes}, CPU {cpu.outcomes}")
+    differ += [f"{measure} histogram" for measure, hist in cpu.histograms.items()
+               if not np.array_equal(hist, mine.histograms[measure])]
+    if played.all_finds and not played.handbacks:
+        rows = _rows(spec, [(played.chunk, deal) for deal, _ in played.finds])
+        found = [(compact(row, spec), find_score) for row, (_, find_score)
+                 in zip(rows, played.finds, strict=True)]
+        if found != [(deal, score(result, spec)) for deal, result in cpu.finds]:
+            differ.append(f"finds ({len(found)} found, the CPU {len(cpu.finds)})")
+    if differ:
+        raise DeviceMismatch(
+            f"--device {spec.device}: chunk {played.chunk} differs from its replay on the CPU "
+            f"({'; '.join(differ)}): the device's results cannot be trusted")
 
 
 def _task_records(scores: list[int | None]) -> list[bool]:

@@ -176,13 +176,15 @@ class Summary:
     signal: int | None = None   # interrupted: the signal that stopped it (SIGINT, SIGTERM)
     wall: float | None = None   # this session's wall time, workers' start-up included
     measure: str = ""           # the game's throughput measure, which ``total`` sums
+    checked: int | None = None  # a device run: chunks replayed on the CPU, this session
 
     def to_json(self) -> dict[str, Any]:
         """The ``--json`` summary line."""
         return {"run_id": self.run_id, "strategy": self.strategy, "deals": self.deals,
                 self.measure: self.total, "outcomes": self.outcomes, "best": self.best,
                 "seconds": round(self.seconds, 3),
-                "wall_seconds": None if self.wall is None else round(self.wall, 3)}
+                "wall_seconds": None if self.wall is None else round(self.wall, 3),
+                **({} if self.checked is None else {"checked_chunks": self.checked})}
 
 
 class Runner:
@@ -261,6 +263,8 @@ class Runner:
         self.pending: list[Find] = []
         self.pending_notes: list[str] = []
         self.uncommitted = 0       # reports absorbed since the last commit
+        # a device run's chunks replayed on the CPU and found equal, this session
+        self.checked: int | None = None if spec.device == "cpu" else 0
         self.last_commit = -float("inf")
         self.last_renewal = clock()   # the owner's lease: renewed by commits, and this often
         self.rate: float | None = None   # deals per worker-second, measured from reports
@@ -339,6 +343,8 @@ class Runner:
                                     for deal, result in report.finds
                                     if self._keep(deal, result))
                 self.pending_notes.extend(report.notes)
+                if self.checked is not None:
+                    self.checked += report.checked
                 self.uncommitted += 1
             except BaseException:
                 self._reload()
@@ -536,7 +542,7 @@ class Runner:
         return Summary(self.run_id, spec.strategy, self.state.deals, self.state.total,
                        self.state.outcomes, self.state.best, self._progress(started)["seconds"],
                        status, error, stop_signal, self.clock() - began,
-                       throughput_measure(self.game))
+                       throughput_measure(self.game), self.checked)
 
     def _renew(self) -> None:
         """Renew the lease by which this process owns the run (no commit came for a while)."""

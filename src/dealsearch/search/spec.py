@@ -78,6 +78,7 @@ class SearchSpec:
     restart: str = "random"
     kick: int = 1                    # mutations per mutant (a game's own climber)
     device: str = "cpu"              # random only: cpu, gpu, emulate (see dealsearch.devices)
+    gpu_check_every: int | None = None   # a device run checks one chunk in N (None: 1000)
     game: str = DEFAULT_GAME
     game_options: dict[str, Any] = field(default_factory=dict)
 
@@ -132,6 +133,11 @@ class SearchSpec:
         refusal = device_refusal(self.plugin, self.options, self.strategy, self.device)
         if refusal:
             raise ValueError(refusal)
+        if self.gpu_check_every is not None:
+            if not isinstance(self.gpu_check_every, int) or self.gpu_check_every < 1:
+                raise ValueError("gpu-check-every must be at least 1")
+            if self.device == "cpu":
+                raise ValueError("--gpu-check-every is for --device gpu or emulate")
 
     def _check_types(self) -> None:
         """Each field of the type it is read as, whoever wrote it (the command line, a
@@ -195,6 +201,13 @@ class SearchSpec:
     def layout(self) -> Any:
         """The game's :class:`~dealsearch.game.Layout` under the options."""
         return self.plugin.layout(self.options)
+
+    @property
+    def device_check_every(self) -> int:
+        """A device run replays one chunk in this many on the CPU (0: a CPU run)."""
+        from .device import CHECK_EVERY
+
+        return 0 if self.device == "cpu" else self.gpu_check_every or CHECK_EVERY
 
     @property
     def worker_count(self) -> int:

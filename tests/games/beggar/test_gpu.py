@@ -7,6 +7,7 @@ report the CPU search gives for the same seed; and the CUDA source builds where 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -17,7 +18,7 @@ import pytest
 
 from dealsearch.cli import main
 from dealsearch.devices import DeviceUnavailable
-from dealsearch.games.beggar import _engine, _gpu_emulate, gpu
+from dealsearch.games.beggar import _engine, _gpu_emulate, gpu, gpu_build
 from dealsearch.games.beggar.notation import STANDARD
 from dealsearch.games.beggar.options import beggar_options
 from dealsearch.search import device as device_module
@@ -29,47 +30,65 @@ from dealsearch.search.spec import SearchSpec
 from conftest import ctrl_c_after_first_find
 
 WIN = 0
+CHUNK = 100_000
 
 
-def emulate(options, seed, n, first_stream=0, objective="cards", chunk_deals=100_000):
-    """Every deal's score on the emulated kernel, and its totals and histograms."""
-    table = gpu.KernelTable.build(options, seed, objective)
-    card_hist = np.zeros(2048, dtype=np.int64)
-    trick_hist = np.zeros(4096, dtype=np.int64)
-    totals = np.zeros(4, dtype=np.int64)
-    scores = _gpu_emulate.play(table.pay_word, table.size0, table.total, table.cap_cards,
-                               table.cap_tricks, table.by_tricks, table.courts, table.seed_key,
-                               first_stream, chunk_deals, n, 10, card_hist, trick_hist, totals)
-    return table, scores, totals, card_hist, trick_hist
-
-
-def rows_of(table, first_stream, n, chunk_deals=100_000):
+def rows_of(table, first_stream, n, chunk_deals=CHUNK):
     w = np.arange(n, dtype=np.uint64)
     return _gpu_emulate.deal_rows(table.courts, table.total, table.seed_key,
                                   first_stream + w // np.uint64(chunk_deals),
                                   w % np.uint64(chunk_deals))
 
 
-def check_against_engine(options, seed, n, objective="cards"):
-    """Deal by deal: a game the kernel settles is the engine's (win, same length); a game it
-    hands back is one the engine finds cycling, limited, or past the caps."""
-    table, scores, totals, card_hist, trick_hist = emulate(options, seed, n, 3, objective)
-    rows = rows_of(table, 3, n)
+def chunk_records(scores, settled, chunk_deals):
+    """Each chunk's running-best deals (positions in it): what bmn_records must find."""
+    found = []
+    for c in range(0, len(scores), chunk_deals):
+        s = np.where(settled[c:c + chunk_deals], scores[c:c + chunk_deals], 0).astype(np.int64)
+        before = np.concatenate([[0], np.maximum.accumulate(s)[:-1]])
+        found.append(np.flatnonzero(s > before))
+    return found
+
+
+def check_against_engine(options, seed, n, objective="cards", slice_chunks=None,
+                         chunk_deals=CHUNK, first_stream=3):
+    """The emulated kernel's launch of n deals, slice by slice, against the exact engine deal
+    by deal: the games it settles are the engine's wins below the caps, it hands back the
+    others (cycles, limits, past the caps) each once, and its totals, histograms, chunk
+    records and scores are those of the engine's games. Returns the engine's outcomes and which
+    deals were handed back."""
+    table = gpu.KernelTable.build(options, seed, objective)
+    device = gpu.EmulatedDevice()
+    if slice_chunks:
+        device.slice_chunks = slice_chunks
+    run = device.collect(device.launch(table, gpu.Work(first_stream, n, chunk_deals, 10, 2048,
+                                                       4096)))
+    rows = rows_of(table, first_stream, n, chunk_deals)
     outcome, _, cards, tricks, _, _ = _engine.play_rows(
         rows, options.sizes, options.game_rules.payments, options.max_cards, options.max_tricks)
-    handed = scores == _gpu_emulate.HANDBACK
-    settled = ~handed
-    assert (outcome[settled] == WIN).all()
     measure = tricks if objective == "tricks" else cards
-    assert (scores[settled] == measure[settled]).all()
-    assert ((outcome[handed] != WIN) | (cards[handed] >= table.cap_cards)
-            | (tricks[handed] >= table.cap_tricks)).all()
-    assert totals.tolist() == [settled.sum(), handed.sum(), cards[settled].sum(),
-                               tricks[settled].sum()]
-    assert (card_hist == np.bincount(np.minimum(cards[settled] // 10, 2047),
-                                     minlength=2048)).all()
-    assert (trick_hist == np.bincount(np.minimum(tricks[settled], 4095), minlength=4096)).all()
-    return outcome, handed
+    # handed back: every game the engine does not win below the caps (a game whose last
+    # trick reaches the tricks cap may be either: the kernel counts tricks before the last)
+    settled = np.ones(n, dtype=bool)
+    settled[run.handbacks] = False
+    won = (outcome == WIN) & (cards < table.cap_cards)
+    assert not (settled & ~(won & (tricks <= table.cap_tricks))).any()
+    assert settled[won & (tricks < table.cap_tricks)].all()
+    assert run.totals.tolist() == [settled.sum(), (~settled).sum(), cards[settled].sum(),
+                                   tricks[settled].sum()]
+    assert (run.card_hist == np.bincount(np.minimum(cards[settled] // 10, 2047),
+                                         minlength=2048)).all()
+    assert (run.trick_hist == np.bincount(np.minimum(tricks[settled], 4095),
+                                          minlength=4096)).all()
+    for c, want in enumerate(chunk_records(measure, settled, chunk_deals)):
+        kept = min(len(want), gpu.RECORD_ROOM)
+        assert run.record_counts[c] == len(want)
+        assert run.records[c, :kept].tolist() == want[:kept].tolist()
+        assert (run.record_scores[c, :kept] == measure[c * chunk_deals + want[:kept]]).all()
+    if n <= device.slice_chunks * chunk_deals:      # one slice: its scores, deal by deal
+        scores = device.host(device.score_buffer[:n])
+        assert (scores == np.where(settled, measure, _gpu_emulate.HANDBACK)).all()
+    return outcome, ~settled
 
 
 def test_the_cpu_players_deal_the_kernels_deals() -> None:
@@ -88,19 +107,23 @@ def test_deal_d_of_a_stream_does_not_depend_on_the_deals_before_it() -> None:
     assert (again == rows[picked.astype(np.int64)]).all()
 
 
+def test_the_kernels_own_code_plays_a_million_deals_as_the_engine() -> None:
+    """The kernel's loop, dealing, sums and hand-back list, run for the CPU: 10^6 deals in
+    three launches (slices of 4 chunks), a cap low enough that some games go back."""
+    _, handed = check_against_engine(beggar_options(max_cards=2000), 2, 1_000_000,
+                                     slice_chunks=4)
+    assert 20 < handed.sum() < 1000 and np.flatnonzero(handed).max() > 800_000
+
+
 def test_the_kernel_plays_standard_deals_as_the_engine() -> None:
-    _, handed = check_against_engine(beggar_options(), 1, 200_000)
+    _, handed = check_against_engine(beggar_options(), 1, 100_000)
     assert not handed.any()     # no known 2-player 52-card game is past the cap
-
-
-@pytest.mark.slow
-def test_the_kernel_plays_a_million_standard_deals_as_the_engine() -> None:
-    check_against_engine(beggar_options(), 2, 1_000_000)
 
 
 def test_the_kernel_hands_back_every_cycle_of_a_small_deck() -> None:
     options = beggar_options(deck="------JJQQK")
-    outcome, handed = check_against_engine(options, 5, 100_000)
+    outcome, handed = check_against_engine(options, 5, 100_000, slice_chunks=3,
+                                           chunk_deals=7_000)
     assert (outcome == 1).sum() > 100       # cycles happen, and all are handed back
     assert handed[outcome == 1].all()
 
@@ -114,23 +137,24 @@ def test_the_kernel_respects_limits_and_uneven_hands(values) -> None:
         assert handed[outcome == 2].all()
 
 
+@pytest.mark.parametrize(("n", "chunk_deals", "slice_chunks"), [(37, 10, 1), (1, 5, 2),
+                                                              (2_000, 999, 2)])
+def test_launches_smaller_than_a_warps_deals_play_each_deal_once(n, chunk_deals,
+                                                                 slice_chunks) -> None:
+    """Slices of fewer deals than a warp takes at once (the work counter runs dry mid-warp),
+    and of a few: every deal is played once, none twice."""
+    check_against_engine(beggar_options(), 5, n, slice_chunks=slice_chunks,
+                         chunk_deals=chunk_deals)
+
+
 def test_the_kernel_scores_by_tricks() -> None:
     check_against_engine(beggar_options(), 8, 50_000, objective="tricks")
 
 
-def test_chunk_records_are_the_running_best_of_each_chunk() -> None:
-    _, scores, *_ = emulate(beggar_options(deck="-" * 20 + "JJQQKKAA"), 3, 25_000,
-                            chunk_deals=7_000)
-    counts, found, found_scores = _gpu_emulate.records(scores, 7_000, 64)
-    for c in range(4):
-        best, want = 0, []
-        for i, s in enumerate(scores[c * 7_000:(c + 1) * 7_000].tolist()):
-            if s != _gpu_emulate.HANDBACK and s > best:
-                best = s
-                want.append(i)
-        assert counts[c] == len(want)
-        assert found[c, :counts[c]].tolist() == want[:64]
-        assert (found_scores[c, :counts[c]] == scores[c * 7_000 + found[c, :counts[c]]]).all()
+def test_chunk_records_past_the_room_are_counted() -> None:
+    """A deck whose chunks set more records than a chunk keeps: all counted, the first kept."""
+    check_against_engine(beggar_options(deck="-" * 20 + "JJQQKKAA"), 3, 25_000,
+                         chunk_deals=7_000)
 
 
 def spec(device, **values):
@@ -182,7 +206,9 @@ def test_without_cupy_device_gpu_is_one_line_and_exit_2(capsys, monkeypatch, tmp
                  str(tmp_path / "log.sqlite")])
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2
-    assert err == ["dealsearch: error: --device gpu needs CuPy: pip install 'dealsearch[gpu]'"]
+    assert err == ["dealsearch: error: --device gpu needs CuPy: pip install 'dealsearch[gpu]' "
+                   "(a CUDA 13 driver; for a CUDA 12 driver: pip install cupy-cuda12x "
+                   "nvidia-cuda-nvrtc-cu12 nvidia-cuda-runtime-cu12)"]
     assert not (tmp_path / "log.sqlite").exists()
 
 
@@ -220,8 +246,7 @@ def test_the_cuda_kernel_compiles_for_hopper(tmp_path) -> None:
 # CuPy cannot run here, so a stand-in module plays its part: arrays are numpy arrays with
 # CuPy's .get(), and the two kernels are the emulation, called with exactly the arguments the
 # host passes, each checked against the C type of that parameter in _gpu_kernel.cu. What this
-# tests is CupyDevice's own logic (slices, offsets, hand-back lists, the arguments' order and
-# types); the kernels' logic is the emulation's, tested above.
+# tests is CupyDevice's own part (device, grid, streams, copies back) on top of KernelHost.
 
 C_TYPES = {"unsigned long long": np.uint64, "int": np.int32, "unsigned int": np.uint32,
            "unsigned char": np.uint8}
@@ -232,7 +257,8 @@ def kernel_parameters(name):
     import re
 
     source = re.sub(r"/\*.*?\*/", "", gpu.KERNEL.read_text(), flags=re.DOTALL)
-    body = re.search(rf"__global__ void {name}\((.*?)\)\s*{{", source, re.DOTALL)[1]
+    body = re.search(rf"__global__ void (?:__launch_bounds__\(.*?\) )?{name}\((.*?)\)\s*{{",
+                     source, re.DOTALL)[1]
     parameters = []
     for text in body.split(","):
         words = text.replace("const", "").replace("*", " * ").split()
@@ -263,33 +289,11 @@ def checked(name, args):
 
 
 def fake_play(grid, block, args):
-    (pay_word, size0, total, cap_cards, cap_tricks, by_tricks, courts, n_courts, seed_key,
-     first_stream, chunk_deals, n, work, scores, handbacks, handback_count, room, w_base,
-     totals, card_hist, card_bins, card_bin, trick_hist, trick_bins) = checked("bmn_random",
-                                                                              args)
-    assert len(card_hist) == card_bins and len(trick_hist) == trick_bins
-    sums = np.zeros(4, dtype=np.int64)
-    cards, tricks = np.zeros(int(card_bins), np.int64), np.zeros(int(trick_bins), np.int64)
-    played = _gpu_emulate.play(int(pay_word), int(size0), int(total), int(cap_cards),
-                               int(cap_tricks), bool(by_tricks), np.array(courts[:n_courts]),
-                               int(seed_key), int(first_stream), int(chunk_deals), int(n),
-                               int(card_bin), cards, tricks, sums)
-    scores[:n] = played
-    back = np.flatnonzero(played == _gpu_emulate.HANDBACK)[::-1]   # the GPU's order: any
-    kept = min(len(back), int(room))
-    handbacks[:kept] = back[:kept].astype(np.uint64) + w_base
-    handback_count[0] += np.uint64(len(back))
-    totals += sums.astype(np.uint64)
-    card_hist += cards.astype(np.uint64)
-    trick_hist += tricks.astype(np.uint64)
-    work[0] += n
+    _gpu_emulate.bmn_random(grid, block, checked("bmn_random", args))
 
 
 def fake_records(grid, block, args):
-    scores, n, chunk_deals, found, found_scores, counts, room = checked("bmn_records", args)
-    got = _gpu_emulate.records(np.array(scores[:n]), int(chunk_deals), int(room))
-    assert (counts.shape, found.shape, found_scores.shape) == tuple(a.shape for a in got)
-    counts[:], found[:], found_scores[:] = got
+    _gpu_emulate.bmn_records(grid, block, checked("bmn_records", args))
 
 
 class FakeStream:
@@ -414,57 +418,161 @@ def test_an_interrupted_device_run_resumes_to_the_cpu_runs_log(capsys, tmp_path)
 
 
 @pytest.mark.slow
-def test_the_device_check_runs_its_gpu_path_and_ends_with_its_summary(monkeypatch, capsys):
-    """benchmarks/gpu_check.py, on the stand-in CuPy: deal by deal, exactness, speed, and the
-    last line a GPU session reads."""
-    import runpy
+def test_the_device_check_runs_end_to_end_on_the_emulation(tmp_path) -> None:
+    """benchmarks/gpu_check.py --emulate: every step a GPU session runs, on the kernel
+    compiled for the CPU, and the last line that session reads."""
     from pathlib import Path
 
-    script = Path(__file__).resolve().parents[3] / "benchmarks" / "gpu_check.py"
-    monkeypatch.setitem(sys.modules, "cupy", FAKE_CUPY)
-    monkeypatch.setattr(device_module, "_samplers", {})    # no stand-in GPU outlives the test
-    monkeypatch.setattr(sys, "argv", [str(script), "--deals", "200000", "--seconds", "0.5"])
-    with pytest.raises(SystemExit) as end:
-        runpy.run_path(str(script), run_name="__main__")
-    out = capsys.readouterr().out.splitlines()
-    assert end.value.code == 0, "\n".join(out)
-    assert "  0 deals differ" in out
-    assert out[-1].startswith("gpu check: 200000 deals, 0 differences, ")
-    assert out[-1].endswith(" deals/s (Fake GPU)")
+    root = Path(__file__).resolve().parents[3]
+    done = subprocess.run([sys.executable, str(root / "benchmarks" / "gpu_check.py"),
+                           "--emulate", "--deals", "300000", "--seconds", "0.5"],
+                          capture_output=True, text=True, timeout=600,
+                          env={**os.environ, "PYTHONPATH": str(root / "src")})
+    out = done.stdout.splitlines()
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert any("games handed back at the limit" in line and "finds 0" in line for line in out)
+    assert any("differences from the CPU's summary: none" in line for line in out)
+    assert out[-1].startswith("gpu check: 300000 deals, 0 differences, ")
+    assert out[-1].endswith(" deals/s (CPU emulation of the GPU kernel)")
+
+
+def launch_args(**changes):
+    """bmn_random's arguments for 10 deals, as the host passes them, with some changed."""
+    u64, i32 = np.uint64, np.int32
+    args = {"pay_word": u64(0), "size0": i32(26), "total": i32(52), "cap_cards": i32(100),
+            "cap_tricks": i32(100), "by_tricks": i32(0), "courts": np.zeros(4, np.uint8),
+            "n_courts": i32(4), "seed_key": u64(0), "first_stream": u64(0),
+            "chunk_deals": u64(10), "n": u64(10), "work": np.zeros(1, u64),
+            "scores": np.zeros(10, np.uint32), "handbacks": np.zeros(4, u64),
+            "handback_count": np.zeros(1, u64), "handback_room": u64(4), "w_base": u64(0),
+            "totals": np.zeros(4, u64), "card_hist": np.zeros(5, u64), "card_bins": i32(5),
+            "card_bin": i32(10), "trick_hist": np.zeros(5, u64), "trick_bins": i32(5)}
+    return tuple({**args, **changes}.values())
 
 
 @pytest.mark.parametrize(("call", "words"), [
-    (lambda: _gpu_emulate.play(0, 26, 60, 100, 100, False, np.zeros(4, np.uint8), 0, 0, 10, 10,
-                               10, np.zeros(5, np.int64), np.zeros(5, np.int64),
-                               np.zeros(4, np.int64)), "total"),
-    (lambda: _gpu_emulate.play(0, 26, 52, 100, 100, False, np.zeros(4, np.uint8), 0, 0, 10, 10,
-                               10, np.zeros(5, np.int64), np.zeros(5, np.int64),
-                               np.zeros(3, np.int64)), "totals"),
-    (lambda: _gpu_emulate.play(0, 26, 52, 100, 100, False, np.zeros(60, np.uint8), 0, 0, 10,
-                               10, 10, np.zeros(5, np.int64), np.zeros(5, np.int64),
-                               np.zeros(4, np.int64)), "more court cards"),
-    (lambda: _gpu_emulate.records(np.zeros(10, np.int64), 5, 4), "scores"),
-    (lambda: _gpu_emulate.records(np.zeros(10, np.uint32), 0, 4), "chunk_deals"),
+    (lambda: _gpu_emulate.bmn_random((1,), (256,), launch_args(total=np.int32(60))),
+     "total"),
+    (lambda: _gpu_emulate.bmn_random((1,), (256,), launch_args(totals=np.zeros(3, np.uint64))),
+     "totals"),
+    (lambda: _gpu_emulate.bmn_random((1,), (256,), launch_args(n_courts=np.int32(60))),
+     "n_courts"),
+    (lambda: _gpu_emulate.bmn_random((1,), (256,), launch_args(n=10)), "n must be a uint64"),
+    (lambda: _gpu_emulate.bmn_random((1,), (256,), launch_args(scores=np.zeros(9, np.uint32))),
+     "scores"),
+    (lambda: _gpu_emulate.bmn_random((1,), (128,), launch_args()), "launch"),
+    (lambda: _gpu_emulate.bmn_records((1,), (128,), (np.zeros(10, np.int64), np.uint64(10),
+                                                     np.uint64(5), np.zeros(8, np.uint32),
+                                                     np.zeros(8, np.uint32),
+                                                     np.zeros(2, np.int32), np.int32(4))),
+     "scores"),
     (lambda: _gpu_emulate.deal_rows(np.zeros(4, np.uint8), 52, 0, np.zeros(2, np.uint64),
                                     np.zeros(3, np.uint64)), "as long"),
     (lambda: _gpu_emulate.deal_rows(np.zeros(4, np.uint8), 65, 0, np.zeros(2, np.uint64),
                                     np.zeros(2, np.uint64)), "n_cards"),
-], ids=["deck", "totals", "courts", "scores", "chunk", "lengths", "cards"])
-def test_the_emulation_checks_its_arguments(call, words) -> None:
+], ids=["deck", "totals", "courts", "type", "scores", "block", "records", "lengths", "cards"])
+def test_the_emulation_checks_its_launch_arguments(call, words) -> None:
     with pytest.raises(ValueError, match=words):
         call()
 
 
-def test_cupy_without_a_gpu_is_one_line(monkeypatch) -> None:
+@pytest.mark.parametrize(("driver", "error", "words"), [
+    (True, None, "--device gpu: no GPU found"),
+    (False, "CUDA driver version is insufficient for CUDA runtime version",
+     "--device gpu: no GPU here (no NVIDIA driver is installed)"),
+    (True, "CUDA driver version is insufficient for CUDA runtime version",
+     "--device gpu: the NVIDIA driver is older than CuPy's CUDA (CUDA driver version is "
+     "insufficient for CUDA runtime version): update the driver, or for a CUDA 12 driver: "
+     "pip install cupy-cuda12x nvidia-cuda-nvrtc-cu12 nvidia-cuda-runtime-cu12"),
+    (True, "unknown error", "--device gpu: no usable GPU (unknown error)"),
+], ids=["no GPU", "no driver", "old driver", "other"])
+def test_cupy_without_a_gpu_is_one_line(monkeypatch, driver, error, words) -> None:
     def broken() -> int:
-        raise RuntimeError("CUDA driver version is insufficient for CUDA runtime version")
+        raise RuntimeError(error)
 
-    for count, words in ((lambda: 0, "--device gpu: no GPU found"),
-                         (broken, "--device gpu: no usable GPU (CUDA driver version is")):
-        runtime = SimpleNamespace(**{**vars(FAKE_CUPY.cuda.runtime), "getDeviceCount": count})
-        cuda = SimpleNamespace(**{**vars(FAKE_CUPY.cuda), "runtime": runtime})
-        monkeypatch.setitem(sys.modules, "cupy", SimpleNamespace(**{**vars(FAKE_CUPY),
-                                                                    "cuda": cuda}))
-        with pytest.raises(DeviceUnavailable) as error:
-            gpu.CupyDevice()
-        assert str(error.value).startswith(words) and "\n" not in str(error.value)
+    runtime = SimpleNamespace(**{**vars(FAKE_CUPY.cuda.runtime),
+                                 "getDeviceCount": broken if error else lambda: 0})
+    cuda = SimpleNamespace(**{**vars(FAKE_CUPY.cuda), "runtime": runtime})
+    monkeypatch.setitem(sys.modules, "cupy", SimpleNamespace(**{**vars(FAKE_CUPY),
+                                                                "cuda": cuda}))
+    monkeypatch.setattr(gpu, "nvidia_driver", lambda: driver)
+    with pytest.raises(DeviceUnavailable) as raised:
+        gpu.CupyDevice()
+    assert str(raised.value) == words
+
+
+# ---------------------------------------------------------------- the run-time build
+NVRTC = gpu_build.find_nvrtc()
+
+
+@pytest.mark.skipif(NVRTC is None, reason="no NVRTC here: pip install nvidia-cuda-nvrtc "
+                                          "(the test extra has it)")
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
+def test_the_run_time_source_builds_with_nvrtc_without_spills(arch, capsys) -> None:
+    """kernel_source() built by NVRTC with CuPy's options, as a run builds it: no error, no
+    spill, no local memory, and the shared memory a block may declare."""
+    report = gpu_build.build(gpu.kernel_source(), arch, NVRTC, gpu_build.cupy_include())
+    with capsys.disabled():
+        print(f"\nNVRTC {report.nvrtc}: " + "; ".join(report.lines()))
+    assert set(report.kernels) == {"bmn_random", "bmn_records"}
+    for name, use in report.kernels.items():
+        assert use.spill_bytes == 0 and use.stack_bytes == 0, (name, report.log)
+        assert 0 < use.registers <= 64, name       # 4 blocks of 256 threads per SM
+        assert use.shared_bytes <= 48 * 1024, name
+    assert "warning" not in report.log.lower(), report.log
+
+
+@pytest.mark.skipif(NVRTC is None, reason="no NVRTC here: pip install nvidia-cuda-nvrtc")
+def test_a_source_that_does_not_build_says_why() -> None:
+    with pytest.raises(gpu_build.NvrtcError, match="undefined"):
+        gpu_build.build(gpu.kernel_source() + "\n__device__ int broken() { return nope; }\n",
+                        "sm_90", NVRTC)
+
+
+# ---------------------------------------------------------------- every run checks itself
+def test_a_device_run_cross_checks_chunks_and_says_how_many(capsys, tmp_path) -> None:
+    code = main(["search", "random", "--device", "emulate", "--deals", "450000", "--seed", "4",
+                 "--workers", "1", "--gpu-check-every", "2", "--db", str(tmp_path / "l.sqlite"),
+                 "--json"])
+    assert code == 0
+    summary = json.loads(capsys.readouterr().out.splitlines()[-1])
+    assert summary["checked_chunks"] == 3       # chunks 0, 2 and 4 of 0..4
+
+
+def test_the_work_plays_each_checked_chunk_alone() -> None:
+    work = gpu.Work(998, 2_050, 100, 10, 2048, 4096, check_every=1000)    # chunks 998..1018
+    assert work.slices(8) == [(0, 2, False), (2, 3, True), (3, 11, False), (11, 19, False),
+                              (19, 21, False)]
+    assert gpu.Work(0, 250, 100, 10, 2048, 4096, check_every=1).slices(512) == [
+        (0, 1, True), (1, 2, True), (2, 3, True)]
+
+
+def test_a_spoilt_chunk_stops_the_run_in_one_line_and_it_resumes_on_the_cpu(
+        capsys, monkeypatch, tmp_path) -> None:
+    """A device whose results for chunk 4 are wrong (as a bad GPU's would be): the check
+    catches it, the run fails in one line naming the chunk (exit 1), and resumed on the CPU
+    it logs what a CPU run logs."""
+    monkeypatch.setattr(gpu.KernelHost, "spoil_chunk", 4)
+    monkeypatch.setattr(device_module, "_samplers", {})
+    db = str(tmp_path / "device.sqlite")
+    argv = ["random", "--deals", "600000", "--seed", "8", "--workers", "1", "--quiet"]
+    code = main(["search", *argv, "--device", "emulate", "--gpu-check-every", "2", "--db", db])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 1
+    assert len(err) == 1 and "chunk 4 differs from its replay on the CPU (cards histogram)" \
+        in err[0], err
+    assert err[0].endswith(f"continue with: dealsearch search --resume 1 --db {db} --device cpu")
+    runs = {}
+    for name, args in (("device", ["--resume", "1", "--db", db, "--device", "cpu"]),
+                       ("cpu", [*argv, "--db", str(tmp_path / "cpu.sqlite")])):
+        assert main(["search", *args, "--json"]) == 0
+        runs[name] = json.loads(capsys.readouterr().out.splitlines()[-1])
+    for key in ("deals", "cards", "outcomes", "best"):
+        assert runs["device"][key] == runs["cpu"][key], key
+
+
+def test_check_every_is_for_a_device() -> None:
+    with pytest.raises(ValueError, match="for --device gpu or emulate"):
+        spec("cpu", gpu_check_every=10)
+    assert spec("emulate").device_check_every == 1000
+    assert spec("emulate", gpu_check_every=7).device_check_every == 7

@@ -22,8 +22,9 @@
 #define DS_DEALS_H
 
 /* Fixed-width types under names of our own: NVRTC compiles without the C library's headers
- * (and so without <stdint.h>), and these names can clash with nothing it may define. */
-#ifdef __CUDACC_RTC__
+ * (and so without <stdint.h>), and these names can clash with nothing it may define. Both
+ * CUDA compilers (NVRTC, nvcc) take the same branch: the types of the kernels' parameters. */
+#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
 typedef unsigned long long ds_u64;
 typedef long long ds_i64;
 typedef unsigned int ds_u32;

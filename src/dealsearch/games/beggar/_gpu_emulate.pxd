@@ -1,14 +1,14 @@
-# The GPU kernel's rule step (_gpu_step.h), declared for its CPU twin (_gpu_emulate.pyx). The
-# header sits beside this file, so a module elsewhere that cimports these declarations must put
-# this folder on its include path.
-from libc.stdint cimport int64_t, uint32_t, uint64_t
+# The GPU kernel's code (_gpu_random.h on _gpu_step.h and _gpu_warp.h), declared for its CPU
+# build (_gpu_emulate.pyx). The headers sit beside this file, so a module elsewhere that
+# cimports these declarations must put this folder on its include path.
+from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
 
 
-cdef extern from "_gpu_step.h" nogil:
+cdef extern from "_gpu_random.h" nogil:
     enum:
         DS_GPU_MAX_CARDS
-        DS_OVER_PLAYING
-        DS_OVER_WON
+        DS_MAX_BINS
+        DS_BLOCK
     uint32_t DS_HANDBACK
 
     ctypedef struct ds_table:
@@ -19,11 +19,27 @@ cdef extern from "_gpu_step.h" nogil:
         int cap_tricks
         int by_tricks
 
-    ctypedef struct ds_game:
-        pass
+    ctypedef struct ds_run:
+        ds_table t
+        const uint8_t* courts
+        int n_courts
+        uint64_t seed_key
+        uint64_t first_stream
+        uint64_t chunk_deals
+        uint64_t n
+        uint64_t* work
+        uint32_t* scores
+        uint64_t* handbacks
+        uint64_t* handback_count
+        uint64_t handback_room
+        uint64_t w_base
+        uint64_t* totals
+        uint64_t* card_hist
+        int card_bins
+        int card_bin
+        uint64_t* trick_hist
+        int trick_bins
 
-    void ds_game_start(ds_game* g, const ds_table* t, const uint64_t* planes) noexcept
-    int ds_game_step(ds_game* g, const ds_table* t) noexcept
-    void ds_game_result(const ds_game* g, int* winner, int* cards, int* tricks) noexcept
+    int ds_host_random(const ds_run* r, int grid) noexcept
     int ds_chunk_records(const uint32_t* scores, int64_t n, uint32_t* found,
                          uint32_t* found_score, int room) noexcept

@@ -1,14 +1,14 @@
 # cython: language_level=3
-"""The GPU kernel's logic compiled for the CPU: the same C (``_gpu_step.h``, ``_deals.h``)
-that ``_gpu_kernel.cu`` runs on the device, here in plain loops.
+"""The GPU kernel compiled for the CPU: the very code of ``_gpu_kernel.cu`` (its body,
+``_gpu_random.h``, on the rule step ``_gpu_step.h``, the dealer ``_deals.h`` and the warp
+primitives ``_gpu_warp.h``, whose host definitions run a warp's 32 lanes in lockstep).
 
-:func:`play` does what the kernel ``bmn_random`` does (every deal of a run of chunks, its
-score, the counts, totals and histograms of the games that ended below the caps), and
-:func:`records` what ``bmn_records`` does (each chunk's record-setting deals). Their results do
-not depend on the order deals are played in, so this sequential twin gives the device's
-results exactly: the tests compare it deal by deal with the exact engine, and
-``benchmarks/gpu_check.py --emulate`` runs the whole GPU search on it. :func:`deal_rows` deals
-chosen deals as rows (the host's way back from a deal's number to its cards).
+:func:`bmn_random` and :func:`bmn_records` take the kernels' launch arguments exactly as
+CuPy's ``RawKernel`` does, ``(grid, block, args)`` with numpy arrays for the device's, and
+check each against the kernel's parameter, so the host side of the GPU engine
+(``gpu.KernelHost``) runs unchanged on them: ``--device emulate`` and the test suite execute
+the device's whole path, loop and bookkeeping included. :func:`deal_rows` deals chosen deals
+as rows (the host's way back from a deal's number to its cards).
 """
 
 cimport cython
@@ -17,16 +17,13 @@ from libc.stdint cimport UINT64_MAX, int64_t, uint8_t, uint32_t, uint64_t
 import numpy as np
 
 from dealsearch.checks import whole as _whole
-from dealsearch.games.beggar._deals cimport (
-    ds_deal_of,
-    ds_deal_planes,
-    ds_seed_key,
-    ds_stream_key,
-)
+from dealsearch.games.beggar._deals cimport ds_deal_planes, ds_seed_key, ds_stream_key
 
 
 HANDBACK = DS_HANDBACK          # the score of a deal handed back to the exact engine
 MAX_CARDS = DS_GPU_MAX_CARDS    # the largest deal the kernel plays (two players)
+MAX_BINS = DS_MAX_BINS          # histogram bins the kernel sums per block, per measure
+BLOCK = DS_BLOCK                # threads per block
 
 
 def seed_key(seed):
@@ -42,96 +39,105 @@ def _courts(courts):
     return np.ascontiguousarray(courts), len(courts)
 
 
-def _int64_out(name, array, size=None):
-    if (not isinstance(array, np.ndarray) or array.dtype != np.int64 or array.ndim != 1
-            or not array.flags.c_contiguous or len(array) == 0
-            or (size is not None and len(array) != size)):
-        raise ValueError(f"{name} must be a contiguous 1-D int64 numpy array"
-                         + (f" of {size}" if size is not None else ""))
+def _pointer(name, array, dtype, size):
+    """A device pointer's stand-in: a contiguous 1-D array of the parameter's type, holding
+    at least ``size`` items (the kernel writes without bounds checks)."""
+    if (not isinstance(array, np.ndarray) or array.dtype != dtype or array.ndim != 1
+            or not array.flags.c_contiguous or len(array) < max(size, 1)):
+        raise ValueError(f"{name} must be a contiguous 1-D {np.dtype(dtype).name} array of "
+                         f"at least {size}")
     return array
 
 
-@cython.boundscheck(False)
-@cython.wraparound(False)
-def play(pay_word, size0, total, cap_cards, cap_tricks, by_tricks, courts, seed_key,
-         first_stream, chunk_deals, n, card_bin, card_hist, trick_hist, totals):
-    """Play deals 0..n-1 of the run of chunks from ``first_stream`` (``_deals.h``'s
-    ``ds_deal_of``) as the kernel does; return their scores (uint32, HANDBACK for a game
-    handed back). Adds into ``totals`` (int64: games won below the caps, games handed back,
-    their cards, their tricks) and the histograms (bins of ``card_bin`` cards and of one
-    trick, the last bin taking every longer game) the games that ended below the caps."""
-    cdef ds_table t
-    t.pay_word = _whole("pay_word", pay_word, 0, UINT64_MAX)
-    t.total = _whole("total", total, 2, DS_GPU_MAX_CARDS)
-    t.size0 = _whole("size0", size0, 1, t.total - 1)
-    t.cap_cards = _whole("cap_cards", cap_cards, 1, 1 << 30)
-    t.cap_tricks = _whole("cap_tricks", cap_tricks, 1, 1 << 30)
-    t.by_tricks = bool(by_tricks)
-    court_v, n_courts = _courts(courts)
-    if n_courts > t.total:
-        raise ValueError("more court cards than cards")
-    cdef const uint8_t[::1] cv = court_v
-    cdef uint64_t key = _whole("seed_key", seed_key, 0, UINT64_MAX)
-    cdef uint64_t first = _whole("first_stream", first_stream, 0, UINT64_MAX)
-    cdef uint64_t per_chunk = _whole("chunk_deals", chunk_deals, 1, 1 << 40)
-    cdef int64_t count = _whole("n", n, 0, 1 << 40)
-    cdef int bin_cards = _whole("card_bin", card_bin, 1, 1 << 30)
-    cdef int64_t[::1] ch = _int64_out("card_hist", card_hist)
-    cdef int64_t[::1] th = _int64_out("trick_hist", trick_hist)
-    cdef int64_t[::1] tot = _int64_out("totals", totals, 4)
-    cdef Py_ssize_t card_top = len(card_hist) - 1, trick_top = len(trick_hist) - 1
-    scores = np.empty(count, dtype=np.uint32)
-    cdef uint32_t[::1] sv = scores
-    cdef int64_t w
-    cdef int nc = n_courts, over, winner, cards, tricks
-    cdef uint64_t planes[3]
-    cdef ds_game g
+def _value(name, value, dtype, low, high):
+    """A by-value parameter: exactly the numpy scalar type CuPy passes as the C type."""
+    if type(value) is not dtype:
+        raise ValueError(f"{name} must be a {dtype.__name__}, not {type(value).__name__}")
+    return _whole(name, int(value), low, high)
+
+
+def _launch(grid, block, threads):
+    if (not isinstance(grid, tuple) or len(grid) != 1 or not isinstance(block, tuple)
+            or block != (threads,)):
+        raise ValueError(f"a launch is (grid,), ({threads},)")
+    return _whole("grid", grid[0], 1, 1 << 16)
+
+
+def bmn_random(grid, block, args):
+    """Run the kernel ``bmn_random`` (``_gpu_kernel.cu``: its parameters, in order) on
+    ``grid`` blocks of ``BLOCK`` threads, as the GPU would: every deal's score into
+    ``scores``, the hand-backs listed, totals and histograms added."""
+    blocks = _launch(grid, block, DS_BLOCK)
+    if len(args) != 24:
+        raise ValueError("bmn_random takes 24 arguments")
+    (pay_word, size0, total, cap_cards, cap_tricks, by_tricks, courts, n_courts, key, first,
+     chunk_deals, n, work, scores, handbacks, handback_count, room, w_base, totals,
+     card_hist, card_bins, card_bin, trick_hist, trick_bins) = args
+    u64, i32 = np.uint64, np.int32
+    cdef ds_run r
+    r.t.pay_word = _value("pay_word", pay_word, u64, 0, UINT64_MAX)
+    r.t.total = _value("total", total, i32, 2, DS_GPU_MAX_CARDS)
+    r.t.size0 = _value("size0", size0, i32, 1, r.t.total - 1)
+    r.t.cap_cards = _value("cap_cards", cap_cards, i32, 1, 1 << 30)
+    r.t.cap_tricks = _value("cap_tricks", cap_tricks, i32, 1, 1 << 30)
+    r.t.by_tricks = _value("by_tricks", by_tricks, i32, 0, 1)
+    r.n_courts = _value("n_courts", n_courts, i32, 0, r.t.total)
+    r.seed_key = _value("seed_key", key, u64, 0, UINT64_MAX)
+    r.first_stream = _value("first_stream", first, u64, 0, UINT64_MAX)
+    r.chunk_deals = _value("chunk_deals", chunk_deals, u64, 1, 1 << 40)
+    r.n = _value("n", n, u64, 0, (1 << 32) - 1)
+    r.handback_room = _value("handback_room", room, u64, 0, 1 << 40)
+    r.w_base = _value("w_base", w_base, u64, 0, 1 << 62)
+    r.card_bins = _value("card_bins", card_bins, i32, 1, DS_MAX_BINS)
+    r.card_bin = _value("card_bin", card_bin, i32, 1, 1 << 30)
+    r.trick_bins = _value("trick_bins", trick_bins, i32, 1, DS_MAX_BINS)
+    cdef const uint8_t[::1] court_v = _pointer("courts", courts, np.uint8, r.n_courts)
+    cdef uint64_t[::1] work_v = _pointer("work", work, u64, 1)
+    cdef uint32_t[::1] score_v = _pointer("scores", scores, np.uint32, r.n)
+    cdef uint64_t[::1] back_v = _pointer("handbacks", handbacks, u64, r.handback_room)
+    cdef uint64_t[::1] count_v = _pointer("handback_count", handback_count, u64, 1)
+    cdef uint64_t[::1] total_v = _pointer("totals", totals, u64, 4)
+    cdef uint64_t[::1] card_v = _pointer("card_hist", card_hist, u64, r.card_bins)
+    cdef uint64_t[::1] trick_v = _pointer("trick_hist", trick_hist, u64, r.trick_bins)
+    r.courts = &court_v[0]
+    r.work = &work_v[0]
+    r.scores = &score_v[0]
+    r.handbacks = &back_v[0]
+    r.handback_count = &count_v[0]
+    r.totals = &total_v[0]
+    r.card_hist = &card_v[0]
+    r.trick_hist = &trick_v[0]
+    cdef int grid_blocks = blocks, done
     with nogil:
-        for w in range(count):
-            ds_deal_of(key, first, per_chunk, <uint64_t>w, &cv[0], nc, t.total, planes)
-            ds_game_start(&g, &t, planes)
-            over = DS_OVER_PLAYING
-            while over == DS_OVER_PLAYING:
-                over = ds_game_step(&g, &t)
-            if over != DS_OVER_WON:
-                sv[w] = DS_HANDBACK
-                tot[1] += 1
-                continue
-            ds_game_result(&g, &winner, &cards, &tricks)
-            sv[w] = <uint32_t>(tricks if t.by_tricks else cards)
-            tot[0] += 1
-            tot[2] += cards
-            tot[3] += tricks
-            ch[min(<Py_ssize_t>(cards // bin_cards), card_top)] += 1
-            th[min(<Py_ssize_t>tricks, trick_top)] += 1
-    return scores
+        done = ds_host_random(&r, grid_blocks)
+    if done != 0:
+        raise MemoryError("no memory for the emulated grid")
 
 
 @cython.boundscheck(False)
 @cython.wraparound(False)
-def records(scores, chunk_deals, room):
-    """Each chunk's record-setting deals (``ds_chunk_records``), as the kernel
-    ``bmn_records``: (counts, found, found_scores), counts[c] the records of chunk c (more
-    than ``room``: found holds the first ``room``), found[c, :counts[c]] their positions in
-    the chunk and found_scores[c, :counts[c]] their scores."""
-    if not isinstance(scores, np.ndarray) or scores.dtype != np.uint32 or scores.ndim != 1:
-        raise ValueError("scores must be a 1-D uint32 numpy array")
-    cdef const uint32_t[::1] sv = np.ascontiguousarray(scores)
-    cdef int64_t per_chunk = _whole("chunk_deals", chunk_deals, 1, 1 << 40)
-    cdef int slots = _whole("room", room, 1, 1 << 20)
-    cdef int64_t n = len(scores)
-    cdef int64_t chunks = (n + per_chunk - 1) // per_chunk, c   # (C division)
-    counts = np.zeros(chunks, dtype=np.int32)
-    found = np.zeros((chunks, slots), dtype=np.uint32)
-    found_scores = np.zeros((chunks, slots), dtype=np.uint32)
-    cdef int[::1] cv = counts
-    cdef uint32_t[:, ::1] fv = found
-    cdef uint32_t[:, ::1] fs = found_scores
+def bmn_records(grid, block, args):
+    """Run the kernel ``bmn_records`` (each chunk's record-setting deals,
+    ``ds_chunk_records``) with its parameters, in order: counts[c] the records of chunk c
+    (more than ``room``: found holds the first ``room``), found[c * room ...] their positions
+    in the chunk and found_scores[c * room ...] their scores."""
+    _launch(grid, block, block[0] if isinstance(block, tuple) and block else 0)
+    if len(args) != 7:
+        raise ValueError("bmn_records takes 7 arguments")
+    scores, n, chunk_deals, found, found_scores, counts, room = args
+    cdef int64_t count = _value("n", n, np.uint64, 0, (1 << 32) - 1)
+    cdef int64_t per_chunk = _value("chunk_deals", chunk_deals, np.uint64, 1, 1 << 40)
+    cdef int slots = _value("room", room, np.int32, 1, 1 << 20)
+    cdef int64_t chunks = (count + per_chunk - 1) // per_chunk, c
+    cdef const uint32_t[::1] sv = _pointer("scores", scores, np.uint32, count)
+    cdef uint32_t[::1] fv = _pointer("found", found.reshape(-1), np.uint32, chunks * slots)
+    cdef uint32_t[::1] fs = _pointer("found_scores", found_scores.reshape(-1), np.uint32,
+                                     chunks * slots)
+    cdef int[::1] cv = _pointer("counts", counts, np.int32, chunks)
     with nogil:
         for c in range(chunks):
-            cv[c] = ds_chunk_records(&sv[c * per_chunk], min(per_chunk, n - c * per_chunk),
-                                     &fv[c, 0], &fs[c, 0], slots)
-    return counts, found, found_scores
+            cv[c] = ds_chunk_records(&sv[c * per_chunk], min(per_chunk, count - c * per_chunk),
+                                     &fv[c * slots], &fs[c * slots], slots)
 
 
 @cython.boundscheck(False)

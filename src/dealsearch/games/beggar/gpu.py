@@ -1,20 +1,25 @@
-"""BMN random search on a GPU (CuPy), or on its CPU twin: the host side of ``_gpu_kernel.cu``.
+"""BMN random search on a GPU (CuPy), or on the CPU: the host side of ``_gpu_kernel.cu``.
 
 :class:`GpuSampler` is what BMN offers the framework's device search
 (:mod:`dealsearch.devices`): it plays a run of chunks on a device and reports the games
 the device settled, each chunk's record-setting deals and the games handed back (past
 :data:`CAP_PER_CARD` cards per card, or the agreed limit: only the exact engine can tell a
-cycle or a limit). Two devices run the same kernel source:
+cycle or a limit). :class:`KernelHost` launches the kernels and collects their results on
+either of two devices, which run the same kernel source:
 
 - :class:`CupyDevice`: the kernel compiled at run time by NVRTC (``cupy.RawModule``), so the
   wheel needs no CUDA; CuPy is imported only here, only when a GPU is asked for.
-- :class:`EmulatedDevice`: ``_gpu_emulate``, the same C compiled into the package; it gives
+- :class:`EmulatedDevice`: ``_gpu_emulate``, the kernels' own code compiled into the package
+  for the CPU (a warp's lanes in lockstep), launched with the same arguments; it gives
   exactly the device's results (they do not depend on the order deals are played in).
 """
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import re
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -23,7 +28,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ...plugin import GPU_EXTRA, DevicePlay, DeviceUnavailable
+from ...plugin import GPU_EXTRA, ChunkPlay, DevicePlay, DeviceUnavailable
 from . import _gpu_emulate
 from .options import BeggarOptions
 
@@ -31,9 +36,11 @@ KERNEL = Path(__file__).with_name("_gpu_kernel.cu")
 CAP_PER_CARD = 256      # as the lanes: past this many cards per card a game is handed back
 RECORD_ROOM = 64        # records a chunk keeps on the device (more: the CPU replays it)
 SLICE_CHUNKS = 512      # chunks per kernel launch: its scores take 4 bytes a deal
-BLOCK = 256             # threads per block
-MAX_BINS = 4096         # histogram bins the kernel sums per block (DS_MAX_BINS)
+BLOCK = _gpu_emulate.BLOCK   # threads per block (DS_BLOCK)
+MAX_BINS = _gpu_emulate.MAX_BINS  # histogram bins a block sums (DS_MAX_BINS)
 I64 = npt.NDArray[np.int64]
+# CuPy, NVRTC and the CUDA runtime for a CUDA 12 driver (the gpu extra's are CUDA 13's)
+CUDA12_INSTALL = "pip install cupy-cuda12x nvidia-cuda-nvrtc-cu12 nvidia-cuda-runtime-cu12"
 
 
 def refusal(options: BeggarOptions) -> str | None:
@@ -79,7 +86,9 @@ class KernelTable:
 class Work:
     """A run of deals for a device: deals 0..n-1 of the chunks of ``chunk_deals`` deals from
     ``first_stream`` on, with histograms of ``card_bins`` bins of ``card_bin`` cards and of
-    ``trick_bins`` bins of one trick."""
+    ``trick_bins`` bins of one trick. Each chunk whose number is a multiple of
+    ``check_every`` (0: none) is played in a launch of its own, with sums of its own, for the
+    host to check against the CPU."""
 
     first_stream: int
     n: int
@@ -87,6 +96,29 @@ class Work:
     card_bin: int
     card_bins: int
     trick_bins: int
+    check_every: int = 0
+
+    def slices(self, most: int) -> list[tuple[int, int, bool]]:
+        """The launches, as (first chunk, end chunk, checked): at most ``most`` chunks each,
+        and every checked chunk alone."""
+        chunks = -(-self.n // self.chunk_deals)
+        out, c = [], 0
+        while c < chunks:
+            end = min(chunks, c + most)
+            if self.check_every:    # the first checked chunk from c on
+                checked = -(-(self.first_stream + c) // self.check_every) * self.check_every \
+                    - self.first_stream
+                if checked == c:
+                    end = c + 1
+                elif checked < end:
+                    end = checked
+            out.append((c, end, end == c + 1 and self.is_checked(c)))
+            c = end
+        return out
+
+    def is_checked(self, c: int) -> bool:
+        """Whether chunk c (of the work) is one to check."""
+        return bool(self.check_every) and (self.first_stream + c) % self.check_every == 0
 
 
 @dataclass
@@ -100,32 +132,7 @@ class DeviceRun:
     record_counts: npt.NDArray[np.int32]    # per chunk (more than RECORD_ROOM: not all kept)
     records: npt.NDArray[np.uint32]     # per chunk, its records' positions in it ...
     record_scores: npt.NDArray[np.uint32]   # ... and their scores
-
-
-class EmulatedDevice:
-    """The kernel's C compiled for the CPU (``_gpu_emulate``): exactly the GPU's results.
-    :meth:`launch` does the work; :meth:`collect` hands it over."""
-
-    name = "CPU emulation of the GPU kernel"
-    asynchronous = False    # nothing to gain from launching work ahead
-
-    def launch(self, t: KernelTable, work: Work) -> DeviceRun:
-        """Play the work."""
-        totals = np.zeros(4, dtype=np.int64)
-        card_hist = np.zeros(work.card_bins, dtype=np.int64)
-        trick_hist = np.zeros(work.trick_bins, dtype=np.int64)
-        scores = _gpu_emulate.play(t.pay_word, t.size0, t.total, t.cap_cards, t.cap_tricks,
-                                   t.by_tricks, t.courts, t.seed_key, work.first_stream,
-                                   work.chunk_deals, work.n, work.card_bin, card_hist,
-                                   trick_hist, totals)
-        counts, found, found_scores = _gpu_emulate.records(scores, work.chunk_deals,
-                                                           RECORD_ROOM)
-        handbacks = np.flatnonzero(scores == _gpu_emulate.HANDBACK).astype(np.int64)
-        return DeviceRun(totals, card_hist, trick_hist, handbacks, counts, found, found_scores)
-
-    def collect(self, launched: DeviceRun) -> DeviceRun:
-        """The results of :meth:`launch`."""
-        return launched
+    checked: dict[int, tuple[I64, I64, I64]]  # chunk checked -> its totals and histograms
 
 
 def kernel_source() -> str:
@@ -144,21 +151,161 @@ def kernel_source() -> str:
     return paste(KERNEL.read_text(encoding="utf-8"), set())
 
 
-class CupyDevice:
+class KernelHost:
+    """The host side of the kernels: a work's launches, slice by slice, and its results.
+
+    It runs on any array module with CuPy's calls: :class:`CupyDevice` (CuPy, the kernels
+    built by NVRTC) and :class:`EmulatedDevice` (numpy, the kernels compiled for the CPU with
+    the same launch arguments), so what CI runs is this code and the kernel's."""
+
+    name: str
+    asynchronous: bool      # launch returns at once (worth launching work ahead)
+    grid: int               # blocks of BLOCK threads
+    slice_chunks = SLICE_CHUNKS
+    spoil_chunk: int | None = None  # tests only: this chunk's results spoilt, as by a bad GPU
+
+    def __init__(self, xp: Any, play_fn: Any, records_fn: Any) -> None:
+        self.xp, self.play_fn, self.records_fn = xp, play_fn, records_fn
+        self.score_buffer: Any = None
+
+    def stream(self) -> Any:
+        """The context the launches are queued in."""
+        return contextlib.nullcontext()
+
+    def event(self) -> Any:
+        """A marker recorded after a work's last kernel (:meth:`collect` waits for it)."""
+        return _Done()
+
+    def host(self, array: Any) -> npt.NDArray[Any]:
+        """A device array's content, in host memory."""
+        return np.asarray(array)
+
+    def launch(self, t: KernelTable, work: Work) -> Launched:
+        """Queue the work's kernels and return (on a GPU, at once): a slice of
+        ``slice_chunks`` chunks per launch of ``bmn_random`` (its scores take 4 bytes a
+        deal), each followed by ``bmn_records``. Only small arrays are kept."""
+        xp, u64, i32 = self.xp, np.uint64, np.int32
+        n, per_chunk = work.n, work.chunk_deals
+        chunks = -(-n // per_chunk)
+        slice_deals = self.slice_chunks * per_chunk
+        launches = work.slices(self.slice_chunks)
+        slices = len(launches)
+        sums = 1 + sum(checked for _, _, checked in launches)   # the rest's, each checked's
+        room = max(1 << 16, min(n, slice_deals) // 64)
+        with self.stream() as stream:
+            if self.score_buffer is None or len(self.score_buffer) < min(n, slice_deals):
+                # one buffer for every launch: the stream runs each slice's records kernel
+                # before the next slice's (or the next work's) play kernel overwrites it
+                self.score_buffer = xp.empty(min(n, slice_deals), dtype=xp.uint32)
+            scores = self.score_buffer
+            courts = xp.asarray(np.append(t.courts, np.uint8(0)))
+            out = Launched(
+                work=xp.zeros(slices, dtype=xp.uint64),
+                totals=xp.zeros((sums, 4), dtype=xp.uint64),
+                card_hist=xp.zeros((sums, work.card_bins), dtype=xp.uint64),
+                trick_hist=xp.zeros((sums, work.trick_bins), dtype=xp.uint64),
+                handbacks=xp.zeros((slices, room), dtype=xp.uint64),
+                handback_counts=xp.zeros(slices, dtype=xp.uint64),
+                counts=xp.zeros(chunks, dtype=xp.int32),
+                found=xp.zeros((chunks, RECORD_ROOM), dtype=xp.uint32),
+                found_scores=xp.zeros((chunks, RECORD_ROOM), dtype=xp.uint32),
+                room=room, first_chunk=work.first_stream,
+                checked=[c0 for c0, _, checked in launches if checked], done=self.event())
+            seen = 0
+            for s, (c0, c1, checked) in enumerate(launches):
+                start = c0 * per_chunk
+                size = min(c1 * per_chunk, n) - start
+                seen += checked
+                at = seen if checked else 0
+                self.play_fn((self.grid,), (BLOCK,), (
+                    u64(t.pay_word), i32(t.size0), i32(t.total), i32(t.cap_cards),
+                    i32(t.cap_tricks), i32(t.by_tricks), courts, i32(len(t.courts)),
+                    u64(t.seed_key), u64(work.first_stream + c0), u64(per_chunk), u64(size),
+                    out.work[s:s + 1], scores, out.handbacks[s], out.handback_counts[s:s + 1],
+                    u64(room), u64(start), out.totals[at], out.card_hist[at],
+                    i32(work.card_bins), i32(work.card_bin), out.trick_hist[at],
+                    i32(work.trick_bins)))
+                self.records_fn((max(1, -(-(c1 - c0) // 128)),), (128,), (
+                    scores, u64(size), u64(per_chunk), out.found[c0:c1],
+                    out.found_scores[c0:c1], out.counts[c0:c1], i32(RECORD_ROOM)))
+            out.done.record(stream)
+        return out
+
+    def collect(self, launched: Launched) -> DeviceRun:
+        """Wait for the work's kernels (only its own: work launched after it plays on) and
+        copy its small results back."""
+        launched.done.synchronize()
+        host = self.host
+        listed = host(launched.handback_counts).astype(np.int64)
+        if (listed > launched.room).any():
+            raise RuntimeError(f"more than {launched.room} games of a slice handed back to "
+                               "the CPU: this deck's games cycle too often for --device gpu; "
+                               "search it with --device cpu")
+        kept = host(launched.handbacks)
+        sums = [host(a).astype(np.int64) for a in (launched.totals, launched.card_hist,
+                                                    launched.trick_hist)]
+        spoilt = self.spoil_chunk
+        if spoilt is not None and spoilt - launched.first_chunk in launched.checked:
+            sums[1][1 + launched.checked.index(spoilt - launched.first_chunk), 0] += 1
+        totals, card_hist, trick_hist = sums
+        return DeviceRun(
+            totals.sum(axis=0), card_hist.sum(axis=0), trick_hist.sum(axis=0),
+            np.sort(np.concatenate([kept[s, :listed[s]] for s in range(len(listed))])
+                    .astype(np.int64)),
+            host(launched.counts), host(launched.found), host(launched.found_scores),
+            {c: (totals[i], card_hist[i], trick_hist[i])
+             for i, c in enumerate(launched.checked, start=1)})
+
+    def scores(self, t: KernelTable, work: Work) -> npt.NDArray[np.uint32]:
+        """Every deal's score (HANDBACK for a hand-back) of a work of one slice at most: for
+        checking the device deal by deal (``benchmarks/gpu_check.py``, the tests)."""
+        if work.n > self.slice_chunks * work.chunk_deals:
+            raise ValueError(f"at most {self.slice_chunks} chunks at a time")
+        self.collect(self.launch(t, work))
+        # nothing after it on the stream: the buffer holds its scores
+        return self.host(self.score_buffer[:work.n]).copy()
+
+
+class _Done:
+    """The host's stand-in for a CUDA event: the work is done when launch returns."""
+
+    def record(self, stream: Any) -> None:
+        """Nothing to record."""
+
+    def synchronize(self) -> None:
+        """Nothing to wait for."""
+
+
+class EmulatedDevice(KernelHost):
+    """The kernels compiled for the CPU (``_gpu_emulate``: the same source, a warp's lanes
+    in lockstep) on numpy arrays: exactly the GPU's results, launch for launch."""
+
+    name = "CPU emulation of the GPU kernel"
+    asynchronous = False    # launch does the work: nothing to gain from launching ahead
+    grid = 2                # two blocks, so that warps of two blocks share the work
+
+    def __init__(self) -> None:
+        super().__init__(np, _gpu_emulate.bmn_random, _gpu_emulate.bmn_records)
+
+
+class CupyDevice(KernelHost):
     """The kernel on the current CUDA device, through CuPy (imported here, and only here)."""
+
+    asynchronous = True     # launch returns at once; the GPU plays while the host works
 
     def __init__(self) -> None:
         try:
             import cupy  # type: ignore[import-not-found,unused-ignore]
         except ImportError:
-            raise DeviceUnavailable(f"--device gpu needs CuPy: {GPU_EXTRA}") from None
+            raise DeviceUnavailable(f"--device gpu needs CuPy: {GPU_EXTRA} (a CUDA 13 "
+                                    f"driver; for a CUDA 12 driver: {CUDA12_INSTALL})") from None
         self.cp: Any = cupy
         try:
             count = cupy.cuda.runtime.getDeviceCount()
             props = cupy.cuda.runtime.getDeviceProperties(cupy.cuda.Device().id) if count \
                 else None
         except Exception as error:  # CUDARuntimeError; or no CUDA library to load at all
-            raise DeviceUnavailable(f"--device gpu: no usable GPU ({error})") from None
+            raise DeviceUnavailable(no_gpu(error)) from None
         if props is None:
             raise DeviceUnavailable("--device gpu: no GPU found")
         name = props["name"]
@@ -166,102 +313,38 @@ class CupyDevice:
         self.sms = int(props["multiProcessorCount"])
         try:
             module = cupy.RawModule(code=kernel_source(), options=("--std=c++17",))
-            self.play_fn = module.get_function("bmn_random")
-            self.records_fn = module.get_function("bmn_records")
+            play_fn = module.get_function("bmn_random")
+            records_fn = module.get_function("bmn_records")
         except Exception as error:  # NVRTC's CompileException, or a driver too old
             first = str(error).strip().splitlines()[:1] or [type(error).__name__]
             raise DeviceUnavailable(f"--device gpu: the kernel did not build: {first[0]}"
                                     ) from None
+        super().__init__(cupy, play_fn, records_fn)
         try:    # enough blocks to fill every multiprocessor once: the kernel is persistent
-            function = getattr(self.play_fn, "kernel", self.play_fn)   # RawKernel's Function
+            function = getattr(play_fn, "kernel", play_fn)   # RawKernel's Function
             per_sm = cupy.cuda.driver.occupancyMaxActiveBlocksPerMultiprocessor(
                 function.ptr, BLOCK, 0)
-        except Exception:   # an older CuPy: what the kernel's 56 registers allow
+        except Exception:   # an older CuPy: what the kernel's registers allow
             per_sm = 4
         self.grid = self.sms * max(1, int(per_sm))
-        self.stream = cupy.cuda.Stream(non_blocking=True)
-        self.score_buffer: Any = None
+        self._stream = cupy.cuda.Stream(non_blocking=True)
 
-    asynchronous = True     # launch returns at once; the GPU plays while the host works
+    def stream(self) -> Any:
+        """The device's own stream: its kernels run in order, the host's calls return."""
+        return self._stream
 
-    def launch(self, t: KernelTable, work: Work) -> Launched:
-        """Queue the work's kernels on the GPU and return at once: a slice of SLICE_CHUNKS
-        chunks per launch of ``bmn_random`` (its scores take 4 bytes a deal), each followed
-        by ``bmn_records``; the GPU plays them back to back. Only small arrays are kept."""
-        cp, u64, i32 = self.cp, np.uint64, np.int32
-        n, per_chunk = work.n, work.chunk_deals
-        chunks = -(-n // per_chunk)
-        slice_deals = SLICE_CHUNKS * per_chunk
-        slices = -(-n // slice_deals)
-        room = max(1 << 16, min(n, slice_deals) // 64)
-        with self.stream:
-            if self.score_buffer is None or len(self.score_buffer) < min(n, slice_deals):
-                # one buffer for every launch: the stream runs each slice's records kernel
-                # before the next slice's (or the next work's) play kernel overwrites it
-                self.score_buffer = cp.empty(min(n, slice_deals), dtype=cp.uint32)
-            scores = self.score_buffer
-            courts = cp.asarray(np.append(t.courts, np.uint8(0)))
-            out = Launched(
-                work=cp.zeros(slices, dtype=cp.uint64),
-                totals=cp.zeros(4, dtype=cp.uint64),
-                card_hist=cp.zeros(work.card_bins, dtype=cp.uint64),
-                trick_hist=cp.zeros(work.trick_bins, dtype=cp.uint64),
-                handbacks=cp.zeros((slices, room), dtype=cp.uint64),
-                handback_counts=cp.zeros(slices, dtype=cp.uint64),
-                counts=cp.zeros(chunks, dtype=cp.int32),
-                found=cp.zeros((chunks, RECORD_ROOM), dtype=cp.uint32),
-                found_scores=cp.zeros((chunks, RECORD_ROOM), dtype=cp.uint32),
-                room=room, done=cp.cuda.Event())
-            for s in range(slices):
-                start = s * slice_deals
-                size = min(slice_deals, n - start)
-                c0 = s * SLICE_CHUNKS
-                c1 = min(chunks, c0 + SLICE_CHUNKS)
-                self.play_fn((self.grid,), (BLOCK,), (
-                    u64(t.pay_word), i32(t.size0), i32(t.total), i32(t.cap_cards),
-                    i32(t.cap_tricks), i32(t.by_tricks), courts, i32(len(t.courts)),
-                    u64(t.seed_key), u64(work.first_stream + c0), u64(per_chunk), u64(size),
-                    out.work[s:s + 1], scores, out.handbacks[s], out.handback_counts[s:s + 1],
-                    u64(room), u64(start), out.totals, out.card_hist, i32(work.card_bins),
-                    i32(work.card_bin), out.trick_hist, i32(work.trick_bins)))
-                self.records_fn((max(1, -(-(c1 - c0) // 128)),), (128,), (
-                    scores, u64(size), u64(per_chunk), out.found[c0:c1],
-                    out.found_scores[c0:c1], out.counts[c0:c1], i32(RECORD_ROOM)))
-            out.done.record(self.stream)
-        return out
+    def event(self) -> Any:
+        """A CUDA event."""
+        return self.cp.cuda.Event()
 
-    def collect(self, launched: Launched) -> DeviceRun:
-        """Wait for the work's kernels (only its own: work launched after it plays on) and
-        copy its small results back."""
-        launched.done.synchronize()
-        listed = launched.handback_counts.get().astype(np.int64)
-        if (listed > launched.room).any():
-            raise RuntimeError(f"more than {launched.room} games of a slice handed back to "
-                               "the CPU: this deck's games cycle too often for --device gpu; "
-                               "search it with --device cpu")
-        kept = launched.handbacks.get()
-        return DeviceRun(
-            launched.totals.get().astype(np.int64),
-            launched.card_hist.get().astype(np.int64),
-            launched.trick_hist.get().astype(np.int64),
-            np.sort(np.concatenate([kept[s, :listed[s]] for s in range(len(listed))])
-                    .astype(np.int64)),
-            launched.counts.get(), launched.found.get(), launched.found_scores.get())
-
-
-    def scores(self, t: KernelTable, work: Work) -> npt.NDArray[np.uint32]:
-        """Every deal's score (HANDBACK for a hand-back) of a work of one slice at most: for
-        checking the GPU deal by deal (``benchmarks/gpu_check.py``)."""
-        if work.n > SLICE_CHUNKS * work.chunk_deals:
-            raise ValueError(f"at most {SLICE_CHUNKS} chunks at a time")
-        self.collect(self.launch(t, work))
-        self.stream.synchronize()   # nothing after it on the stream: the buffer is its
-        return np.asarray(self.score_buffer[:work.n].get())
+    def host(self, array: Any) -> npt.NDArray[Any]:
+        """A copy in host memory."""
+        return np.asarray(array.get())
 
 
 @dataclass
 class Launched:
-    """A work's device arrays, until :meth:`CupyDevice.collect` copies them back."""
+    """A work's device arrays, until :meth:`KernelHost.collect` copies them back."""
 
     work: Any
     totals: Any
@@ -273,7 +356,32 @@ class Launched:
     found: Any
     found_scores: Any
     room: int
-    done: Any       # a CUDA event, recorded after the work's last kernel
+    first_chunk: int
+    checked: list[int]      # the chunks checked, in the order of their sums (from row 1)
+    done: Any       # recorded after the work's last kernel
+
+
+def nvidia_driver() -> bool:
+    """Whether this machine has an NVIDIA driver (its CUDA library loads)."""
+    for name in ("nvcuda.dll",) if sys.platform == "win32" else ("libcuda.so.1",):
+        try:
+            ctypes.CDLL(name)
+            return True
+        except OSError:
+            pass
+    return False
+
+
+def no_gpu(error: Exception) -> str:
+    """Why CuPy found no GPU to use, in one line: no driver at all, a driver older than
+    CuPy's CUDA (and what to install for it), or CUDA's own words."""
+    if not nvidia_driver():
+        return "--device gpu: no GPU here (no NVIDIA driver is installed)"
+    text = " ".join(str(error).split())
+    if "insufficient" in text.lower():     # cudaErrorInsufficientDriver
+        return (f"--device gpu: the NVIDIA driver is older than CuPy's CUDA ({text}): update "
+                f"the driver, or for a CUDA 12 driver: {CUDA12_INSTALL}")
+    return f"--device gpu: no usable GPU ({text})"
 
 
 def open_device(device: str) -> CupyDevice | EmulatedDevice:
@@ -296,13 +404,14 @@ class GpuSampler:
         self.ahead: tuple[Work, Any] | None = None
 
     def play(self, first_chunk: int, deals: int, chunk_deals: int, hists: Sequence[I64],
-             widths: Sequence[int]) -> DevicePlay:
-        """Play ``deals`` deals from chunk ``first_chunk`` on; add into ``hists``."""
+             widths: Sequence[int], check_every: int = 0) -> DevicePlay:
+        """Play ``deals`` deals from chunk ``first_chunk`` on; add into ``hists``. The chunks
+        whose number is a multiple of ``check_every`` come back also one by one (``checks``)."""
         if len(hists) != 2 or widths[1] != 1 or max(len(h) for h in hists) > MAX_BINS:
             raise ValueError(f"BMN histograms: cards and tricks (bins of 1), up to {MAX_BINS} "
                              "bins each")
         work = Work(first_chunk, deals, chunk_deals, int(widths[0]), len(hists[0]),
-                    len(hists[1]))
+                    len(hists[1]), check_every)
         ahead, self.ahead = self.ahead, None
         launched: Any = ahead[1] if ahead is not None and ahead[0] == work else \
             self.device.launch(self.table, work)
@@ -321,12 +430,20 @@ class GpuSampler:
                 finds.extend((first_chunk + c, int(j), int(score)) for j, score in
                              zip(run.records[c, :count], run.record_scores[c, :count],
                                  strict=True))
+        handbacks = [(first_chunk + int(w) // chunk_deals, int(w) % chunk_deals)
+                     for w in run.handbacks]
+        checks = []
+        for c, (totals, card_hist, trick_hist) in run.checked.items():
+            chunk = first_chunk + c
+            won, _, cards, tricks = (int(x) for x in totals)
+            checks.append(ChunkPlay(
+                chunk, counts=[won, 0, 0], totals=[cards, tricks], hists=[card_hist, trick_hist],
+                finds=[(deal, score) for k, deal, score in finds if k == chunk],
+                handbacks=[deal for k, deal in handbacks if k == chunk],
+                all_finds=chunk not in replay))
         won, _, cards, tricks = (int(x) for x in run.totals)
-        return DevicePlay(
-            counts=[won, 0, 0], totals=[cards, tricks], finds=finds,
-            handbacks=[(first_chunk + int(w) // chunk_deals, int(w) % chunk_deals)
-                       for w in run.handbacks],
-            replay=replay)
+        return DevicePlay(counts=[won, 0, 0], totals=[cards, tricks], finds=finds,
+                          handbacks=handbacks, replay=replay, checks=checks)
 
     def rows(self, chunks: npt.NDArray[np.uint64], deals: npt.NDArray[np.uint64]
              ) -> npt.NDArray[np.uint8]:

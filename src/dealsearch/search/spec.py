@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass, field, fields
 from functools import cached_property
 from typing import Any
 
-from ..devices import device_refusal
+from ..devices import CHECK_EVERY, device_refusal
 from ..game import (
     DEFAULT_GAME,
     MAX_SEED,
@@ -205,8 +205,6 @@ class SearchSpec:
     @property
     def device_check_every(self) -> int:
         """A device run replays one chunk in this many on the CPU (0: a CPU run)."""
-        from .device import CHECK_EVERY
-
         return 0 if self.device == "cpu" else self.gpu_check_every or CHECK_EVERY
 
     @property

@@ -20,11 +20,14 @@ if TYPE_CHECKING:
 class Command:
     """One subcommand: ``add_parser(subparsers, game)`` adds and returns its parser (built for
     ``game``, the one chosen with ``--game``); ``run(args)`` does it and returns the exit
-    status."""
+    status. ``safe_points``: the command starts workers or writes a log, and raises a stop
+    signal only where it calls :func:`dealsearch.interrupt.check`; otherwise a signal
+    raises at once (:mod:`dealsearch.interrupt`)."""
 
     name: str
     add_parser: Callable[[Any, Game], argparse.ArgumentParser]
     run: Callable[[argparse.Namespace], int]
+    safe_points: bool = False
 
 
 @runtime_checkable

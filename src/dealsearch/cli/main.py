@@ -11,11 +11,13 @@ import argparse
 import re
 import sys
 from collections.abc import Sequence
+from contextlib import nullcontext
 from importlib.metadata import PackageNotFoundError, version
 
 from .. import __name__ as package_name
 from ..errors import DealsearchError
 from ..game import DEFAULT_GAME, GameError, get_game, iter_games
+from .. import interrupt
 from ..interrupt import exit_status
 from ..search.hooks import TestHooks
 from . import bench, log, records, report, search, status, verify
@@ -112,7 +114,8 @@ def build_parser(game_name: str | None = None) -> argparse.ArgumentParser:
         if command.name in names:  # a game's command may not shadow another
             raise GameError(f"two commands are called {command.name!r}")
         names.add(command.name)
-        command.add_parser(commands, game).set_defaults(handler=command.run)
+        command.add_parser(commands, game).set_defaults(handler=command.run,
+                                                        safe_points=command.safe_points)
     parser.set_defaults(parsed_for_game=game.name)  # whose option groups the parser holds
     return parser
 
@@ -125,12 +128,19 @@ def main(argv: Sequence[str] | None = None, *, hooks: TestHooks | None = None) -
     or a game's run loop gets them (``args.hooks``; none by default), so a test can pause or
     hold a real process at a known moment (:class:`~dealsearch.search.hooks.TestHooks`).
     """
+    with interrupt.noting():   # parsing is never interrupted half-way
+        return _main(argv, hooks)
+
+
+def _main(argv: Sequence[str] | None, hooks: TestHooks | None) -> int:
     try:
         argv = list(sys.argv[1:] if argv is None else argv)
         parser = build_parser(chosen_game(argv))
         args = parser.parse_args(_protect_deals(argv, _value_options(parser)))
         args.hooks = hooks or TestHooks()
-        return int(args.handler(args))
+        interrupt.check()
+        with nullcontext() if args.safe_points else interrupt.raising():
+            return int(args.handler(args))
     except (DealsearchError, GameError) as error:
         sys.stdout.flush()  # what was printed before the failure comes first
         print(f"{package_name}: error: {_one_line(error)}", file=sys.stderr)

@@ -28,6 +28,7 @@ from ..projection import run_projection
 from ..search import STRATEGIES, Runner, SearchSpec, parse_duration
 from ..search.backends import BACKENDS, DASK_EXTRA, Backend, BackendError, MissingDask, open_backend
 from ..search.device import DEVICES, DeviceUnavailable, check_device
+from ..search.hooks import TestHooks
 from ..search.spec import ESCAPES, MAX_KICK, RESTARTS
 from ..text import budget
 from .commands import Command
@@ -197,31 +198,33 @@ def _backend_name(args: argparse.Namespace) -> str:
     return args.backend or ("dask" if args.scheduler is not None else "local")
 
 
-def _open_backend(name: str, spec: SearchSpec, scheduler: str | None) -> Backend:
-    """The backend, started and with a worker; every failure is one line of bad input."""
+def _open_backend(name: str, spec: SearchSpec, scheduler: str | None,
+                  hooks: TestHooks) -> Backend:
+    """The backend, started, with a worker and warmed up (:meth:`Backend.warm_up`), before
+    any run is logged: so a stop signal during start-up leaves no run behind. Every failure
+    is one line of bad input."""
     try:
         backend = open_backend(name, spec.worker_count, scheduler)
     except MissingDask:
         raise BadOption(f"--backend dask needs Dask: {DASK_EXTRA}") from None
     except BackendError as error:
         raise BadOption(str(error)) from None
-    if not backend.slots:
-        print(f"waiting for a worker to join {scheduler} (Ctrl-C to give up)", file=sys.stderr,
-              flush=True)
-        try:
+    try:
+        if not backend.slots:
+            print(f"waiting for a worker to join {scheduler} (Ctrl-C to give up)",
+                  file=sys.stderr, flush=True)
             backend.wait_for_workers()
-        except BaseException:
-            backend.close()
-            raise
-    if spec.device != "cpu":    # a worker, where the device is used, builds the kernel
-        try:
-            backend.submit(check_device, spec).result()
-        except DeviceUnavailable as error:
-            backend.close()
-            raise BadOption(str(error)) from None
-        except BaseException:
-            backend.close()
-            raise
+        if spec.device != "cpu":    # a worker, where the device is used, builds the kernel
+            interrupt.results([backend.submit(check_device, spec)])
+        hooks.reach("workers-starting")
+        backend.warm_up()
+        interrupt.check()
+    except DeviceUnavailable as error:
+        backend.close(wait=False)
+        raise BadOption(str(error)) from None
+    except BaseException:
+        backend.close(wait=False)
+        raise
     return backend
 
 
@@ -242,6 +245,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _search(args: argparse.Namespace) -> int:
+    args.hooks.reach("parsed")
     backend_name = _backend_name(args)
     if args.resume is not None:
         given = [f"--{k.replace('_', '-')}" for k in _given(args)]
@@ -284,15 +288,15 @@ def _search(args: argparse.Namespace) -> int:
             tqdm.write(note)
 
     # kill (SIGTERM) and a hang-up (SIGHUP: the terminal went away) stop as cleanly as
-    # Ctrl-C: summary printed, run marked interrupted.
-    interrupt.install()
+    # Ctrl-C: summary printed, run marked interrupted (the command notes them: main).
     # The backend is up before the log is touched: a missing package or an unreachable
     # scheduler leaves no run behind.
-    with _open_backend(backend_name, spec, args.scheduler) as backend, \
+    with _open_backend(backend_name, spec, args.scheduler, args.hooks) as backend, \
             closing(open_log(args.db)) as log:
         runner = Runner(spec, log, run_id, on_find, on_note, progress=not args.quiet,
                         target=args.target, backend=backend, hooks=args.hooks)
         screen.resume_from(runner.state.best)
+        args.hooks.reach("run-logged")
         if not args.json:
             action = "resuming" if run_id else "starting"
             setting = ", ".join(filter(None, (spec.plugin.title,
@@ -300,6 +304,7 @@ def _search(args: argparse.Namespace) -> int:
             print(f"{action} run {runner.run_id}: {spec.strategy} search, {setting}, "
                   f"{backend.describe()}, seed {spec.seed}; {_budget_words(spec)}; "
                   f"log {args.db}", flush=True)
+        args.hooks.reach("started")
         try:
             summary = runner.run()
         except sqlite3.DatabaseError as error:  # the log cannot be written: disk full, locked
@@ -327,4 +332,4 @@ def _search(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-COMMAND = Command("search", add_parser, run)
+COMMAND = Command("search", add_parser, run, safe_points=True)

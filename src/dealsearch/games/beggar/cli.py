@@ -139,5 +139,5 @@ def _again_reverse(args: argparse.Namespace) -> str:
 
 
 #: BMN's own commands, which :meth:`BeggarGame.commands` hands to the CLI.
-COMMANDS = (Command("factory", add_factory_parser, cmd_factory),
+COMMANDS = (Command("factory", add_factory_parser, cmd_factory, safe_points=True),
             Command("reverse", add_reverse_parser, cmd_reverse))

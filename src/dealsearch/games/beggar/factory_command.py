@@ -271,8 +271,7 @@ def _factory(args: argparse.Namespace) -> int:
                    **{k: getattr(args, k) for k in _KEPT}}
     rules = settings.rules_object
     owner = Owner.this_process()   # the run's one owner from here to its end
-    interrupt.install()
-    backend = _open_backend(args)
+    backend = _open_backend(args)   # (stop signals are noted: safe points, cli.main)
     stop: KeyboardInterrupt | None = None
     finished = False
     try:
@@ -351,7 +350,7 @@ def _run(factory: Factory, backend: Backend, run: ManagedRun, args: argparse.Nam
                 break
             futures = [backend.submit(expand_node, *task_args(factory.settings, task))
                        for task in tasks]
-            reports = [future.result() for future in futures]
+            reports = interrupt.results(futures)
             with deferred():
                 whole = factory.absorb(reports)
                 found = factory.stats.full

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_interrupts import logged
 
 from dealsearch.log import RecordLog
 from dealsearch.search import Runner, SearchSpec
@@ -29,7 +30,6 @@ from dealsearch.search.backends import Backend
 from dealsearch.search.hooks import MOMENTS, TestHooks
 
 from conftest import start_cli
-from test_interrupts import logged
 
 # A second or two of search with many never-ending deals (what a lost find would change).
 SEARCH = ["random", "--game", "durak", "--players", "3", "--policy", "aggressive",

@@ -15,9 +15,9 @@ from contextlib import nullcontext
 from importlib.metadata import PackageNotFoundError, version
 
 from .. import __name__ as package_name
+from .. import interrupt
 from ..errors import DealsearchError
 from ..game import DEFAULT_GAME, GameError, get_game, iter_games
-from .. import interrupt
 from ..interrupt import exit_status
 from ..search.hooks import TestHooks
 from . import bench, log, records, report, search, status, verify

@@ -38,14 +38,15 @@ from .options import (
     EXIT_OK,
     add_game_choice,
     add_game_options,
+    add_workers_options,
     check_log_path,
+    check_workers,
     duration,
     examples,
     open_log,
     option_values,
     positive_int,
     seed,
-    workers,
 )
 from .records import how_to_continue
 from .screen import SearchScreen
@@ -76,8 +77,7 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
                         help="continue an interrupted run from its last checkpoint "
                              "(default: start a new run)")
     search.add_argument("--db", default=DEFAULT_DB, help="the log")
-    search.add_argument("--workers", type=workers, metavar="N",
-                        help="worker processes; 0 or auto: every core (default: every core)")
+    add_workers_options(search)
     search.add_argument("--seed", type=seed,
                         help="PRNG seed, 0 to 2**63-1 (default: chosen and logged)")
     search.add_argument("--deals", type=positive_int,
@@ -272,6 +272,8 @@ def _search(args: argparse.Namespace) -> int:
         run_id: int | None = args.resume
     else:
         spec = _spec(args)
+        if args.scheduler is None:   # a cluster's machines may have more cores than this one
+            check_workers(spec.worker_count, args.oversubscribe)
         run_id = None
         check_log_path(args.db)  # before any worker starts
 

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 
 from .. import interrupt
 
-
 #: The moments of a search's start a test may signal it at, in order: the command line parsed;
 #: the workers starting (none started yet); the run logged, before the line that names it;
 #: that line printed, before the search's loop.

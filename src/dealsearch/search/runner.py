@@ -25,8 +25,8 @@ from typing import Any, Protocol
 import numpy as np
 from tqdm import tqdm
 
-from ..game import CycleCatalogue, GameResult, cycle_id, finished, throughput_measure
 from .. import interrupt
+from ..game import CycleCatalogue, GameResult, cycle_id, finished, throughput_measure
 from ..interrupt import POLL, deferred
 from ..log import Find, ManagedRun, RecordLog
 from ..ownership import RENEW_SECONDS, Owner, claim, give_back, let_go
@@ -45,8 +45,8 @@ COMMIT_SECONDS = 0.5   # finds and checkpoint are committed at most this often (
 TASK_SECONDS = 1.0     # a task is sized to take about this long on a worker ...
 MAX_UNITS = 256        # ... at most this many units of its strategy (random: 100,000 deals)
 QUEUE_PER_SLOT = 2     # tasks in flight per worker: one running, one waiting
-DRAIN_SECONDS = 1.0    # after Ctrl-C, how long the tasks running may take to report (the
-                       # rest are redone on --resume: a stop takes about a second)
+DRAIN_SECONDS = 1.0    # after Ctrl-C or the --time budget, how long the tasks running may
+                       # take to report (the rest are redone on --resume, or dropped)
 
 
 class _WorkerFailed(Exception):
@@ -490,6 +490,11 @@ class Runner:
                     interrupt.check()
                     now = self.clock()
                     left = None if deadline is None else deadline - now
+                    if left is not None and left <= -DRAIN_SECONDS:
+                        # The time is spent, and what still runs would overrun it (many
+                        # workers on few cores, tasks of slow games): dropped, not waited for.
+                        self.hurry = True
+                        break
                     slots = max(1, backend.slots)
                     while ((left is None or left > 0)
                            and len(in_flight) < QUEUE_PER_SLOT * slots

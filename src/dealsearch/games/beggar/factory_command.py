@@ -27,14 +27,15 @@ from ... import interrupt
 from ...cli.options import (
     DEFAULT_DB,
     EXIT_OK,
+    add_workers_options,
     check_log_path,
+    check_workers,
     duration,
     examples,
     open_log,
     positive_int,
     seed,
     whole_number,
-    workers,
 )
 from ...cli.terminal import screen_optional
 from ...errors import BadInput, BadLog, BadOption, RunFailed
@@ -114,8 +115,7 @@ def add_factory_parser(commands: Any, game: Game | None = None) -> argparse.Argu
     factory.add_argument("--stop-after", type=positive_int, metavar="K",
                          help="stop after the round in which K whole-deck cycles with a "
                               "starting deal are found (default: go on to the budget)")
-    factory.add_argument("--workers", type=workers, metavar="N",
-                         help="worker processes; 0 or auto: every core (default: every core)")
+    add_workers_options(factory)
     factory.add_argument("--backend", choices=BACKENDS,
                          help="where the expansions run: local processes or a Dask cluster "
                               "(default: local)")
@@ -259,6 +259,8 @@ def cmd_factory(args: argparse.Namespace) -> int:
 
 
 def _factory(args: argparse.Namespace) -> int:
+    if args.scheduler is None:   # a cluster's machines may have more cores than this one
+        check_workers(args.workers or 0, args.oversubscribe)
     if args.resume is not None:
         settings, options, checkpoint = _resumed(args)
         args.rules, args.players = settings.rules, options["players"]

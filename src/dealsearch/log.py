@@ -43,6 +43,8 @@ from .ownership import Owner, hold
 
 BUSY_TIMEOUT = 30.0  # seconds a writer waits for another writer's lock before giving up
 VERSION = 3   # PRAGMA user_version; 0 (never set) is a v1 log, migrated on opening
+#: The strategy of a run ``log recover`` kept without what resumes it (:mod:`.logrecover`).
+LOST = "lost"
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (

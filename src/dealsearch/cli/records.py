@@ -24,7 +24,7 @@ from ..game import (
     make_options,
     v1_columns,
 )
-from ..log import RecordLog, iter_lines
+from ..log import LOST, RecordLog, iter_lines
 from ..ownership import owner_of, shown_status
 from ..projection import runs_projection
 from ..search import STRATEGIES, SearchSpec
@@ -288,9 +288,17 @@ def _print_unfinished(log: RecordLog, args: argparse.Namespace, game: Game) -> N
               f"{count(run['deals'])} deals; {how_to_continue(run, args.db)}")
 
 
+CANNOT_RESUME = ("cannot be resumed: `dealsearch log recover` kept its finds, not where it "
+                 "was")
+
+
 def how_to_continue(run: dict[str, Any], db: str) -> str:
     """A search resumes, and so does a run that stored its own way to resume ("resume": a
-    command the run's id and log complete); any other run (a reverse walk) starts again."""
+    command the run's id and log complete); any other run (a reverse walk) starts again, and
+    a run that ``log recover`` kept without its checkpoint (:data:`~dealsearch.log.LOST`)
+    neither."""
+    if run["strategy"] == LOST:
+        return CANNOT_RESUME
     if run["strategy"] in STRATEGIES:
         return f"continue with: dealsearch search --resume {run['id']} --db {db}"
     resume = run["options"].get("resume")

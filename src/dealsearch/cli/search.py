@@ -22,7 +22,7 @@ from .. import interrupt
 from ..campaigns import campaign_names, config_path
 from ..errors import BadInput, BadLog, BadOption, RunFailed
 from ..game import FastSearch, Game, PlaysBackwards, game_names, get_game
-from ..log import Find
+from ..log import LOST, Find
 from ..ownership import refuse_if_owned
 from ..projection import run_projection
 from ..search import STRATEGIES, Runner, SearchSpec, parse_duration
@@ -48,7 +48,7 @@ from .options import (
     positive_int,
     seed,
 )
-from .records import how_to_continue
+from .records import CANNOT_RESUME, how_to_continue
 from .screen import SearchScreen
 from .terminal import screen_optional
 
@@ -262,6 +262,8 @@ def _search(args: argparse.Namespace) -> int:
             if run["status"] == "done":
                 raise BadOption(f"run {args.resume} is already done")
             refuse_if_owned(log.db, args.resume)   # before any worker starts
+        if run["strategy"] == LOST:
+            raise BadOption(f"run {args.resume} {CANNOT_RESUME}")
         if run["strategy"] not in STRATEGIES:
             raise BadOption(f"run {args.resume} is a {run['strategy']} run, not a search; "
                             f"{how_to_continue(run, args.db)}")

@@ -37,11 +37,12 @@ from ...cli.options import (
     seed,
     whole_number,
 )
+from ...cli.records import CANNOT_RESUME, how_to_continue
 from ...cli.terminal import screen_optional
 from ...errors import BadInput, BadLog, BadOption, RunFailed
 from ...game import Game
 from ...interrupt import deferred, exit_status
-from ...log import Find, ManagedRun
+from ...log import LOST, Find, ManagedRun
 from ...ownership import Owner, claim, let_go, refuse_if_owned
 from ...search.backends import (
     BACKENDS,
@@ -214,7 +215,12 @@ def _resumed(args: argparse.Namespace) -> tuple[Settings, dict[str, Any], dict[s
         if run is None:
             raise BadLog(f"no run {args.resume} in {args.db}")
         refuse_if_owned(log.db, args.resume)   # before any worker starts
-    if run["strategy"] != "factory" or "settings" not in run["options"]:
+    if run["strategy"] == LOST:
+        raise BadOption(f"run {args.resume} {CANNOT_RESUME}")
+    if run["strategy"] != "factory":
+        raise BadOption(f"run {args.resume} is a {run['strategy']} run, not a factory run; "
+                        f"{how_to_continue(run, args.db)}")
+    if "settings" not in run["options"]:
         raise BadOption(f"run {args.resume} is not a factory run of this version: "
                         "resume it with the command that started it")
     if run["status"] == "done":

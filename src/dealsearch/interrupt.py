@@ -73,11 +73,13 @@ def _in_main_thread() -> bool:
 
 
 @contextmanager
-def _handlers(handler: Any) -> Iterator[None]:
-    """``handler`` for every stop signal within the block, the previous ones after it."""
+def _handlers(handler: Any, others: Any = None) -> Iterator[None]:
+    """``handler`` for every stop signal (or for SIGINT, and ``others`` for the rest) within
+    the block, the previous ones after it."""
     previous = {signum: signal.getsignal(signum) for signum in STOP_SIGNALS}
     for signum in STOP_SIGNALS:
-        signal.signal(signum, handler)
+        signal.signal(signum, handler if others is None or signum == signal.SIGINT
+                      else others)
     try:
         yield
     finally:
@@ -119,13 +121,14 @@ def install() -> None:
 
 @contextmanager
 def raising() -> Iterator[None]:
-    """Within the block, a stop signal raises :class:`Interrupted` at once (first any noted
-    and not yet raised): for code that only computes or reads in this process."""
+    """Within the block, Ctrl-C raises :class:`Interrupted` at once (first any signal noted
+    and not yet raised), and SIGTERM and SIGHUP end the process as by default (a pool's
+    workers forked here are ended by SIGTERM): for code that only computes or reads."""
     if not _in_main_thread():
         yield
         return
     check()
-    with _handlers(_raise):
+    with _handlers(_raise, signal.SIG_DFL):
         yield
 
 

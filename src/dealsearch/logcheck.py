@@ -34,7 +34,7 @@ from .log import (
     measures_problem,
 )
 from .search import STRATEGIES
-from .text import count
+from .text import count, unit
 
 STATUSES = ("running", "done", "interrupted", "failed")
 #: The tables every log has, in the order they are read and recovered (a find needs its run
@@ -91,7 +91,8 @@ class Reading:
 
     def summary(self) -> str:
         """How many rows of each table were read, e.g. '4 runs, 62 finds, ...'."""
-        counts = [f"{count(len(self.rows.get(t, [])))} {t}" for t in TABLES if t not in DERIVED]
+        counts = [f"{count(n)} {unit(t, n)}" for t in TABLES if t not in DERIVED
+                  for n in [len(self.rows.get(t, []))]]
         counts += [f"{count(len(rows))} row{'s' * (len(rows) != 1)} of {t}"
                    for t, rows in self.rows.items() if t not in TABLES and rows]
         return ", ".join(counts)

@@ -16,8 +16,8 @@ from importlib.metadata import PackageNotFoundError, version
 
 from .. import __name__ as package_name
 from .. import interrupt
-from ..errors import DealsearchError
-from ..game import DEFAULT_GAME, GameError, get_game, iter_games
+from ..errors import BadOption, DealsearchError
+from ..game import DEFAULT_GAME, GameError, game_names, get_game, iter_games
 from ..interrupt import exit_status
 from ..search.hooks import TestHooks
 from . import bench, log, records, report, search, status, verify
@@ -54,7 +54,7 @@ COMMANDS: tuple[Command, ...] = (verify.COMMAND, search.COMMAND, records.COMMAND
 # Compact deals start with '-', which argparse would take for an option: such arguments are
 # moved behind '--' (or glued to the option that takes them) before parsing. Option names hold
 # lower-case letters no compact deal uses, so a lower-case deal is told from an option.
-_DEAL_LIKE = re.compile(r"-[-/\sA-Z0-9akqjВДКТвдкт]{2,}")
+_DEAL_LIKE = re.compile(r"-[-/|\sA-Z0-9akqjВДКТвдкт]{2,}")   # (| : a wrong separator)
 # A negative value (--time -5m) is glued to its option too, so its type says what is wrong.
 _NEGATIVE = re.compile(r"-\d\S*")
 
@@ -89,6 +89,47 @@ def _protect_deals(argv: Sequence[str], value_options: set[str]) -> list[str]:
             kept.append("--")
         kept.extend(deals)
     return kept
+
+
+def _subparser(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentParser | None:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return action.choices.get(name)
+    return None
+
+
+def _refuse_unknown_options(parser: argparse.ArgumentParser, argv: Sequence[str],
+                            game: str) -> None:
+    """One line naming an option the command does not have (and the games whose it is),
+    before argparse takes the option's value for a positional argument and complains of that
+    instead (``search --game durak --rules italian``: "invalid choice: 'italian'")."""
+    sub, words, start = parser, [], 0
+    while True:   # down to the (sub)command's parser: ``log check``
+        at = next((i for i in range(start, len(argv)) if not argv[i].startswith("-")), None)
+        inner = _subparser(sub, argv[at]) if at is not None else None
+        if inner is None:
+            break
+        sub, start = inner, at + 1
+        words.append(argv[at])
+    if not words:
+        return
+    command = " ".join(words)
+    for arg in argv[start:]:
+        if arg == "--":
+            break
+        name = arg.split("=", 1)[0]
+        known = sub._option_string_actions
+        if not name.startswith("--") or _DEAL_LIKE.fullmatch(arg) or name in known:
+            continue
+        if any(option.startswith(name) for option in known):
+            continue   # an abbreviation: argparse says if it is ambiguous
+        owners = [other for other in game_names() if other != game and name in (
+            getattr(_subparser(build_parser(other), words[0]), "_option_string_actions", {}))]
+        if owners:
+            raise BadOption(f"{name} is not an option of {command} --game {game}: it is "
+                            f"{' and '.join(owners)}'s (--game {owners[0]})")
+        raise BadOption(f"{command} has no option {name} (dealsearch {command} --help lists "
+                        "its options)")
 
 
 def all_commands() -> list[Command]:
@@ -135,7 +176,9 @@ def main(argv: Sequence[str] | None = None, *, hooks: TestHooks | None = None) -
 def _main(argv: Sequence[str] | None, hooks: TestHooks | None) -> int:
     try:
         argv = list(sys.argv[1:] if argv is None else argv)
-        parser = build_parser(chosen_game(argv))
+        game = chosen_game(argv)
+        parser = build_parser(game)
+        _refuse_unknown_options(parser, argv, game)
         args = parser.parse_args(_protect_deals(argv, _value_options(parser)))
         args.hooks = hooks or TestHooks()
         interrupt.check()

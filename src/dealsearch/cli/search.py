@@ -248,7 +248,8 @@ def _search(args: argparse.Namespace) -> int:
     args.hooks.reach("parsed")
     backend_name = _backend_name(args)
     if args.resume is not None:
-        given = [f"--{k.replace('_', '-')}" for k in _given(args)]
+        given = [f"the strategy {args.strategy}" if k == "strategy" else
+                 f"--{k.replace('_', '-')}" for k in _given(args)]
         if given or args.config:
             raise BadOption(f"--resume continues the run as it was started: drop "
                             f"{(given or ['--config'])[0]}")

@@ -106,15 +106,16 @@ def _resume_command(run: dict[str, Any]) -> str:
 def run(args: argparse.Namespace) -> int:
     """``dealsearch status``."""
     skipped: list[str] = []
+    last = _last_write(args.db)   # before reading: opening the log may make its -wal file
     runs = read_runs(args.db, args.all, skipped)
-    status = _show(args, runs)
+    status = _show(args, runs, last)
     if skipped:   # a damaged log: the runs that could be read were shown, then one line
         rows = f"{len(skipped)} row" + "s" * (len(skipped) > 1)
         raise damaged(args.db, f"{rows} that cannot be read left out, the first: {skipped[0]}")
     return status
 
 
-def _show(args: argparse.Namespace, runs: list[dict[str, Any]]) -> int:
+def _show(args: argparse.Namespace, runs: list[dict[str, Any]], last: float | None) -> int:
     figures = [describe(r) for r in runs]
     resumes = [_resume_command(r) for r in runs]
     if args.json:
@@ -125,7 +126,6 @@ def _show(args: argparse.Namespace, runs: list[dict[str, Any]]) -> int:
         print(f"no search is running on {args.db}" + ("" if args.all else
               " (dealsearch status --all lists every run)"))
         return EXIT_OK
-    last = _last_write(args.db)
     for f, resume in zip(figures, resumes, strict=True):
         print(_text(f, resume))
     if last is not None and any(f["status"] == "running" for f in figures):

@@ -68,6 +68,8 @@ def parse_duration(text: str) -> float:
         raise ValueError(f"bad duration {text!r}: write e.g. {DURATION_FORMS}")
     if units == [""]:
         number = parts[0][0]
+        if float(number) <= 0:   # no unit makes it a budget
+            raise ValueError(f"bad duration {text!r}: must be more than zero")
         raise ValueError(f"bad duration {text!r}: a number needs its unit: "
                          f"{number}s, {number}m or {number}h")
     if units[-1] == "" and len(units) > 1 and units[-2] in ("h", "m"):  # 1h30, 2m30

@@ -15,6 +15,7 @@ cycle or a limit). Two devices run the same kernel source:
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -144,6 +145,19 @@ def kernel_source() -> str:
     return paste(KERNEL.read_text(encoding="utf-8"), set())
 
 
+NVIDIA_DRIVER = Path("/proc/driver/nvidia/version")   # there while the driver is loaded
+
+
+def _why_no_gpu(error: Exception) -> str:
+    """Why CuPy found no GPU, in the user's terms: CUDA says "driver version is insufficient"
+    also where there is no driver at all (no GPU here)."""
+    if "insufficient" in str(error).lower() and sys.platform.startswith("linux") \
+            and not NVIDIA_DRIVER.exists():
+        return "no NVIDIA driver is loaded (this machine has no GPU, or its driver is not " \
+               "installed)"
+    return f"no usable GPU ({error})"
+
+
 class CupyDevice:
     """The kernel on the current CUDA device, through CuPy (imported here, and only here)."""
 
@@ -158,7 +172,7 @@ class CupyDevice:
             props = cupy.cuda.runtime.getDeviceProperties(cupy.cuda.Device().id) if count \
                 else None
         except Exception as error:  # CUDARuntimeError; or no CUDA library to load at all
-            raise DeviceUnavailable(f"--device gpu: no usable GPU ({error})") from None
+            raise DeviceUnavailable(f"--device gpu: {_why_no_gpu(error)}") from None
         if props is None:
             raise DeviceUnavailable("--device gpu: no GPU found")
         name = props["name"]

@@ -461,6 +461,21 @@ def v1_columns(game: Game, values: Mapping[str, Any]) -> dict[str, Any]:
     return game.v1_columns(values) if isinstance(game, LegacyLogs) else {}
 
 
+def describe_setting(game_name: str, game_options: Mapping[str, Any], key: str = "") -> str:
+    """A logged setting in words, as a search's start line says it
+    (:meth:`Game.describe_options`, e.g. ``standard rules, 2 players``); ``key`` (the
+    options key) if this installation cannot read the options any more.
+
+    >>> describe_setting("durak", {"players": 3})
+    '3 players, podkidnoy, 36 cards, cheapest play'
+    """
+    try:
+        game = get_game(game_name)
+        return game.describe_options(make_options(game, game_options))
+    except (GameError, ValueError, TypeError):
+        return key
+
+
 def make_options(game: Game[OptionsT], values: Mapping[str, Any]) -> OptionsT:
     """The game's options from ``values``: the one place unknown names are refused. A name is
     an option spec's (with ``_`` or ``-``; what the CLI and campaign files give) or a field the

@@ -29,7 +29,14 @@ matplotlib.use("Agg")  # files only: no screen is needed or wanted
 import matplotlib.pyplot as plt
 from matplotlib.ticker import MaxNLocator, StrMethodFormatter
 
-from .game import DEFAULT_GAME, Published, PublishedRecords, get_game, histogram, make_options
+from .game import (
+    DEFAULT_GAME,
+    Published,
+    PublishedRecords,
+    describe_setting,
+    get_game,
+    histogram,
+)
 from .log import RecordLog
 from .projection import (
     ALPHA,
@@ -66,11 +73,8 @@ def published(game_name: str) -> Published | None:
 def setting_text(run: dict[str, Any]) -> str:
     """A run's game setting in words (:meth:`dealsearch.game.Game.describe_options`); the
     options key if the game cannot read the logged options any more."""
-    game = get_game(run.get("game", DEFAULT_GAME))
-    try:
-        return game.describe_options(make_options(game, run.get("game_options", {})))
-    except (ValueError, TypeError):
-        return run.get("options_key", "")
+    return describe_setting(run.get("game", DEFAULT_GAME), run.get("game_options", {}),
+                            run.get("options_key", ""))
 
 
 @dataclass(frozen=True)

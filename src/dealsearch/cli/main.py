@@ -111,7 +111,7 @@ def _refuse_unknown_options(parser: argparse.ArgumentParser, argv: Sequence[str]
             break
         sub, start = inner, at + 1
         words.append(argv[at])
-    if not words:
+    if not words or {"-h", "--help"} & set(argv[start:]):   # help is shown whatever else
         return
     command = " ".join(words)
     for arg in argv[start:]:

@@ -17,7 +17,7 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
-from ..game import Game, GameError, get_game
+from ..game import Game, GameError, describe_setting, get_game
 from ..log import damaged
 from ..ownership import describe as describe_owner
 from ..ownership import owner_of, shown_status
@@ -79,6 +79,7 @@ def describe(run: dict[str, Any], now: float | None = None) -> dict[str, Any]:
         remaining = by_deals if remaining is None else min(remaining, by_deals)
     return {"run_id": run["id"], "status": run["status"], "game": run["game"],
             "strategy": run["strategy"], "options_key": run["options_key"],
+            "setting": describe_setting(run["game"], run["game_options"], run["options_key"]),
             "workers": run["workers"], "deals": deals, "seconds": round(seconds, 3),
             "deals_per_s": round(per_second, 1), "remaining_seconds": remaining,
             "budget_deals": spec.get("deals"), "budget_seconds": spec.get("time"),
@@ -140,7 +141,8 @@ def _text(f: dict[str, Any], resume: str = "dealsearch search --resume") -> str:
     except GameError:  # a run of a game this installation does not have
         game = None
     # A game without options has no setting to show; a run of the game's defaults says so.
-    setting = f["options_key"] or ("default" if game is None or game.option_specs else "")
+    setting = f.get("setting") or f["options_key"] or (
+        "default" if game is None or game.option_specs else "")
     kind = "search" if f["strategy"] in STRATEGIES else "run"   # e.g. a factory run
     lines = [f"run {f['run_id']} {f['status']}: {f['strategy']} {kind} of {f['game']}"
              f"{f' ({setting})' if setting else ''}, {count(f['workers'])} "

@@ -54,6 +54,13 @@ def old_output(version: str, name: str) -> str:
     return (OLD_LOGS / f"{version}_expected" / name).read_text(encoding="utf-8")
 
 
+def table_rows(listing: str) -> list[tuple[str, ...]]:
+    """The rows of every finds table of a ``records`` listing, as words, sorted: what it
+    lists, however its tables are split (by setting, by objective) and aligned."""
+    return sorted(tuple(line.split()) for line in listing.splitlines()
+                  if line.split() and line.split()[0] in ("win", "cycle", "draw", "limit"))
+
+
 def cli_output(capsys: pytest.CaptureFixture[str], db: str, *argv: str,
                statuses: tuple[int, ...] = (0,)) -> str:
     """``dealsearch ARGV --db DB`` in this process, ending with one of ``statuses``: its

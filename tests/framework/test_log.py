@@ -16,7 +16,7 @@ import pytest
 from dealsearch.cli import main
 from dealsearch.log import VERSION, LogError, RecordLog
 
-from conftest import OLD_LOGS, cli_output, old_log, old_output
+from conftest import OLD_LOGS, cli_output, old_log, old_output, table_rows
 
 
 @pytest.fixture
@@ -92,11 +92,20 @@ def test_a_migrated_log_prints_what_v1_printed(v1_log, capsys):
     # Since #20 it ends with what each setting's random runs project: not part of v1's output.
     # Since #24 finds are ranked by their run's objective: run 4, a climb on tricks, lists
     # its finds in a table of their own, by tricks (and after the rest in --csv and --json).
+    # Since #35 each setting (rules, players, deck, limits) is ranked in a table of its own,
+    # headed by the setting in words: the rows are v1's.
     listing = run_cli(capsys, v1_log, "records", "--all").split("\nprojection for ")[0] + "\n"
     table, unfinished = listing.split("\nrun 9 interrupted:")
-    by_cards, by_tricks = table.split("beggar (ranked by tricks)\n")
+    by_cards, by_tricks = table.split("beggar: standard rules, 3 players (ranked by tricks)\n")
     total = by_tricks.splitlines()[-1]
-    assert by_cards + total + "\n" == without_run_4(expected("records.txt"))
+    old = without_run_4(expected("records.txt"))
+    assert table_rows(by_cards) == table_rows(old) and total == old.splitlines()[-1]
+    assert [line for line in by_cards.splitlines() if line.startswith("beggar")] == [
+        "beggar: standard rules, 2 players", "beggar: italian rules, 3 players",
+        "beggar: standard rules, 4 players, stop at 400 cards",
+        "beggar: standard rules, 2 players, deck ------JJQQK",
+        "beggar: standard rules, 2 players, deck ------JJQQK, stop at 20 tricks",
+        "beggar: standard rules, 3 players, deck -------JJQ"]
     assert [line.split()[1:4] for line in by_tricks.splitlines()[1:-1]] == [
         ["2,420", "324", "4"], ["2,004", "285", "4"]]
     assert unfinished.endswith("continue with: dealsearch search --resume 9 --db DB\n")

@@ -20,7 +20,7 @@ from dealsearch.game import GAMES, game_names
 from dealsearch.log import VERSION, Find, RecordLog
 from dealsearch.logcheck import check
 
-from conftest import cli_output, old_log, old_output
+from conftest import cli_output, old_log, old_output, table_rows
 
 # Option and measure names of the default game, and the v2 columns named after them.
 BMN_NAMES = {"rules", "players", "deck", "hand_sizes", "max_cards", "max_tricks", "cards",
@@ -107,7 +107,8 @@ def test_records_lists_each_objectives_finds_in_a_table_of_its_own(four, tmp_pat
     out = capsys.readouterr().out
     tables = re.split(r"^war4: .*$", out, flags=re.M)[1:]
     headings = re.findall(r"^war4: .*$", out, flags=re.M)
-    assert headings == [f"war4: {WAR_KEY}"] + [f"war4: {WAR_KEY} (ranked by {m})"
+    setting = "4 ranks, at most 2,000 rounds"   # the setting in words, as the start line
+    assert headings == [f"war4: {setting}"] + [f"war4: {setting} (ranked by {m})"
                                                for m in FOUR[1:]]
     for objective, table in zip(FOUR, tables, strict=True):
         lines = [line.split() for line in table.strip().splitlines()]
@@ -159,11 +160,16 @@ def read_as_v2_did(capsys: pytest.CaptureFixture[str], db: str) -> None:
     on tricks, are ranked by tricks: in a table of their own, and after the rest in JSON and
     CSV."""
     listing = cli_output(capsys, db, "records", "--all").split("\nprojection for ")[0] + "\n"
-    by_cards, by_tricks = listing.split("beggar (ranked by tricks)\n")
+    by_cards, by_tricks = listing.split("beggar: standard rules, 3 players (ranked by tricks)\n")
     _, *lines = by_tricks.splitlines(keepends=True)
     rows = [line for line in lines if "  2  climb " in line]
-    assert by_cards + "".join(line for line in lines if line not in rows) == \
-        without_run_2(expected("records.txt")).split("\nprojection for ")[0] + "\n"
+    # Since #35 each setting is ranked in a table of its own, headed by it in words.
+    old = without_run_2(expected("records.txt")).split("\nprojection for ")[0] + "\n"
+    assert table_rows(by_cards) == table_rows(old)
+    assert [line for line in listing.splitlines() if not table_rows(line)
+            and not line.startswith(("beggar: ", "outcome "))] == [
+        line for line in old.splitlines() if not table_rows(line)
+        and not line.startswith("outcome ")]
     tricks = [int(line.split()[2]) for line in rows]
     run_2 = [line for line in expected("records.txt").splitlines() if "  2  climb " in line]
     assert len(tricks) == len(run_2) > 1 and tricks == sorted(tricks, reverse=True)
@@ -177,7 +183,9 @@ def read_as_v2_did(capsys: pytest.CaptureFixture[str], db: str) -> None:
                      json_lines(expected("cycles.json")))
     assert cli_output(capsys, db, "records", "--json", "--game", "durak") == expected("durak.json")
     assert cli_output(capsys, db, "records", "--all", "--game", "spite") == expected(
-        "spite.txt").replace("  No budget (", "  So far (")   # (a run with a budget said none)
+        "spite.txt").replace("  No budget (", "  So far (").replace(   # (it had a budget)
+        "spite: recycle=bottom;side_piles=seed;policies=greedy,greedy;max_turns=none",
+        "spite: greedy vs greedy, finished piles recycled, seed's side piles")  # (in words)
     assert cli_output(capsys, db, "records", "--verify") == expected("verify.txt")
     status = json_lines(cli_output(capsys, db, "status", "--all", "--json"))
     assert same_keys(status, json_lines(expected("status.json")))

@@ -89,8 +89,15 @@ def pairs(values: Mapping[str, Any]) -> str:
 
 
 def duration(seconds: float) -> str:
-    """A duration: ``4.2 s``, ``3 min 20 s``, ``1 h 02 min``."""
+    """A duration: ``4.2 s``, ``3 min 20 s``, ``1 h 02 min``; under a tenth of a second in
+    milliseconds (``0.0 s`` would say no time passed).
+
+    >>> duration(0.032), duration(4.25), duration(200)
+    ('32 ms', '4.2 s', '3 min 20 s')
+    """
     seconds = max(0.0, seconds)
+    if 0 < seconds < 0.0995:
+        return f"{max(1, round(seconds * 1000))} ms"
     if seconds < 60:
         return f"{seconds:.1f} s"
     minutes, secs = divmod(round(seconds), 60)

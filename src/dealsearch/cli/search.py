@@ -306,9 +306,11 @@ def _search(args: argparse.Namespace) -> int:
             action = "resuming" if run_id else "starting"
             setting = ", ".join(filter(None, (spec.plugin.title,
                                               spec.plugin.describe_options(spec.options))))
+            # an exhaustive search plays every deal in order: its seed changes nothing
+            seed = "" if spec.strategy == "exhaustive" else f", seed {spec.seed}"
             print(f"{action} run {runner.run_id}: {spec.strategy} search, {setting}, "
-                  f"{backend.describe()}, seed {spec.seed}; {_budget_words(spec)}; "
-                  f"log {args.db}", flush=True)
+                  f"{backend.describe()}{seed}; {_budget_words(spec)}; log {args.db}",
+                  flush=True)
         args.hooks.reach("started")
         try:
             summary = runner.run()

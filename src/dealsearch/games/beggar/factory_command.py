@@ -54,6 +54,8 @@ from ...search.backends import (
 )
 from ...search.hooks import TestHooks
 from ...search.runner import describe_failure
+from ...text import count
+from ...text import duration as took
 from .catalogue import key_id
 from .engine import play
 from .factory import find_loop, seed_loops
@@ -322,11 +324,13 @@ def _factory(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(summary))
     else:
-        periods = ", ".join(f"{n} of {p}" for p, n in sorted(factory.stats.periods.items()))
-        print(f"{summary['seconds']}s, {summary['nodes']} cycles expanded, {summary['played']} "
-              f"games played, {summary['cycles']} cycles met; {summary['full']} of the whole "
-              f"deck (periods in tricks: {periods or 'none'}), {summary['with_starts']} with "
-              f"a starting deal; logged as run {run.run_id} in {args.db}")
+        periods = ", ".join(f"{count(n)} of {p}" for p, n in
+                            sorted(factory.stats.periods.items()))
+        print(f"{took(summary['seconds'])}, {count(summary['nodes'])} cycles "
+              f"expanded, {count(summary['played'])} games played, {count(summary['cycles'])} "
+              f"cycles met; {count(summary['full'])} of the whole deck (periods in tricks: "
+              f"{periods or 'none'}), {count(summary['with_starts'])} with a starting deal; "
+              f"logged as run {run.run_id} in {args.db}")
     if stop is not None:
         if not args.json:
             print(f"continue with: {_resume(run.run_id, args.db)}")

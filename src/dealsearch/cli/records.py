@@ -286,7 +286,7 @@ def _print_unfinished(log: RecordLog, args: argparse.Namespace, game: Game) -> N
               f"{count(run['deals'])} deals; {how_to_continue(run, args.db)}")
 
 
-CANNOT_RESUME = ("cannot be resumed: `dealsearch log recover` kept its finds, not where it "
+CANNOT_RESUME = ("cannot be resumed: dealsearch log recover kept its finds, not where it "
                  "was")
 
 

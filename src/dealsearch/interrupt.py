@@ -172,4 +172,5 @@ def results(futures: Sequence[Future[Any]]) -> list[Any]:
     while pending:
         check()
         pending = wait(pending, timeout=POLL).not_done
+    check()   # workers killed by the signal that stops us too (kill to the group): a stop
     return [future.result() for future in futures]

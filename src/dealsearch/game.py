@@ -357,11 +357,14 @@ class Command:
     game)``, which adds the command's parser to ``commands`` (argparse's subparsers) for
     ``game`` (the one chosen with ``--game``) and returns it, and ``run(args)``, which does the
     command and returns its exit status. The framework's own commands are written the same
-    way."""
+    way. ``safe_points``: the command starts workers or writes a log, and stops on a signal
+    only where it calls :func:`dealsearch.interrupt.check`; otherwise a signal stops it at
+    once (:mod:`dealsearch.interrupt`)."""
 
     name: str
     help: str
     module: str
+    safe_points: bool = False
 
 
 @runtime_checkable
@@ -456,6 +459,21 @@ class PublishedDeals(Protocol):
 
     def check_published(self) -> list[PublishedCheck]:
         """Every published deal, replayed and compared with its publication."""
+
+
+def describe_setting(game_name: str, game_options: Mapping[str, Any], key: str = "") -> str:
+    """A logged setting in words, as a search's start line says it
+    (:meth:`Game.describe_options`, e.g. ``standard rules, 2 players``); ``key`` (the
+    options key) if this installation cannot read the options any more.
+
+    >>> describe_setting("durak", {"players": 3})
+    '3 players, podkidnoy, 36 cards, cheapest play'
+    """
+    try:
+        game = get_game(game_name)
+        return game.describe_options(make_options(game, game_options))
+    except (GameError, ValueError, TypeError):
+        return key
 
 
 def make_options(game: Game[OptionsT], values: Mapping[str, Any]) -> OptionsT:

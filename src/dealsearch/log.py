@@ -43,6 +43,9 @@ from .logschema import (
 )
 from .ownership import Owner, hold
 
+#: The strategy of a run ``log recover`` kept without what resumes it (:mod:`.logrecover`).
+LOST = "lost"
+
 
 @dataclass(frozen=True)
 class Find:

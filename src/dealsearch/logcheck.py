@@ -31,7 +31,7 @@ from .logrules import judge, text_factory
 from .logschema import APPLICATION_ID, TABLES, VERSION, LogError, columns, connect, identify
 from .logschema import schema_problems as _schema_problems
 from .strategies import STRATEGIES
-from .text import count
+from .text import count, unit
 
 #: Tables made from others (each find's measures, what finds are ranked by; who plays a run):
 #: checked against them, made again by a recovery (or not kept), not counted as rows.
@@ -80,8 +80,11 @@ class Reading:
 
     def summary(self) -> str:
         """How many rows of each table were read, e.g. '4 runs, 62 finds, ...'."""
-        return ", ".join(f"{count(len(self.rows.get(t, [])))} {t}" for t in TABLES
-                         if t not in DERIVED)
+        counts = [f"{count(n)} {unit(t, n)}" for t in TABLES if t not in DERIVED
+                  for n in [len(self.rows.get(t, []))]]
+        counts += [f"{count(len(rows))} row{'s' * (len(rows) != 1)} of {t}"
+                   for t, rows in self.rows.items() if t not in TABLES and rows]
+        return ", ".join(counts)
 
     @property
     def row_problems(self) -> list[Problem]:

@@ -359,7 +359,7 @@ class Projection:
             return [f"No projection: {fit.reason}."]
         lines = [f"Tail: {fit.describe()}."]
         if self.budget_deals is None or self.budget_deals <= self.deals:
-            start = "No budget" if self.budget_deals is None else "The budget is spent"
+            start = "So far" if self.budget_deals is None else "The budget is spent"
             lines.append(f"{start} ({self.deals:,} deals played, longest {self.best:,} "
                          f"{measure}). With 10 times as many deals expect about "
                          f"{_round(self.longest_after(10 * self.deals)):,} {measure}, with 100 "

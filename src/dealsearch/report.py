@@ -29,7 +29,7 @@ matplotlib.use("Agg")  # files only: no screen is needed or wanted
 import matplotlib.pyplot as plt
 from matplotlib.ticker import MaxNLocator, StrMethodFormatter
 
-from .game import Published, PublishedRecords, get_game, histogram, make_options
+from .game import Published, PublishedRecords, describe_setting, get_game, histogram
 from .log import RecordLog
 from .projection import (
     ALPHA,
@@ -66,11 +66,7 @@ def published(game_name: str) -> Published | None:
 def setting_text(run: dict[str, Any]) -> str:
     """A run's game setting in words (:meth:`dealsearch.game.Game.describe_options`); the
     options key if the game cannot read the logged options any more."""
-    game = get_game(run["game"])
-    try:
-        return game.describe_options(make_options(game, run.get("game_options", {})))
-    except (ValueError, TypeError):
-        return run.get("options_key", "")
+    return describe_setting(run["game"], run.get("game_options", {}), run.get("options_key", ""))
 
 
 @dataclass(frozen=True)

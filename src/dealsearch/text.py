@@ -194,6 +194,8 @@ def parse_duration(text: str) -> float:
         raise ValueError(f"bad duration {text!r}: write e.g. {DURATION_FORMS}")
     if units == [""]:
         number = parts[0][0]
+        if float(number) <= 0:   # no unit makes it a budget
+            raise ValueError(f"bad duration {text!r}: must be more than zero")
         raise ValueError(f"bad duration {text!r}: a number needs its unit: "
                          f"{number}s, {number}m or {number}h")
     if units[-1] == "" and len(units) > 1 and units[-2] in ("h", "m"):  # 1h30, 2m30
@@ -213,14 +215,17 @@ def parse_duration(text: str) -> float:
 
 def duration(seconds: float) -> str:
     """A duration, the one way every command writes one: seconds, minutes and hours as a
-    clock reads them (a unit that is zero left out), then days and years.
+    clock reads them (a unit that is zero left out), then days and years; under a tenth of a
+    second in milliseconds (``0.0 s`` would say no time passed).
 
-    >>> duration(4.25), duration(150), duration(3725), duration(8 * 3600)
-    ('4.2 s', '2 min 30 s', '1 h 02 min', '8 h')
+    >>> duration(0.032), duration(4.25), duration(150), duration(3725), duration(8 * 3600)
+    ('32 ms', '4.2 s', '2 min 30 s', '1 h 02 min', '8 h')
     >>> duration(3 * 86400), duration(4e9), duration(4e17)
     ('3 days', '127 years', '1.3e+10 years')
     """
     seconds = max(0.0, seconds)
+    if 0 < seconds < 0.0995:
+        return f"{max(1, round(seconds * 1000))} ms"
     if seconds < 60:
         return f"{seconds:.1f}".removesuffix(".0") + " s"
     if seconds < 3600:

@@ -43,6 +43,12 @@ COMMANDS = {
     "is for random searches": ["search", "climb", "--device", "gpu"],
     "plays two players": ["search", "random", "--device", "gpu", "--players", "3"],
     "durak has no engine": ["search", "random", "--game", "durak", "--device", "gpu"],
+    "bad duration '0'": ["search", "random", "--time", "0"],
+    "it is beggar's": ["search", "--game", "durak", "--rules", "italian"],
+    "reverse has no option": ["reverse", RECORD, "--players", "3"],
+    "drop the strategy": ["search", "random", "--resume", "1"],
+    "an empty argument": ["verify", ""],
+    "not '|'": ["verify", RECORD.replace("/", "|")],
 }
 # ... or the test that asserts it.
 TESTS = {
@@ -75,6 +81,12 @@ TESTS = {
                              "test_a_search_on_a_read_only_log_says_it_cannot_write_there"),
     "was taken over by": ("framework/test_ownership.py",
                           "test_an_owner_that_was_taken_over_stops_without_writing"),
+    "add --oversubscribe to insist": ("framework/test_workers_and_time.py",
+                                      "test_more_workers_than_cores_is_refused_in_one_line"),
+    "cannot be resumed": ("framework/test_not_resumable.py",
+                          "test_a_lost_run_says_it_cannot_be_resumed"),
+    "not a factory run;": ("framework/test_not_resumable.py",
+                           "test_factory_resume_of_a_search_run_names_the_search"),
     "needs CuPy": ("games/beggar/test_gpu.py",
                    "test_without_cupy_device_gpu_is_one_line_and_exit_2"),
     "differs from its replay on the CPU": (

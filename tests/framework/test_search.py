@@ -447,7 +447,8 @@ def test_records_shows_one_game_and_says_which_others_the_log_holds(capsys, tmp_
     assert main(["records", "--game", "durak", "--db", db]) == 0
     settings = [line.split(";")[0] for line in capsys.readouterr().out.splitlines()
                 if line.startswith("durak: ")]
-    assert sorted(settings) == ["durak: players=3", "durak: players=4"]  # never ranked together
+    assert [setting.split(",")[0] for setting in sorted(settings)] == [
+        "durak: 3 players", "durak: 4 players"]  # never ranked together
 
 
 def test_pool_restarts_climb_near_the_best_deals_and_are_reproducible():
@@ -569,7 +570,8 @@ def test_a_pool_climb_with_kicks_resumes_to_the_fresh_run(capsys, tmp_path):
 @pytest.mark.parametrize(("argv", "message"), [
     (["--players", "3"], "--reverse-every: playing backwards needs 2 players"),
     (["--deck", "-" * 63 + "JQ"], "needs a deck of at most 64 cards"),
-    (["--game", "durak"], "unrecognized arguments: --reverse-every 2"),
+    (["--game", "durak"], "--reverse-every is not an option of search --game durak: it is "
+                          "beggar's (--game beggar)"),
 ])
 def test_reverse_every_is_refused_where_a_game_cannot_be_played_backwards(capsys, tmp_path,
                                                                           argv, message):

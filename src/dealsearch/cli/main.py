@@ -12,12 +12,14 @@ import importlib
 import re
 import sys
 from collections.abc import Sequence
+from contextlib import nullcontext
 from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING
 
 from .. import __name__ as package_name
-from ..errors import DealsearchError
-from ..game import DEFAULT_GAME, Command, GameCommands, GameError, get_game, iter_games
+from .. import interrupt
+from ..errors import BadOption, DealsearchError
+from ..game import DEFAULT_GAME, Command, GameCommands, GameError, game_names, get_game, iter_games
 from ..interrupt import exit_status
 from ..text import one_line
 from .options import EXIT_BAD_INPUT, EXIT_OK, Parser, chosen_game, examples
@@ -55,7 +57,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("verify", "play deals exactly and report counts, winner or cycle",
             f"{__package__}.verify"),
     Command("search", "search for long and never-ending deals, logging finds to SQLite",
-            f"{__package__}.search"),
+            f"{__package__}.search", safe_points=True),
     Command("records", "list (and re-verify) the finds of a log", f"{__package__}.records"),
     Command("status", "the searches running on a log: rate, time left, best so far",
             f"{__package__}.status"),
@@ -70,7 +72,7 @@ COMMANDS: tuple[Command, ...] = (
 # Compact deals start with '-', which argparse would take for an option: such arguments are
 # moved behind '--' (or glued to the option that takes them) before parsing. Option names hold
 # lower-case letters no compact deal uses, so a lower-case deal is told from an option.
-_DEAL_LIKE = re.compile(r"-[-/\sA-Z0-9akqjВДКТвдкт]{2,}")
+_DEAL_LIKE = re.compile(r"-[-/|\sA-Z0-9akqjВДКТвдкт]{2,}")   # (| : a wrong separator)
 # A negative value (--time -5m) is glued to its option too, so its type says what is wrong.
 _NEGATIVE = re.compile(r"-\d\S*")
 
@@ -105,6 +107,47 @@ def _protect_deals(argv: Sequence[str], value_options: set[str]) -> list[str]:
             kept.append("--")
         kept.extend(deals)
     return kept
+
+
+def _subparser(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentParser | None:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return action.choices.get(name)
+    return None
+
+
+def _refuse_unknown_options(parser: argparse.ArgumentParser, argv: Sequence[str],
+                            game: str) -> None:
+    """One line naming an option the command does not have (and the games whose it is),
+    before argparse takes the option's value for a positional argument and complains of that
+    instead (``search --game durak --rules italian``: "invalid choice: 'italian'")."""
+    sub, words, start = parser, [], 0
+    while True:   # down to the (sub)command's parser: ``log check``
+        at = next((i for i in range(start, len(argv)) if not argv[i].startswith("-")), None)
+        inner = _subparser(sub, argv[at]) if at is not None else None
+        if inner is None:
+            break
+        sub, start = inner, at + 1
+        words.append(argv[at])
+    if not words or {"-h", "--help"} & set(argv[start:]):   # help is shown whatever else
+        return
+    command = " ".join(words)
+    for arg in argv[start:]:
+        if arg == "--":
+            break
+        name = arg.split("=", 1)[0]
+        known = sub._option_string_actions
+        if not name.startswith("--") or _DEAL_LIKE.fullmatch(arg) or name in known:
+            continue
+        if any(option.startswith(name) for option in known):
+            continue   # an abbreviation: argparse says if it is ambiguous
+        owners = [other for other in game_names() if other != game and name in getattr(
+            _subparser(build_parser(other, words[0]), words[0]), "_option_string_actions", {})]
+        if owners:
+            raise BadOption(f"{name} is not an option of {command} --game {game}: it is "
+                            f"{' and '.join(owners)}'s (--game {owners[0]})")
+        raise BadOption(f"{command} has no option {name} (dealsearch {command} --help lists "
+                        "its options)")
 
 
 def all_commands() -> list[Command]:
@@ -148,7 +191,8 @@ def build_parser(game_name: str | None = None, command: str | None = None
         names.add(listed.name)
         if listed.name == command:
             module = importlib.import_module(listed.module)
-            module.add_parser(commands, game).set_defaults(handler=module.run)
+            module.add_parser(commands, game).set_defaults(handler=module.run,
+                                                           safe_points=listed.safe_points)
         else:
             commands.add_parser(listed.name, help=listed.help)
     parser.set_defaults(parsed_for_game=game.name)  # whose option groups the parser holds
@@ -164,17 +208,22 @@ def main(argv: Sequence[str] | None = None, *, hooks: TestHooks | None = None) -
     hold a real process at a known moment (:class:`~dealsearch.search.hooks.TestHooks`).
     Whatever a command prints goes through :func:`~dealsearch.cli.terminal.escaped`.
     """
-    with escaped():
+    # what is printed is escaped; parsing is never interrupted half-way
+    with escaped(), interrupt.noting():
         return _main(argv, hooks)
 
 
 def _main(argv: Sequence[str] | None, hooks: TestHooks | None) -> int:
     try:
         argv = list(sys.argv[1:] if argv is None else argv)
-        parser = build_parser(chosen_game(argv), invoked_command(argv))
+        game = chosen_game(argv)
+        parser = build_parser(game, invoked_command(argv))
+        _refuse_unknown_options(parser, argv, game)
         args = parser.parse_args(_protect_deals(argv, _value_options(parser)))
         args.hooks = hooks   # None: the run's own default, no test's moments
-        return int(args.handler(args))
+        interrupt.check()
+        with nullcontext() if args.safe_points else interrupt.raising():
+            return int(args.handler(args))
     except (DealsearchError, GameError) as error:
         sys.stdout.flush()  # what was printed before the failure comes first
         print(f"{package_name}: error: {one_line(error)}", file=sys.stderr)

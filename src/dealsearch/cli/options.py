@@ -4,6 +4,7 @@ the help layout (examples at the end, every default shown)."""
 from __future__ import annotations
 
 import argparse
+import os
 import sqlite3
 import textwrap
 from collections.abc import Collection, Sequence
@@ -121,6 +122,30 @@ def workers(text: str) -> int:
 
 
 MAX_DIGITS = 30   # of a whole number given: checked before int() converts it
+
+
+def cores() -> int:
+    """This machine's cores (what ``--workers 0`` or ``auto`` starts)."""
+    return os.cpu_count() or 1
+
+
+def add_workers_options(parser: argparse.ArgumentParser, what: str = "worker processes"
+                        ) -> None:
+    """``--workers N`` and ``--oversubscribe``, which allows more workers than cores."""
+    parser.add_argument("--workers", type=workers, metavar="N",
+                        help=f"{what}; 0 or auto: every core; more than the cores only with "
+                             "--oversubscribe (default: every core)")
+    parser.add_argument("--oversubscribe", action="store_true",
+                        help="allow --workers above this machine's cores (they share the "
+                             "cores: no more games get played, and start-up takes longer)")
+
+
+def check_workers(count: int, oversubscribe: bool) -> None:
+    """Refuse (one line) more local workers than cores, unless ``--oversubscribe``."""
+    if count > cores() and not oversubscribe:
+        raise BadOption(f"--workers {count} is more than this machine's {cores()} "
+                        f"{'core' if cores() == 1 else 'cores'}: more workers would only share "
+                        "them; add --oversubscribe to insist")
 
 
 def _parse_whole(text: str) -> int:

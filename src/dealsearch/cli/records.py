@@ -19,10 +19,11 @@ from ..game import (
     Game,
     GameError,
     cycle_key_title,
+    describe_setting,
     get_game,
     make_options,
 )
-from ..log import RecordLog, iter_lines
+from ..log import LOST, RecordLog, iter_lines
 from ..ownership import shown_status
 from ..projection import runs_projection
 from ..search import STRATEGIES, SearchSpec
@@ -99,7 +100,7 @@ def _records(log: RecordLog, args: argparse.Namespace, game: Game) -> int:
     elif args.all:
         for setting, group in _by_setting(rows, game):
             if setting is not None:
-                print(_heading(game, setting))
+                print(_heading(game, setting, group[0]))
             print(_finds_table(group, game))
         print(f"{count(len(rows))} finds in {args.db}")
     else:
@@ -121,10 +122,7 @@ def _print_projections(log: RecordLog, args: argparse.Namespace, game: Game) -> 
     for key, runs in by_setting.items():
         projection = runs_projection(log, runs, args.target)
         if projection is not None:
-            try:
-                setting = game.describe_options(make_options(game, runs[0]["game_options"]))
-            except (ValueError, TypeError):
-                setting = key
+            setting = describe_setting(game.name, runs[0]["game_options"], key)
             # A game without options has no setting to name (no dangling separator).
             print(f"projection for random {game.title} deals{', ' if setting else ''}"
                   f"{setting}:")
@@ -194,8 +192,8 @@ def _print_screenful(log: RecordLog, args: argparse.Namespace, game: Game,
     then the most reached cycles (once per setting, whatever the objective)."""
     limit = args.limit
     cycles = log.cycles(game.name, args.run or None)
-    by_key = dict(_by_setting(cycles, game))
-    finds = _by_setting(rows, game)
+    by_key = dict(_by_setting(cycles, game, rows + cycles))
+    finds = _by_setting(rows, game, rows + cycles)
     reached: dict[Setting | None, int] = {}
     for key, group in finds:
         cycle_key = _cycle_setting(key)
@@ -206,7 +204,7 @@ def _print_screenful(log: RecordLog, args: argparse.Namespace, game: Game,
     for key in keys:
         group = dict(finds).get(key, [])
         if key is not None:
-            print(_heading(game, key))
+            print(_heading(game, key, (group or by_key.get(_cycle_setting(key)) or [None])[0]))
         ended = [row for row in group if row["outcome"] != "cycle"]
         if ended:
             ranked = ended[0].get("objective") or game.measures[0]
@@ -247,7 +245,7 @@ def _print_cycles(log: RecordLog, args: argparse.Namespace, game: Game) -> int:
     else:
         for setting, group in _by_setting(cycles, game):
             if setting is not None:
-                print(_heading(game, setting))
+                print(_heading(game, setting, group[0]))
             shown = group if args.all else group[:args.limit]
             print(_cycles_table(shown, game))
             if len(group) > len(shown):
@@ -278,9 +276,17 @@ def _print_unfinished(log: RecordLog, args: argparse.Namespace, game: Game) -> N
               f"{count(run['deals'])} deals; {how_to_continue(run, args.db)}")
 
 
+CANNOT_RESUME = ("cannot be resumed: dealsearch log recover kept its finds, not where it "
+                 "was")
+
+
 def how_to_continue(run: dict[str, Any], db: str) -> str:
     """A search resumes, and so does a run that stored its own way to resume ("resume": a
-    command the run's id and log complete); any other run (a reverse walk) starts again."""
+    command the run's id and log complete); any other run (a reverse walk) starts again, and
+    a run that ``log recover`` kept without its checkpoint (:data:`~dealsearch.log.LOST`)
+    neither."""
+    if run["strategy"] == LOST:
+        return CANNOT_RESUME
     if run["strategy"] in STRATEGIES:
         return f"continue with: dealsearch search --resume {run['id']} --db {db}"
     resume = run["options"].get("resume")
@@ -295,19 +301,21 @@ def how_to_continue(run: dict[str, Any], db: str) -> str:
 Setting = tuple[str | None, str | None]   # (options key, objective) of a table; None: any
 
 
-def _heading(game: Game, setting: Setting) -> str:
+def _heading(game: Game, setting: Setting, row: dict[str, Any] | None = None) -> str:
     """The heading of one setting's table: the game and its options (none: the game alone),
     and the measure its finds are ranked by unless the game's first."""
     options_key, objective = setting
-    heading = game.name if options_key is None else (
-        f"{game.name}: {options_key}" if options_key else game.name)
+    words = options_key and describe_setting(game.name, (row or {}).get("game_options", {}),
+                                             options_key)
+    heading = f"{game.name}: {words}" if words else game.name
     if objective and objective != game.measures[0]:
         heading += f" (ranked by {objective})"
     return heading
 
 
-def _by_setting(rows: list[dict[str, Any]], game: Game) -> list[tuple[Setting | None,
-                                                                        list[dict[str, Any]]]]:
+def _by_setting(rows: list[dict[str, Any]], game: Game,
+                among: list[dict[str, Any]] | None = None
+                ) -> list[tuple[Setting | None, list[dict[str, Any]]]]:
     """Rows grouped by the options they were found under and the measure they are ranked by
     (their run's objective), in order of first appearance, so that finds of different
     settings or objectives are never ranked together (cycles are grouped by options only)."""

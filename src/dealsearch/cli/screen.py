@@ -102,10 +102,14 @@ class SearchScreen:
 
     def end(self, summary: Any, resumed: bool = False) -> str:
         """The table a run ends with: deals, rate, each outcome, the cycles and the best."""
+        # A resumed run's counts are the run's, over every session; its wall time is this
+        # session's: each says which it is.
         head = (f"run {summary.run_id} {summary.status}: {count(summary.deals)} deals in "
-                f"{duration(summary.seconds)} ({rate(summary.deals, summary.seconds)})")
+                f"{duration(summary.seconds)}{' in all' if resumed else ''} "
+                f"({rate(summary.deals, summary.seconds)})")
         if getattr(summary, "wall", None) is not None:
-            head += f", {duration(summary.wall)} wall"
+            head += (f"; this session {duration(summary.wall)} wall" if resumed
+                     else f", {duration(summary.wall)} wall")
         rows: list[list[Any]] = []
         for outcome, n in summary.outcomes.items():
             note = ""

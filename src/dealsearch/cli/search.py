@@ -23,7 +23,7 @@ from ..campaigns import campaign_names, config_path
 from ..devices import DEVICES, DeviceUnavailable
 from ..errors import BadInput, BadLog, BadOption, RunFailed
 from ..game import FastSearch, Game, PlaysBackwards, game_names, get_game
-from ..log import Find
+from ..log import LOST, Find
 from ..ownership import refuse_if_owned
 from ..projection import run_projection
 from ..search import STRATEGIES, Runner, SearchSpec
@@ -37,6 +37,8 @@ from ..search.backends import (
     open_backend,
 )
 from ..search.device import check_device
+from ..search.hooks import TestHooks
+from ..search.runner import warm_worker
 from ..search.spec import ESCAPES, MAX_KICK, RESTARTS
 from ..text import budget, parse_duration
 from .options import (
@@ -45,16 +47,17 @@ from .options import (
     EXIT_OK,
     add_game_choice,
     add_game_options,
+    add_workers_options,
     check_log_path,
+    check_workers,
     duration,
     examples,
     open_log,
     option_values,
     positive_int,
     seed,
-    workers,
 )
-from .records import how_to_continue
+from .records import CANNOT_RESUME, how_to_continue
 from .screen import SearchScreen
 from .terminal import screen_optional
 
@@ -84,8 +87,7 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
                              "its options (--device may change: every device plays the same "
                              "deals) (default: start a new run)")
     search.add_argument("--db", default=DEFAULT_DB, help="the log")
-    search.add_argument("--workers", type=workers, metavar="N",
-                        help="worker processes; 0 or auto: every core (default: every core)")
+    add_workers_options(search)
     search.add_argument("--seed", type=seed,
                         help="PRNG seed, 0 to 2**63-1 (default: chosen and logged)")
     search.add_argument("--deals", type=positive_int,
@@ -264,8 +266,9 @@ def _processes(args: argparse.Namespace, spec: SearchSpec) -> int:
 
 def _open_backend(name: str, spec: SearchSpec, args: argparse.Namespace,
                   processes: int) -> Backend:
-    """The backend (``processes`` workers, if it starts them), started and with a worker;
-    every failure is one line of bad input."""
+    """The backend (``processes`` workers, if it starts them), started, with a worker and
+    warmed up (:meth:`Backend.warm_up`), before any run is logged: so a stop signal during
+    start-up leaves no run behind. Every failure is one line of bad input."""
     scheduler = args.scheduler
     try:
         backend = open_backend(name, processes, scheduler, dask_security(args), args.dashboard)
@@ -273,23 +276,22 @@ def _open_backend(name: str, spec: SearchSpec, args: argparse.Namespace,
         raise BadOption(f"--backend dask needs Dask: {DASK_EXTRA}") from None
     except BackendError as error:
         raise BadOption(str(error)) from None
-    if not backend.slots:
-        print(f"waiting for a worker to join {scheduler} (Ctrl-C to give up)", file=sys.stderr,
-              flush=True)
-        try:
+    try:
+        if not backend.slots:
+            print(f"waiting for a worker to join {scheduler} (Ctrl-C to give up)",
+                  file=sys.stderr, flush=True)
             backend.wait_for_workers()
-        except BaseException:
-            backend.close()
-            raise
-    if spec.device != "cpu":    # a worker, where the device is used, builds the kernel
-        try:
-            backend.submit(check_device, spec).result()
-        except DeviceUnavailable as error:
-            backend.close()
-            raise BadOption(str(error)) from None
-        except BaseException:
-            backend.close()
-            raise
+        if spec.device != "cpu":    # a worker, where the device is used, builds the kernel
+            interrupt.results([backend.submit(check_device, spec)])
+        args.hooks.reach("workers-starting")
+        backend.warm_up(warm_worker)
+        interrupt.check()
+    except DeviceUnavailable as error:
+        backend.close(wait=False)
+        raise BadOption(str(error)) from None
+    except BaseException:
+        backend.close(wait=False)
+        raise
     return backend
 
 
@@ -310,13 +312,16 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _search(args: argparse.Namespace) -> int:
+    args.hooks = args.hooks or TestHooks()   # a test's moments, else none
+    args.hooks.reach("parsed")
     backend_name = _backend_name(args)
     if args.resume is not None:
         # --workers only says how many processes play it (its climbers and shards stay); the
         # device may change: deal j of chunk k is the same deal on any (the runs of a failed
         # GPU continue on the CPU)
         device = {k: v for k, v in _given(args).items() if k == "device"}
-        given = [f"--{k.replace('_', '-')}" for k in _given(args)
+        given = [f"the strategy {args.strategy}" if k == "strategy" else
+                 f"--{k.replace('_', '-')}" for k in _given(args)
                  if k not in ("workers", "device")]
         if given or args.config:
             raise BadOption(f"--resume continues the run as it was started: drop "
@@ -331,13 +336,19 @@ def _search(args: argparse.Namespace) -> int:
             if run["status"] == "done":
                 raise BadOption(f"run {args.resume} is already done")
             refuse_if_owned(log.db, args.resume)   # before any worker starts
+        if run["strategy"] == LOST:
+            raise BadOption(f"run {args.resume} {CANNOT_RESUME}")
         if run["strategy"] not in STRATEGIES:
             raise BadOption(f"run {args.resume} is a {run['strategy']} run, not a search; "
                             f"{how_to_continue(run, args.db)}")
         spec = _logged_spec(run, args.resume, device)
+        if args.workers and args.scheduler is None:
+            check_workers(args.workers, args.oversubscribe)
         run_id: int | None = args.resume
     else:
         spec = _spec(args)
+        if args.scheduler is None:   # a cluster's machines may have more cores than this one
+            check_workers(spec.worker_count, args.oversubscribe)
         run_id = None
         check_log_path(args.db)  # before any worker starts
 
@@ -354,8 +365,7 @@ def _search(args: argparse.Namespace) -> int:
             tqdm.write(note)
 
     # kill (SIGTERM) and a hang-up (SIGHUP: the terminal went away) stop as cleanly as
-    # Ctrl-C: summary printed, run marked interrupted.
-    interrupt.install()
+    # Ctrl-C: summary printed, run marked interrupted (the command notes them: main).
     # The backend is up before the log is touched: a missing package or an unreachable
     # scheduler leaves no run behind.
     with _open_backend(backend_name, spec, args, _processes(args, spec)) as backend, \
@@ -363,13 +373,17 @@ def _search(args: argparse.Namespace) -> int:
         runner = Runner(spec, log, run_id, on_find, on_note, progress=not args.quiet,
                         target=args.target, backend=backend, hooks=args.hooks)
         screen.resume_from(runner.state.best)
+        args.hooks.reach("run-logged")
         if not args.json:
             action = "resuming" if run_id else "starting"
             setting = ", ".join(filter(None, (spec.plugin.title,
                                               spec.plugin.describe_options(spec.options))))
+            # an exhaustive search plays every deal in order: its seed changes nothing
+            seed = "" if spec.strategy == "exhaustive" else f", seed {spec.seed}"
             print(f"{action} run {runner.run_id}: {spec.strategy} search, {setting}, "
-                  f"{backend.describe()}, seed {spec.seed}; {_budget_words(spec)}; "
-                  f"log {args.db}", flush=True)
+                  f"{backend.describe()}{seed}; {_budget_words(spec)}; log {args.db}",
+                  flush=True)
+        args.hooks.reach("started")
         try:
             summary = runner.run()
         except sqlite3.DatabaseError as error:  # the log cannot be written: disk full, locked

@@ -17,7 +17,7 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
-from ..game import Game, GameError, get_game
+from ..game import Game, GameError, describe_setting, get_game
 from ..log import damaged
 from ..ownership import describe as describe_owner
 from ..ownership import shown_status
@@ -78,6 +78,7 @@ def describe(run: dict[str, Any], now: float | None = None) -> dict[str, Any]:
         remaining = by_deals if remaining is None else min(remaining, by_deals)
     return {"run_id": run["id"], "status": run["status"], "game": run["game"],
             "strategy": run["strategy"], "options_key": run["options_key"],
+            "setting": describe_setting(run["game"], run["game_options"], run["options_key"]),
             "workers": run["workers"], "deals": deals, "seconds": round(seconds, 3),
             "deals_per_s": round(per_second, 1), "remaining_seconds": remaining,
             "budget_deals": spec.get("deals"), "budget_seconds": spec.get("time"),
@@ -105,15 +106,16 @@ def _resume_command(run: dict[str, Any]) -> str:
 def run(args: argparse.Namespace) -> int:
     """``dealsearch status``."""
     skipped: list[str] = []
+    last = _last_write(args.db)   # before reading: opening the log may make its -wal file
     runs = read_runs(args.db, args.all, skipped)
-    status = _show(args, runs)
+    status = _show(args, runs, last)
     if skipped:   # a damaged log: the runs that could be read were shown, then one line
         rows = f"{len(skipped)} row" + "s" * (len(skipped) > 1)
         raise damaged(args.db, f"{rows} that cannot be read left out, the first: {skipped[0]}")
     return status
 
 
-def _show(args: argparse.Namespace, runs: list[dict[str, Any]]) -> int:
+def _show(args: argparse.Namespace, runs: list[dict[str, Any]], last: float | None) -> int:
     figures = [describe(r) for r in runs]
     resumes = [_resume_command(r) for r in runs]
     if args.json:
@@ -124,7 +126,6 @@ def _show(args: argparse.Namespace, runs: list[dict[str, Any]]) -> int:
         print(f"no search is running on {args.db}" + ("" if args.all else
               " (dealsearch status --all lists every run)"))
         return EXIT_OK
-    last = _last_write(args.db)
     for f, resume in zip(figures, resumes, strict=True):
         print(_text(f, resume))
     if last is not None and any(f["status"] == "running" for f in figures):
@@ -139,7 +140,8 @@ def _text(f: dict[str, Any], resume: str = "dealsearch search --resume") -> str:
     except GameError:  # a run of a game this installation does not have
         game = None
     # A game without options has no setting to show; a run of the game's defaults says so.
-    setting = f["options_key"] or ("default" if game is None or game.option_specs else "")
+    setting = f.get("setting") or f["options_key"] or (
+        "default" if game is None or game.option_specs else "")
     kind = "search" if f["strategy"] in STRATEGIES else "run"   # e.g. a factory run
     lines = [f"run {f['run_id']} {f['status']}: {f['strategy']} {kind} of {f['game']}"
              f"{f' ({setting})' if setting else ''}, {count(f['workers'])} "

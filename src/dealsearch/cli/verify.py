@@ -113,6 +113,9 @@ def _stdin_lines() -> Iterator[str]:
 def _deal_texts(sources: Sequence[str]) -> Iterator[tuple[str, str]]:
     """(where, text) of every deal given: arguments, '-' (stdin) or files, one deal a line."""
     for source in sources:
+        if not source.strip():   # Path('') is the current directory: not what was meant
+            raise BadInput("an empty argument is not a deal: give a deal, '-' or a file of "
+                           "deals")
         if source == "-":
             lines: Iterator[tuple[int, str]] = enumerate(_stdin_lines(), 1)
             name = "stdin"

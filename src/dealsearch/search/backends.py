@@ -27,6 +27,7 @@ from importlib.metadata import PackageNotFoundError, version
 from types import TracebackType
 from typing import Any
 
+from .. import interrupt
 from ..text import unit
 
 BACKENDS = ("local", "dask")
@@ -85,7 +86,7 @@ class Backend(ABC):
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  trace: TracebackType | None) -> None:
-        self.close()
+        self.close(wait=error is None)   # stopped or failed: no task is waited for
 
 
 PARENT_CHECK = 0.5  # seconds between a worker's checks that its coordinator still lives
@@ -148,6 +149,7 @@ class LocalBackend(Backend):
         self.workers = workers
         self.pool = ProcessPoolExecutor(workers, initializer=_worker_signals,
                                         initargs=(os.getpid(),))
+        self.warm = False
 
     @property
     def slots(self) -> int:
@@ -163,10 +165,12 @@ class LocalBackend(Backend):
 
     def warm_up(self, first: Callable[[], object]) -> None:
         """Start every worker process (the pool starts them at the first tasks) and let each
-        run ``first``, so that start-up is not counted as search time."""
-        futures = [self.pool.submit(first) for _ in range(self.workers)]
-        for future in futures:
-            future.result()
+        run ``first``, so that start-up is not counted as search time. A stop signal is raised
+        between waits (:func:`~dealsearch.interrupt.results`), never inside the pool's
+        start-up; once warm, nothing more is done."""
+        if not self.warm:
+            interrupt.results([self.pool.submit(first) for _ in range(self.workers)])
+            self.warm = True
 
     def describe(self) -> str:
         """E.g. '4 workers'."""
@@ -176,7 +180,7 @@ class LocalBackend(Backend):
         """Drop queued tasks, let running ones finish (or kill them), stop the processes."""
         if not wait:
             # The executor has no public way to stop a running task: end its processes.
-            for process in list(getattr(self.pool, "_processes", {}).values()):
+            for process in list((getattr(self.pool, "_processes", None) or {}).values()):
                 with contextlib.suppress(OSError):
                     process.kill()
         self.pool.shutdown(wait=wait, cancel_futures=True)
@@ -313,8 +317,14 @@ class DaskBackend(Backend):
         return self._slots
 
     def wait_for_workers(self) -> None:
-        """Block until the cluster has a worker (Ctrl-C to give up)."""
-        self.client.wait_for_workers(1)
+        """Block until the cluster has a worker (Ctrl-C to give up: a safe point a second)."""
+        while True:
+            interrupt.check()
+            try:
+                self.client.wait_for_workers(1, timeout=1.0)
+                break
+            except TimeoutError:
+                continue
         self._counted = -self.SLOTS_REFRESH
         self._check_workers()
 

@@ -18,15 +18,16 @@ import signal
 import sys
 import time
 from collections.abc import Callable
-from concurrent.futures import Future
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 import numpy as np
 from tqdm import tqdm
 
+from .. import interrupt
 from ..game import CycleCatalogue, GameResult, cycle_id, finished, throughput_measure
-from ..interrupt import deferred
+from ..interrupt import POLL, deferred
 from ..log import Find, ManagedRun, RecordLog
 from ..logschema import LogWriteFailed
 from ..ownership import RENEW_SECONDS, Owner, claim, give_back, let_go
@@ -46,6 +47,8 @@ COMMIT_SECONDS = 0.5   # finds and checkpoint are committed at most this often (
 TASK_SECONDS = 1.0     # a task is sized to take about this long on a worker ...
 MAX_UNITS = 256        # ... at most this many units of its strategy (random: 100,000 deals)
 QUEUE_PER_SLOT = 2     # tasks in flight per worker: one running, one waiting
+DRAIN_SECONDS = 1.0    # after Ctrl-C or the --time budget, how long the tasks running may
+                       # take to report (the rest are redone on --resume, or dropped)
 
 
 class _WorkerFailed(Exception):
@@ -111,7 +114,8 @@ def _deals(task: Task) -> int:
 def _report(future: Future[Report]) -> Report:
     try:
         return future.result()
-    except Exception as error:  # raised in the worker, or the worker died
+    except Exception as error:  # raised in the worker, or the worker died ...
+        interrupt.check()   # ... of the signal that stops this run too (kill to the group)
         raise _WorkerFailed(error) from error
 
 
@@ -415,21 +419,36 @@ class Runner:
         self.pending, self.pending_notes, self.uncommitted = [], [], 0
 
     def _drain(self, in_flight: dict[Future[Report], Task]) -> None:
-        """After an interrupt: keep the work of tasks already running, unless interrupted
-        again (then what is still running is redone on --resume)."""
+        """After an interrupt: keep the work of tasks already running that report within
+        DRAIN_SECONDS, unless interrupted again; what is still running then is redone on
+        --resume (``hurry``: the workers are stopped, not waited for)."""
         for future in in_flight:
             future.cancel()
+        running = {future for future in in_flight if not future.cancelled()}
+        give_up = time.monotonic() + DRAIN_SECONDS
         try:
-            for future, task in in_flight.items():
-                if future.cancelled():
-                    continue
-                try:
-                    report = future.result()
-                except Exception:  # a worker killed by the same signal: redone on --resume
-                    continue
-                self._absorb(task, report)
+            while running:
+                done, running = wait(running, timeout=POLL, return_when=FIRST_COMPLETED)
+                for future in done:
+                    task = in_flight.pop(future)
+                    self.in_flight_deals -= _deals(task)
+                    if future.exception() is None:   # else a worker killed by the signal
+                        self._absorb(task, future.result())
+                interrupt.check()
+                if running and time.monotonic() >= give_up:
+                    self.hurry = True
+                    return
         except KeyboardInterrupt:
             self.hurry = True
+
+    def _spent(self, started: float) -> bool:
+        """Whether the budget is spent and nothing handed out is left undone (a run
+        stopped then is done, whatever signal came)."""
+        if self.hurry:
+            return False
+        time_spent = (self.spec.time is not None
+                      and self.state.seconds + self.clock() - started >= self.spec.time)
+        return self.strategy.finished or time_spent
 
     def _end(self, started: float, status: str) -> None:
         """Commit what is absorbed, then the run's status. If the commit fails the state is
@@ -451,25 +470,20 @@ class Runner:
 
         The search's clock starts once the workers are up (:meth:`Backend.warm_up`): the
         run's seconds, its rates and a --time budget count the search, not start-up.
+        Stop signals are noted and raised at the loop's safe points (:mod:`dealsearch.
+        interrupt`), so a run stopped at any moment, workers' start-up included, ends
+        ``interrupted``; one whose budget was spent ends ``done``, whatever came after.
         """
         try:
-            return self._run()
+            with interrupt.noting():
+                return self._run()
         finally:
             let_go(self.owner.token)
 
     def _run(self) -> Summary:
         spec = self.spec
-        began = self.clock()
+        began = started = self.clock()
         backend = self.backend or LocalBackend(spec.worker_count)
-        try:
-            backend.warm_up(warm_worker)
-            self._renew()
-        except BaseException:
-            if self.backend is None:
-                backend.close(wait=False)
-            raise
-        started = self.clock()
-        deadline = None if spec.time is None else started + spec.time - self.state.seconds
         bar = tqdm(total=self.strategy.total_deals, initial=self.state.deals, unit=" deals",
                    unit_scale=True, dynamic_ncols=True, smoothing=0.1,
                    disable=not self.show_progress or not sys.stderr.isatty(),
@@ -481,9 +495,21 @@ class Runner:
         status, error, stop_signal = "done", None, None
         try:
             try:
+                try:
+                    backend.warm_up(warm_worker)
+                    self._renew()
+                finally:   # a stop during start-up counts no search time
+                    started = self.clock()
+                deadline = None if spec.time is None else started + spec.time - self.state.seconds
                 while True:
+                    interrupt.check()
                     now = self.clock()
                     left = None if deadline is None else deadline - now
+                    if left is not None and left <= -DRAIN_SECONDS:
+                        # The time is spent, and what still runs would overrun it (many
+                        # workers on few cores, tasks of slow games): dropped, not waited for.
+                        self.hurry = True
+                        break
                     slots = max(1, backend.slots)
                     while ((left is None or left > 0)
                            and len(in_flight) < QUEUE_PER_SLOT * slots
@@ -497,9 +523,10 @@ class Runner:
                         future.add_done_callback(ready.put)
                     if not in_flight:
                         break
-                    wait = max(0.0, COMMIT_SECONDS - (now - self.last_commit))
+                    pause = max(0.0, COMMIT_SECONDS - (now - self.last_commit))
                     try:  # the first report ready (or none, to commit on time) ...
-                        done = [ready.get(timeout=wait if self.uncommitted else 0.5)]
+                        done = [ready.get(timeout=min(pause, POLL) if self.uncommitted
+                                          else POLL)]
                     except queue.Empty:
                         done = []
                     with contextlib.suppress(queue.Empty):  # ... and every other one
@@ -520,6 +547,8 @@ class Runner:
             except KeyboardInterrupt as stop:
                 status, stop_signal = "interrupted", getattr(stop, "signum", signal.SIGINT)
                 self._drain(in_flight)
+                if self._spent(started):
+                    status, stop_signal = "done", None
         except (_WorkerFailed, LogWriteFailed) as failure:
             # the work committed so far stays (a failed commit is rolled back whole, and the
             # run's state read back: _commit); --resume redoes the rest
@@ -556,6 +585,8 @@ class Runner:
             future.cancel()
         if self.backend is None:
             backend.close(wait=not self.hurry)
+        elif self.hurry:   # the caller closes it, but the tasks still running are not waited for
+            backend.close(wait=False)
         bar.close()
 
     def _show(self, bar: tqdm, started: float) -> None:

@@ -27,21 +27,23 @@ from ... import interrupt
 from ...cli.options import (
     DEFAULT_DB,
     EXIT_OK,
+    add_workers_options,
     check_log_path,
+    check_workers,
     duration,
     examples,
     open_log,
     positive_int,
     seed,
     whole_number,
-    workers,
 )
+from ...cli.records import CANNOT_RESUME, how_to_continue
 from ...cli.search import add_dask_options, dask_security
 from ...cli.terminal import screen_optional
 from ...errors import BadInput, BadLog, BadOption, RunFailed
 from ...game import Game
 from ...interrupt import deferred, exit_status
-from ...log import Find, ManagedRun
+from ...log import LOST, Find, ManagedRun
 from ...ownership import Owner, claim, let_go, refuse_if_owned
 from ...search.backends import (
     BACKENDS,
@@ -53,7 +55,8 @@ from ...search.backends import (
 )
 from ...search.hooks import TestHooks
 from ...search.runner import describe_failure
-from ...text import progress_stream
+from ...text import count, progress_stream
+from ...text import duration as took
 from .catalogue import key_id
 from .engine import play
 from .factory import find_loop, seed_loops
@@ -116,8 +119,7 @@ def add_parser(commands: Any, game: Game | None = None) -> argparse.ArgumentPars
     factory.add_argument("--stop-after", type=positive_int, metavar="K",
                          help="stop after the round in which K whole-deck cycles with a "
                               "starting deal are found (default: go on to the budget)")
-    factory.add_argument("--workers", type=workers, metavar="N",
-                         help="worker processes; 0 or auto: every core (default: every core)")
+    add_workers_options(factory)
     factory.add_argument("--backend", choices=BACKENDS,
                          help="where the expansions run: local processes or a Dask cluster "
                               "(default: local)")
@@ -217,7 +219,12 @@ def _resumed(args: argparse.Namespace) -> tuple[Settings, dict[str, Any], dict[s
         if run is None:
             raise BadLog(f"no run {args.resume} in {args.db}")
         refuse_if_owned(log.db, args.resume)   # before any worker starts
-    if run["strategy"] != "factory" or "settings" not in run["options"]:
+    if run["strategy"] == LOST:
+        raise BadOption(f"run {args.resume} {CANNOT_RESUME}")
+    if run["strategy"] != "factory":
+        raise BadOption(f"run {args.resume} is a {run['strategy']} run, not a factory run; "
+                        f"{how_to_continue(run, args.db)}")
+    if "settings" not in run["options"]:
         raise BadOption(f"run {args.resume} is not a factory run of this version: "
                         "resume it with the command that started it")
     if run["status"] == "done":
@@ -263,6 +270,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _factory(args: argparse.Namespace) -> int:
+    if args.scheduler is None:   # a cluster's machines may have more cores than this one
+        check_workers(args.workers or 0, args.oversubscribe)
     if args.resume is not None:
         settings, options, checkpoint = _resumed(args)
         args.rules, args.players = settings.rules, options["players"]
@@ -275,8 +284,7 @@ def _factory(args: argparse.Namespace) -> int:
                    **{k: getattr(args, k) for k in _KEPT}}
     rules = settings.rules_object
     owner = Owner.this_process()   # the run's one owner from here to its end
-    interrupt.install()
-    backend = _open_backend(args)
+    backend = _open_backend(args)   # (stop signals are noted: safe points, cli.main)
     stop: KeyboardInterrupt | None = None
     finished = False
     try:
@@ -320,11 +328,13 @@ def _factory(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(summary))
     else:
-        periods = ", ".join(f"{n} of {p}" for p, n in sorted(factory.stats.periods.items()))
-        print(f"{summary['seconds']}s, {summary['nodes']} cycles expanded, {summary['played']} "
-              f"games played, {summary['cycles']} cycles met; {summary['full']} of the whole "
-              f"deck (periods in tricks: {periods or 'none'}), {summary['with_starts']} with "
-              f"a starting deal; logged as run {run.run_id} in {args.db}")
+        periods = ", ".join(f"{count(n)} of {p}" for p, n in
+                            sorted(factory.stats.periods.items()))
+        print(f"{took(summary['seconds'])}, {count(summary['nodes'])} cycles "
+              f"expanded, {count(summary['played'])} games played, {count(summary['cycles'])} "
+              f"cycles met; {count(summary['full'])} of the whole deck (periods in tricks: "
+              f"{periods or 'none'}), {count(summary['with_starts'])} with a starting deal; "
+              f"logged as run {run.run_id} in {args.db}")
     if stop is not None:
         if not args.json:
             print(f"continue with: {_resume(run.run_id, args.db)}")
@@ -357,7 +367,7 @@ def _run(factory: Factory, backend: Backend, run: ManagedRun, args: argparse.Nam
                 break
             futures = [backend.submit(expand_node, *task_args(factory.settings, task))
                        for task in tasks]
-            reports = [future.result() for future in futures]
+            reports = interrupt.results(futures)
             with deferred():
                 whole = factory.absorb(reports)
                 found = factory.stats.full

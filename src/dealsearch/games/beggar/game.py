@@ -218,7 +218,7 @@ class BeggarGame(Game[BeggarOptions]):
         """BMN's own commands (the ``GameCommands`` capability), each module imported only
         when its command is invoked."""
         return (Command("factory", "build never-ending deals by growing small cycles card by "
-                        "card", f"{__package__}.factory_command"),
+                        "card", f"{__package__}.factory_command", safe_points=True),
                 Command("reverse", "play a 2-player deal backwards: a cycle's basin, or "
                         "longer deals", f"{__package__}.reverse_command"))
 

@@ -238,7 +238,7 @@ def parse_deal(text: str, rules: Rules = STANDARD, deck: str = "exact") -> Deal:
     if not MIN_PLAYERS <= len(parts) <= MAX_PLAYERS:
         raise DealError(
             f"{len(parts)} hand{'s' * (len(parts) != 1)}: a deal has {MIN_PLAYERS} to "
-            f"{MAX_PLAYERS} hands, separated by '/'"
+            f"{MAX_PLAYERS} hands, separated by '/'" + (", not '|'" if "|" in text else "")
         )
     hands = []
     for seat, part in enumerate(parts, 1):

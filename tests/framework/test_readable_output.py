@@ -1,0 +1,75 @@
+"""What people read is readable (issue 35 item 8): settings in words where the start line says
+them so, each setting ranked in a table of its own, budgets and times as they were, numbers
+formatted alike everywhere."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from dealsearch.cli import main
+from dealsearch.log import RecordLog
+from dealsearch.search import Runner, SearchSpec
+
+from conftest import ctrl_c_after_first_find
+
+
+def out(capsys: pytest.CaptureFixture[str], *argv: str, status: int = 0) -> str:
+    capsys.readouterr()
+    assert main(list(argv)) == status
+    return capsys.readouterr().out
+
+
+@pytest.fixture(scope="module")
+def two_settings(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A log with BMN finds of an 11-card deck and of Italian rules, with budgets."""
+    db = str(tmp_path_factory.mktemp("log") / "log.sqlite")
+    for setting in (["--deck", "------JJQQK", "--deals", "20000"],
+                    ["--rules", "italian", "--time", "0.3s"]):
+        assert main(["search", "random", *setting, "--seed", "1", "--workers", "1", "--quiet",
+                     "--json", "--db", db]) == 0
+    return db
+
+
+def test_status_says_the_setting_in_words(two_settings, capsys):
+    listing = out(capsys, "status", "--all", "--db", two_settings)
+    assert "random search of beggar (standard rules, 2 players, deck ------JJQQK)" in listing
+    assert "rules=" not in listing
+
+
+def test_records_ranks_each_setting_in_a_table_headed_by_it(two_settings, capsys):
+    listing = out(capsys, "records", "--db", two_settings)
+    assert sorted(re.findall(r"^beggar: .*$", listing, flags=re.M)) == [
+        "beggar: italian rules, 2 players",
+        "beggar: standard rules, 2 players, deck ------JJQQK"]
+    assert "No budget" not in listing and "So far (" in listing
+
+
+def test_a_tiny_run_says_milliseconds_and_an_exhaustive_one_no_seed(tmp_path, capsys):
+    listing = out(capsys, "search", "exhaustive", "--deck", "------JJQQK", "--workers", "1",
+                  "--quiet", "--db", str(tmp_path / "log.sqlite"))
+    assert "seed" not in listing.splitlines()[0]
+    assert " 0.0 s" not in listing and re.search(r"deals in \d+ ms \(", listing), listing
+
+
+def test_a_resumed_runs_summary_says_which_figures_are_this_sessions(tmp_path, capsys):
+    db = tmp_path / "log.sqlite"
+    spec = SearchSpec.from_json({"strategy": "random", "deals": 300_000, "seed": 1,
+                                 "workers": 1})
+    with RecordLog(db) as log:   # Ctrl-C after the first find
+        stopped = Runner(spec, log, on_find=ctrl_c_after_first_find(), progress=False).run()
+    assert stopped.status == "interrupted"
+    summary = next(line for line in out(capsys, "search", "--resume", "1", "--quiet",
+                                        "--db", str(db)).splitlines()
+                   if line.startswith("run 1"))
+    assert re.fullmatch(r"run 1 done: 300,000 deals in .* in all \(.*\); this session .* wall",
+                        summary), summary
+
+
+def test_the_factory_formats_its_numbers_like_every_command(tmp_path, capsys):
+    last = out(capsys, "factory", "--nodes", "5", "--workers", "1", "--quiet", "--db",
+               str(tmp_path / "log.sqlite")).splitlines()[-1]
+    played = re.search(r"([\d,]+) games played", last)
+    assert played and "," in played.group(1), last
+    assert re.match(r"\d+\.\d s, ", last), last

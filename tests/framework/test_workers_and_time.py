@@ -1,0 +1,90 @@
+"""More workers than cores only when asked for, and a --time budget kept whatever the workers.
+
+``--workers 300`` on a 2-core machine used to start 301 processes, and a ``--time 12s`` run
+took 25 s: the first tasks, sized before any speed was measured, kept the workers busy long
+past the deadline and were waited for.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from concurrent.futures import Future
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dealsearch.cli import main
+from dealsearch.cli.options import cores
+from dealsearch.log import RecordLog
+from dealsearch.search import Runner, SearchSpec
+from dealsearch.search.backends import Backend
+
+
+@pytest.mark.parametrize("command", [["search", "random", "--deals", "1000"],
+                                     ["factory", "--nodes", "1"]])
+def test_more_workers_than_cores_is_refused_in_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str]) -> None:
+    db = tmp_path / "log.sqlite"
+    too_many = str(cores() + 1)
+    assert main([*command, "--workers", too_many, "--db", str(db)]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert f"--workers {too_many} is more than this machine's {cores()} core" in line
+    assert line.endswith("add --oversubscribe to insist")
+    assert not db.exists()
+
+
+def test_oversubscribe_insists(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "log.sqlite"
+    assert main(["search", "random", "--deals", "1000", "--workers", str(cores() + 1),
+                 "--oversubscribe", "--quiet", "--db", str(db)]) == 0
+    assert f"{cores() + 1} workers" in capsys.readouterr().out
+
+
+class Endless(Backend):
+    """Tasks that never report, as on many workers sharing few cores: only the deadline
+    ends the run."""
+
+    name = "endless"
+
+    def __init__(self) -> None:
+        self.closed: list[bool] = []
+
+    @property
+    def slots(self) -> int:
+        return 4
+
+    def submit(self, fn: Any, *args: Any) -> Future[Any]:
+        future: Future[Any] = Future()
+        future.set_running_or_notify_cancel()
+        return future
+
+    def describe(self) -> str:
+        return "endless"
+
+    def close(self, wait: bool = True) -> None:
+        self.closed.append(wait)
+
+    def wait_for_workers(self) -> None:
+        pass
+
+
+def test_the_time_budget_ends_the_run_though_tasks_still_run(tmp_path: Path) -> None:
+    spec = SearchSpec.from_json({"strategy": "random", "time": 2.0, "seed": 1, "workers": 4})
+    ticks = itertools.count()
+    backend = Endless()
+    summaries: list[Any] = []
+
+    def search() -> None:   # in a thread, which a run that never ends cannot hold
+        with RecordLog(tmp_path / "log.sqlite") as log:
+            runner = Runner(spec, log, progress=False, backend=backend,
+                            clock=lambda: next(ticks) * 0.01)  # 10 ms a look at the clock
+            summaries.append(runner.run())
+
+    thread = threading.Thread(target=search, daemon=True)
+    thread.start()
+    thread.join(30)
+    assert summaries, "the run waited for its tasks past its --time budget"
+    assert summaries[0].status == "done"
+    assert backend.closed == [False], "the tasks still running must be stopped"

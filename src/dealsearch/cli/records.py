@@ -23,11 +23,12 @@ from ..game import (
     get_game,
     make_options,
 )
-from ..log import LOST, RecordLog, iter_lines
+from ..log import RecordLog, iter_lines
 from ..ownership import shown_status
 from ..projection import runs_projection
 from ..search import STRATEGIES, SearchSpec
 from ..text import count, table
+from .advice import how_to_continue
 from .options import (
     DEFAULT_DB,
     EXIT_MISMATCH,
@@ -276,26 +277,6 @@ def _print_unfinished(log: RecordLog, args: argparse.Namespace, game: Game) -> N
               f"{count(run['deals'])} deals; {how_to_continue(run, args.db)}")
 
 
-CANNOT_RESUME = ("cannot be resumed: dealsearch log recover kept its finds, not where it "
-                 "was")
-
-
-def how_to_continue(run: dict[str, Any], db: str) -> str:
-    """A search resumes, and so does a run that stored its own way to resume ("resume": a
-    command the run's id and log complete); any other run (a reverse walk) starts again, and
-    a run that ``log recover`` kept without its checkpoint (:data:`~dealsearch.log.LOST`)
-    neither."""
-    if run["strategy"] == LOST:
-        return CANNOT_RESUME
-    if run["strategy"] in STRATEGIES:
-        return f"continue with: dealsearch search --resume {run['id']} --db {db}"
-    resume = run["options"].get("resume")
-    if resume:
-        return f"continue with: {resume} {run['id']} --db {db}"
-    again = run["options"].get("again")
-    if again:
-        return f"not resumable; start it again with: {again}"
-    return "not resumable"
 
 
 Setting = tuple[str | None, str | None]   # (options key, objective) of a table; None: any

@@ -32,7 +32,6 @@ from ..search.backends import (
     DASK_EXTRA,
     Backend,
     BackendError,
-    DaskSecurity,
     MissingDask,
     open_backend,
 )
@@ -41,6 +40,8 @@ from ..search.hooks import TestHooks
 from ..search.runner import warm_worker
 from ..search.spec import ESCAPES, MAX_KICK, RESTARTS
 from ..text import budget, parse_duration
+from .advice import CANNOT_RESUME, how_to_continue
+from .cluster import add_dask_options, dask_security
 from .options import (
     DEFAULT_DB,
     DEFAULT_GAME,
@@ -57,7 +58,6 @@ from .options import (
     positive_int,
     seed,
 )
-from .records import CANNOT_RESUME, how_to_continue
 from .screen import SearchScreen
 from .terminal import screen_optional
 
@@ -205,25 +205,6 @@ def _spec(args: argparse.Namespace) -> SearchSpec:
         return SearchSpec.from_json(options)
     except (ValueError, TypeError) as error:
         raise BadOption(str(error)) from None
-
-
-def add_dask_options(parser: argparse.ArgumentParser) -> None:
-    """The options of a Dask cluster's security: TLS files, and the dashboard."""
-    parser.add_argument("--tls-ca-file", metavar="PEM",
-                        help="dask, tls:// scheduler: the certificate authority (default: Dask's "
-                             "configuration, distributed.comm.tls)")
-    parser.add_argument("--tls-cert", metavar="PEM", help="dask, tls:// scheduler: this "
-                        "client's certificate (default: Dask's configuration)")
-    parser.add_argument("--tls-key", metavar="PEM", help="dask, tls:// scheduler: this "
-                        "client's private key (default: in --tls-cert's file)")
-    parser.add_argument("--dashboard", action="store_true",
-                        help="dask, a cluster started here: serve its dashboard on 127.0.0.1 "
-                             "(default: none)")
-
-
-def dask_security(args: argparse.Namespace) -> DaskSecurity:
-    """The TLS files given (--tls-ca-file, --tls-cert, --tls-key)."""
-    return DaskSecurity(args.tls_ca_file, args.tls_cert, args.tls_key)
 
 
 def _backend_name(args: argparse.Namespace) -> str:

@@ -24,6 +24,8 @@ from typing import Any
 from tqdm import tqdm
 
 from ... import interrupt
+from ...cli.advice import CANNOT_RESUME, how_to_continue
+from ...cli.cluster import add_dask_options, dask_security
 from ...cli.options import (
     DEFAULT_DB,
     EXIT_OK,
@@ -37,8 +39,6 @@ from ...cli.options import (
     seed,
     whole_number,
 )
-from ...cli.records import CANNOT_RESUME, how_to_continue
-from ...cli.search import add_dask_options, dask_security
 from ...cli.terminal import screen_optional
 from ...errors import BadInput, BadLog, BadOption, RunFailed
 from ...game import Game

@@ -1,0 +1,27 @@
+"""The options of a Dask cluster's security (TLS files, the dashboard), shared by every
+command that can run on a cluster (``search``, a game's own commands)."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..search.backends import DaskSecurity
+
+
+def add_dask_options(parser: argparse.ArgumentParser) -> None:
+    """The options of a Dask cluster's security: TLS files, and the dashboard."""
+    parser.add_argument("--tls-ca-file", metavar="PEM",
+                        help="dask, tls:// scheduler: the certificate authority (default: Dask's "
+                             "configuration, distributed.comm.tls)")
+    parser.add_argument("--tls-cert", metavar="PEM", help="dask, tls:// scheduler: this "
+                        "client's certificate (default: Dask's configuration)")
+    parser.add_argument("--tls-key", metavar="PEM", help="dask, tls:// scheduler: this "
+                        "client's private key (default: in --tls-cert's file)")
+    parser.add_argument("--dashboard", action="store_true",
+                        help="dask, a cluster started here: serve its dashboard on 127.0.0.1 "
+                             "(default: none)")
+
+
+def dask_security(args: argparse.Namespace) -> DaskSecurity:
+    """The TLS files given (--tls-ca-file, --tls-cert, --tls-key)."""
+    return DaskSecurity(args.tls_ca_file, args.tls_cert, args.tls_key)

@@ -97,6 +97,16 @@ class EscapedStream:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.unescaped, name)
 
+    # The same stream as the one under it: so tqdm, before it writes a line through this one,
+    # clears its bar drawn on the other (:func:`progress_stream`).
+    def __eq__(self, other: object) -> bool:
+        if other is self or other is self.unescaped:
+            return True
+        return NotImplemented   # (a wrapper of the stream under it may say)
+
+    def __hash__(self) -> int:
+        return hash(self.unescaped)
+
 
 def progress_stream() -> TextIO:
     """Where a progress bar writes: standard error past its :class:`EscapedStream` (a bar is

@@ -1,5 +1,6 @@
 """Dask safe by default: a cluster dealsearch starts opens no port beyond loopback, a TLS
-scheduler works from the recipe of docs/dask.md, and a scheduler gone is one line."""
+scheduler works from the recipe of docs/dask.md ("Start a cluster and search", on loopback),
+and a scheduler gone is one line."""
 
 from __future__ import annotations
 

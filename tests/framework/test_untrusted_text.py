@@ -8,14 +8,18 @@ prints, and HTML in every text the report shows.
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import sqlite3
 from pathlib import Path
 
 import pytest
+from tqdm import tqdm
 
 from dealsearch.cli import main
+from dealsearch.cli.terminal import escaped, screen_optional
+from dealsearch.text import progress_stream
 
 # A window title, a bell, a screen clear, a carriage return with an erase-line (a line that
 # overwrites the deal printed before it), a C1 control sequence introducer, a bidi override.
@@ -132,3 +136,21 @@ def test_bytes_of_an_argument_that_are_not_utf8_are_shown_escaped(capsys):
     assert main(["records", "--db", "log\udc9b.sqlite"]) == 2
     err = capsys.readouterr().err
     assert not RAW.search(err) and "log\\udc9b.sqlite" in err
+
+
+def test_the_progress_bar_keeps_its_carriage_returns_and_is_cleared_before_a_line(
+        monkeypatch):
+    screen = io.StringIO()   # one terminal for both streams
+    monkeypatch.setattr(screen, "isatty", lambda: True, raising=False)
+    monkeypatch.setattr("sys.stdout", screen)
+    monkeypatch.setattr("sys.stderr", screen)
+    with escaped(), screen_optional():
+        bar = tqdm(total=10, file=progress_stream(), ascii=True, mininterval=0)
+        bar.update(3)
+        tqdm.write(f"a find: {EVIL}")
+        bar.close()
+    text = screen.getvalue()
+    line = r"a find: \x1b]0;owned\x07\x1b[2J\r\x1b[2K\x9b31m\u202e" + "\n"
+    assert line in text and not RAW.search(text.replace("\r", ""))
+    before = text[:text.index(line)]
+    assert before.endswith("\r") and before.rstrip("\r ").endswith("it/s]")  # the bar, cleared

@@ -45,8 +45,9 @@ def test_an_endless_line_on_standard_input_is_refused(capsys, monkeypatch):
 
 
 @pytest.mark.parametrize("game", ["beggar", "spite"])
-def test_an_argument_too_long_to_be_a_file_name_is_a_deal(game, capsys):
-    err = one_error(capsys, ["verify", "--game", game, "-J" * 200])
+@pytest.mark.parametrize("text", ["-J" * 200, "deals.txt" * 50, f"{'x' * 300}/deals.txt"])
+def test_an_argument_too_long_to_be_a_file_name_is_a_deal(game, text, capsys):
+    err = one_error(capsys, ["verify", "--game", game, text])
     assert "File name too long" not in err and "no such file" not in err
 
 
@@ -63,9 +64,15 @@ def test_a_number_of_5000_digits_is_refused_in_a_short_line(option, capsys):
     assert "Exceeds the limit" not in err and len(err) < 200
 
 
-def test_an_error_line_quotes_at_most_60_characters_of_a_bad_value(capsys):
-    err = one_error(capsys, ["verify", "x" * 1_000_000])
-    assert err == (f"dealsearch: error: no such file: '{'x' * 60}'... (1,000,000 characters)\n")
+@pytest.mark.parametrize(("argv", "line"), [
+    (["verify", "x" * 1_000_000], "1 hand: a deal has 2 to 4 hands"),
+    (["verify", f"{'x' * 200}.txt"], f"no such file: '{'x' * 60}'... (204 characters)"),
+    (["search", "random", "--time", "x" * 1_000_000],
+     f"argument --time: bad duration '{'x' * 60}'... (1,000,000 characters): write e.g."),
+])
+def test_an_error_line_quotes_at_most_60_characters_of_a_bad_value(capsys, argv, line):
+    err = one_error(capsys, argv)
+    assert line in err and len(err) < 250
 
 
 @settings(max_examples=150, deadline=None,

@@ -213,7 +213,11 @@ def _backend_name(args: argparse.Namespace) -> str:
         raise BadOption("--scheduler needs --backend dask")
     if dask_security(args).given() and args.scheduler is None:
         raise BadOption("--tls-ca-file, --tls-cert and --tls-key are for a tls:// --scheduler")
-    return args.backend or ("dask" if args.scheduler is not None else "local")
+    name = args.backend or ("dask" if args.scheduler is not None else "local")
+    if args.dashboard and (name != "dask" or args.scheduler is not None):
+        raise BadOption("--dashboard is for the cluster --backend dask starts (without "
+                        "--scheduler; a scheduler you start serves its own)")
+    return name
 
 
 def _logged_spec(run: dict[str, Any], run_id: int, device: dict[str, str]) -> SearchSpec:

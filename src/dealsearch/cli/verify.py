@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
 import stat
@@ -61,11 +62,22 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
 
 
 def _is_path(source: str) -> bool:
-    """Whether ``source`` names something on disk (a text too long to be a file name, or
-    holding a NUL, is a deal)."""
+    """Whether ``source`` names something on disk."""
     try:
         os.stat(source)
     except (OSError, ValueError):
+        return False
+    return True
+
+
+def _could_name_a_file(text: str) -> bool:
+    """Whether ``text`` could be a file's name: not too long for one (a text too long to be a
+    file name is a deal), and holding no NUL."""
+    try:
+        os.stat(text)
+    except OSError as error:
+        return error.errno != errno.ENAMETOOLONG
+    except ValueError:
         return False
     return True
 
@@ -149,7 +161,8 @@ def run(args: argparse.Namespace) -> int:
         try:
             canonical, result = game.verify(text, options)
         except GameError as error:
-            if not where and not looks_like_deal(game, text):  # a misspelt file name
+            if not where and not looks_like_deal(game, text) and _could_name_a_file(text):
+                # a misspelt file name
                 named = text if len(text) <= QUOTE_LIMIT else quoted(text)
                 raise NoSuchFile(f"no such file: {named}") from None
             print(f"{package_name}: error: {where}{one_line(error)}", file=sys.stderr)

@@ -23,7 +23,7 @@ from ..campaigns import campaign_names, config_path
 from ..errors import BadInput, BadLog, BadOption, RunFailed
 from ..game import FastSearch, Game, PlaysBackwards, game_names, get_game
 from ..log import Find
-from ..ownership import refuse_if_owned
+from ..log.ownership import refuse_if_owned
 from ..projection import run_projection
 from ..search import STRATEGIES, Runner, SearchSpec, parse_duration
 from ..search.backends import BACKENDS, DASK_EXTRA, Backend, BackendError, MissingDask, open_backend

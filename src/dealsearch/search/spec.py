@@ -21,9 +21,9 @@ from ..game import (
     get_game,
     make_options,
 )
+from ..strategy_names import STRATEGIES
 from .distinct import DistinctDeals, at_least
 
-STRATEGIES = ("random", "climb", "exhaustive")
 MAX_EXHAUSTIVE = 10**13  # deals: about a month on 100 cores at BMN's speed
 ESCAPES = ("none", "anneal")
 RESTARTS = ("random", "pool", "crossover")  # climb: where a stalled climber starts again

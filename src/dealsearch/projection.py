@@ -564,7 +564,7 @@ def live_projection(game: str, strategy: str, measure: str, width: int,
 
 def run_projection(log: Any, run: Mapping[str, Any], target: int | None = None,
                    measure: str | None = None) -> Projection | None:
-    """The projection of one logged run (a :meth:`dealsearch.log.RecordLog.run` dict), or
+    """The projection of one logged run (a :meth:`dealsearch.log.store.RecordLog.run` dict), or
     None for runs that are not random searches (their lengths are not random deals: a climb
     replays near-copies of its parents, an exhaustive run walks a whole deck).
 

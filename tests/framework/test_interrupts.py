@@ -25,8 +25,9 @@ from typing import Any
 
 import pytest
 
-from dealsearch import log as log_module
 from dealsearch.log import RecordLog
+from dealsearch.log import schema as log_schema
+from dealsearch.log import store as log_module
 from dealsearch.search import Runner, SearchSpec
 from dealsearch.search.backends import Backend
 from dealsearch.search.hooks import TestHooks
@@ -287,8 +288,8 @@ def test_a_full_disk_fails_the_run_keeps_its_finds_and_resumes_once_space_is_bac
             save(*args, **kwargs)
 
         log.save = save_then_fill  # type: ignore[method-assign]
-        with pytest.raises(sqlite3.OperationalError, match="full"):
-            runner.run()
+        summary = runner.run()   # one line: the run failed, and why
+        assert summary.status == "failed" and "the disk is full" in summary.error
         run_id = runner.run_id
     stopped = logged(db)
     assert stopped["status"] == "failed" and 0 < stopped["deals"] < spec.deals
@@ -303,7 +304,7 @@ def test_a_log_locked_past_the_busy_timeout_fails_the_save_and_loses_nothing(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     expected = left_alone(tmp_path)
     spec, db = small_run(tmp_path, "locked")
-    monkeypatch.setattr(log_module, "BUSY_TIMEOUT", 0.2)
+    monkeypatch.setattr(log_schema, "BUSY_TIMEOUT", 0.2)
     monkeypatch.setattr("dealsearch.search.runner.COMMIT_SECONDS", 0.0)  # a commit per report
     monkeypatch.setattr("dealsearch.search.runner.MAX_UNITS", 1)  # of one chunk: 20 commits
     with RecordLog(db) as log:
@@ -319,8 +320,8 @@ def test_a_log_locked_past_the_busy_timeout_fails_the_save_and_loses_nothing(
             save(*args, **kwargs)
 
         log.save = save_then_lock  # type: ignore[method-assign]
-        with pytest.raises(sqlite3.OperationalError, match="locked"):
-            runner.run()
+        summary = runner.run()
+        assert summary.status == "failed" and "held its lock" in summary.error
         other.execute("ROLLBACK")
         other.close()
         run_id = runner.run_id

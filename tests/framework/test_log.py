@@ -11,7 +11,7 @@ import pytest
 
 from dealsearch.cli import main
 from dealsearch.log import RecordLog
-from dealsearch.logschema import APPLICATION_ID, LIMITS, VERSION, LogError
+from dealsearch.log.schema import APPLICATION_ID, LIMITS, VERSION, LogError
 
 
 def _old_log(path: Path, version: int) -> None:
@@ -131,14 +131,13 @@ def test_a_log_whose_schema_is_not_this_releases_is_refused_and_named(tmp_path, 
 
 
 def test_a_locked_log_is_named_locked(tmp_path, monkeypatch, capsys):
-    import dealsearch.logschema as schema
+    import dealsearch.log.schema as schema
 
     path = tmp_path / "log.sqlite"
     RecordLog(path).close()
     holder = sqlite3.connect(path, isolation_level=None)
     holder.execute("BEGIN EXCLUSIVE")
     monkeypatch.setattr(schema, "BUSY_TIMEOUT", 0.1)
-    monkeypatch.setattr(schema.connect, "__defaults__", (False, 0.1))
     try:
         assert main(["search", "random", "--deals", "10", "--quiet", "--db", str(path)]) == 2
     finally:
@@ -153,7 +152,7 @@ def test_a_new_log_appears_on_disk_with_its_tables(tmp_path, monkeypatch):
     finds the tables, in WAL mode; no temporary file is left beside it."""
     import os
 
-    import dealsearch.log as log
+    import dealsearch.log.store as log
 
     seen: list[set[str]] = []
     link = os.link
@@ -175,7 +174,7 @@ def test_a_new_log_appears_on_disk_with_its_tables(tmp_path, monkeypatch):
 
 
 def test_without_hard_links_the_log_is_made_in_place(tmp_path, monkeypatch):
-    import dealsearch.log as log
+    import dealsearch.log.store as log
 
     def no_links(source: str | Path, target: str | Path) -> None:
         raise PermissionError(1, "Operation not permitted")
@@ -188,7 +187,7 @@ def test_without_hard_links_the_log_is_made_in_place(tmp_path, monkeypatch):
 
 
 def test_an_interrupted_creation_leaves_no_file(tmp_path, monkeypatch):
-    import dealsearch.log as log
+    import dealsearch.log.store as log
 
     def interrupted(db: sqlite3.Connection) -> None:
         raise KeyboardInterrupt
@@ -200,7 +199,7 @@ def test_an_interrupted_creation_leaves_no_file(tmp_path, monkeypatch):
 
 
 def test_a_log_created_by_another_process_first_is_kept(tmp_path, monkeypatch):
-    import dealsearch.log as log
+    import dealsearch.log.store as log
 
     path = tmp_path / "raced.sqlite"
     create = log._create_file
@@ -226,7 +225,7 @@ def test_a_random_run_dealt_by_an_earlier_dealer_keeps_its_finds_but_is_not_cont
     assert main(["search", "random", "--deals", "300000", "--seed", "1", "--workers", "1",
                  "--quiet", "--json", "--db", path]) == 0
     raw = sqlite3.connect(path)
-    raw.execute("UPDATE runs SET status = 'interrupted', deals = 0, checkpoint = json_set("
+    raw.execute("UPDATE runs SET status = 'interrupted', checkpoint = json_set("
                 "checkpoint, '$.strategy.dealer', 'an earlier one')")
     raw.commit()
     raw.close()

@@ -1,5 +1,5 @@
 """A log is a file from a stranger: rows crafted to make a reader hang, recurse, overflow or
-eat memory are held to the log's rules (``dealsearch.logrules``) by every reader as by ``log
+eat memory are held to the log's rules (``dealsearch.log.rules``) by every reader as by ``log
 check``: each is left out and counted (one line, exit 1), never a traceback, a hang or a
 gigabyte."""
 
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from dealsearch.cli import main
-from dealsearch.logrules import MAX_BINS, chunks_problem, decode_json, judge
+from dealsearch.log.rules import MAX_BINS, chunks_problem, decode_json, judge
 
 NESTED = "[" * 100_000 + "]" * 100_000   # json.loads: RecursionError, not ValueError
 

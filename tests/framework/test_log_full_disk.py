@@ -18,10 +18,10 @@ from typing import Any
 
 import pytest
 
-import dealsearch.log as log_module
+import dealsearch.log.store as log_module
 from dealsearch.cli import main
-from dealsearch.log import ManagedRun, RecordLog
-from dealsearch.logschema import LogWriteFailed
+from dealsearch.log import Find, ManagedRun, RecordLog
+from dealsearch.log.schema import LogWriteFailed
 from dealsearch.search import runner as runner_module
 
 SEARCH = ["search", "random", "--deals", "3000000", "--seed", "7", "--workers", "1", "--json",
@@ -236,7 +236,7 @@ def test_a_log_that_cannot_grow_refuses_a_save_whole(tmp_path):
     run_id = log.start_run("random", {}, 1, 1, "beggar")
     pages = log.db.execute("PRAGMA page_count").fetchone()[0]
     log.db.execute(f"PRAGMA max_page_count = {pages}")
-    finds = [log_module.Find(f"deal {i:05} " + "-" * 200, "win", {"cards": i, "tricks": 1},
+    finds = [Find(f"deal {i:05} " + "-" * 200, "win", {"cards": i, "tricks": 1},
                              "random", run_id, game="beggar") for i in range(200)]
     progress = {"seconds": 1.0, "deals": 200, "totals": {"cards": 1}, "outcomes": {"win": 200},
                 "checkpoint": {}}

@@ -15,8 +15,8 @@ from dealsearch.cli import main
 from dealsearch.examples.war import War
 from dealsearch.game import GAMES, game_names
 from dealsearch.log import Find, RecordLog
-from dealsearch.logcheck import check
-from dealsearch.logschema import VERSION
+from dealsearch.log.check import check
+from dealsearch.log.schema import VERSION
 
 # Option and measure names of the default game, and columns once named after them.
 BMN_NAMES = {"rules", "players", "deck", "hand_sizes", "max_cards", "max_tricks", "cards",

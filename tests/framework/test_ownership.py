@@ -18,9 +18,8 @@ from typing import Any
 
 import pytest
 
-from dealsearch import ownership
-from dealsearch.log import RecordLog
-from dealsearch.ownership import Owner, RunOwned, RunTakenOver, claim, owner_of
+from dealsearch.log import RecordLog, ownership
+from dealsearch.log.ownership import Owner, RunOwned, RunTakenOver, claim, owner_of
 from dealsearch.search import Runner, SearchSpec
 from dealsearch.search.hooks import TestHooks
 

@@ -131,7 +131,7 @@ def test_records_lists_best_first_and_verify_replays_a_real_log(capsys, tmp_path
     assert main(["records", "--db", db, "--verify"]) == 0
     assert "0 mismatches" in capsys.readouterr().out
     assert main(["records", "--db", db, "--csv"]) == 0
-    assert capsys.readouterr().out.startswith("deal,rules,outcome")
+    assert capsys.readouterr().out.startswith("deal,options_key,outcome,details,cards,tricks")
 
 
 def _start(db: str, *argv: str, hold: int = 0) -> subprocess.Popen[str]:

@@ -1,5 +1,5 @@
 """``dealsearch log check`` and ``dealsearch log recover``: is a log damaged, and a new log
-holding all that can still be read (see :mod:`dealsearch.logcheck`)."""
+holding all that can still be read (see :mod:`dealsearch.log.check`)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from typing import Any
 
 from ..errors import BadOption, DamagedLog
 from ..game import Game
-from ..logcheck import read_log
-from ..logrecover import recover
+from ..log.check import read_log
+from ..log.recover import recover
 from ..text import count
 from .options import DEFAULT_DB, EXIT_OK, Parser, check_log_path, examples
 

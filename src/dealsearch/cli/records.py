@@ -24,7 +24,7 @@ from ..game import (
     make_options,
 )
 from ..log import RecordLog, iter_lines
-from ..ownership import shown_status
+from ..log.ownership import shown_status
 from ..projection import runs_projection
 from ..search import STRATEGIES, SearchSpec
 from ..text import count, table

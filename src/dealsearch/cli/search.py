@@ -24,7 +24,7 @@ from ..devices import DEVICES, DeviceUnavailable
 from ..errors import BadInput, BadLog, BadOption, RunFailed
 from ..game import FastSearch, Game, PlaysBackwards, game_names, get_game
 from ..log import LOST, Find
-from ..ownership import refuse_if_owned
+from ..log.ownership import refuse_if_owned
 from ..projection import run_projection
 from ..search import STRATEGIES, Runner, SearchSpec
 from ..search.backends import (

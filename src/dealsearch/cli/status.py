@@ -4,7 +4,7 @@ It reads the ``runs`` table the search commits after every report (deals, search
 outcomes, checkpoint with the best so far) through a read-only connection, as ``records``
 does: it never takes the write lock, so watching a search never slows or blocks it, and it
 reads a log on read-only storage. A run marked running whose owner is gone (killed outright,
-a lost machine: :mod:`dealsearch.ownership`) is shown ``stale``. ``watch dealsearch status``
+a lost machine: :mod:`dealsearch.log.ownership`) is shown ``stale``. ``watch dealsearch status``
 refreshes it.
 """
 
@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from ..game import Game, GameError, describe_setting, get_game
-from ..log import damaged
-from ..ownership import describe as describe_owner
-from ..ownership import shown_status
+from ..log.damage import damaged
+from ..log.ownership import describe as describe_owner
+from ..log.ownership import shown_status
 from ..search import STRATEGIES
 from ..text import count, duration, measures, outcomes, rate, unit
 from .options import DEFAULT_DB, EXIT_OK, examples, open_log

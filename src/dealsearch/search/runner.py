@@ -29,8 +29,8 @@ from .. import interrupt
 from ..game import CycleCatalogue, GameResult, cycle_id, finished, throughput_measure
 from ..interrupt import POLL, deferred
 from ..log import Find, ManagedRun, RecordLog
-from ..logschema import LogWriteFailed
-from ..ownership import RENEW_SECONDS, Owner, claim, give_back, let_go
+from ..log.ownership import RENEW_SECONDS, Owner, claim, give_back, let_go
+from ..log.schema import LogWriteFailed
 from ..projection import live_projection
 from ..text import progress_stream
 from .backends import Backend, LocalBackend
@@ -200,8 +200,8 @@ class Runner:
     another backend cuts it the same way. ``clock`` and ``hooks`` are for tests (default:
     time.monotonic, and no :class:`~dealsearch.search.hooks.TestHooks`).
 
-    The runner owns its run from here to the end of :meth:`run` (:mod:`dealsearch.ownership`):
-    resuming a run that a live process plays raises :class:`~dealsearch.ownership.RunOwned`.
+    The runner owns its run from here to the end of :meth:`run` (:mod:`dealsearch.log.ownership`):
+    resuming a run that a live process plays raises :class:`~dealsearch.log.ownership.RunOwned`.
     Whoever resumes a run checks the log first (:meth:`RecordLog.refuse_damage`, as ``search
     --resume`` does before it reads the run): the integrity check reads every page, once.
     """

@@ -5,9 +5,10 @@ This process is the coordinator: it hands each round's expansions to the backend
 (local processes or a Dask cluster, as ``search`` does), takes the reports back in task order,
 and commits the round's finds with the run's checkpoint in one transaction before it prints
 them; so ``--resume`` goes on from the last commit exactly as the run left alone would have.
-As a search, a run has one owner (:mod:`dealsearch.ownership`: a second ``--resume`` is refused
-while it lives), outlives a closed standard output (:mod:`dealsearch.cli.terminal`), and ends
-``done``, ``interrupted`` or ``failed`` however it is left (:class:`~dealsearch.log.ManagedRun`).
+As a search, a run has one owner (:mod:`dealsearch.log.ownership`: a second ``--resume`` is
+refused while it lives), outlives a closed standard output (:mod:`dealsearch.cli.terminal`), and
+ends ``done``, ``interrupted`` or ``failed`` however it is left
+(:class:`~dealsearch.log.run.ManagedRun`).
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ from ...errors import BadInput, BadLog, BadOption, RunFailed
 from ...game import Game
 from ...interrupt import deferred, exit_status
 from ...log import LOST, Find, ManagedRun
-from ...ownership import Owner, claim, let_go, refuse_if_owned
+from ...log.ownership import Owner, claim, let_go, refuse_if_owned
 from ...search.backends import (
     BACKENDS,
     DASK_EXTRA,

@@ -1,13 +1,13 @@
 """A new log holding all that a damaged log can still be read for: ``dealsearch log
 recover``.
 
-The damaged log is read as :mod:`.logcheck` reads it; where SQLite could not read some of it,
+The damaged log is read as :mod:`.check` reads it; where SQLite could not read some of it,
 it is read again from copies: once with this release's schema in place of damaged or foreign
 schema text (a trigger, a view: dropped from the copy), and once by the ``sqlite3`` tool's
 ``.recover`` where the tool is installed (run with ``-safe``: the tool then refuses anything
 that could reach outside the database). Every row that
 holds to the log's rules is written, with its id, into a new log made by
-:class:`~dealsearch.log.RecordLog`; a line names each thing left behind. The damaged log
+:class:`~dealsearch.log.store.RecordLog`; a line names each thing left behind. The damaged log
 itself is only read.
 """
 
@@ -22,10 +22,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .log import READ_ERRORS, RecordLog, _transaction
-from .logcheck import Reading, Row, read_log, relations
-from .logrules import installed_game
-from .logschema import APPLICATION_ID, EXPECTED, TABLES, VERSION, write_failed
+from .check import Reading, Row, read_log, relations
+from .damage import READ_ERRORS
+from .rules import installed_game
+from .schema import APPLICATION_ID, EXPECTED, LOST, TABLES, VERSION, write_failed
+from .store import RecordLog, _transaction
 
 SQLITE_TIMEOUT = 600   # seconds the sqlite3 tool may take to .recover a log
 
@@ -146,7 +147,7 @@ def _stand_in(run_id: int, run: Row | None, find: Row | None) -> Row:
                       for p in run.problems)
             if not bad and name in run.values:
                 values[name] = run.values[name]
-    values |= {"strategy": "lost", "status": "failed", "checkpoint": "{}"}
+    values |= {"strategy": LOST, "status": "failed", "checkpoint": "{}"}
     return Row("runs", run_id, values)
 
 

@@ -19,8 +19,8 @@ import json
 import math
 from typing import Any
 
-from .game import Game, GameError, get_game
-from .logschema import DECLARED, columns
+from ..game import Game, GameError, get_game
+from .schema import DECLARED, columns
 
 MAX_TEXT = 1 << 16     # characters of a text column that is not JSON
 MAX_JSON = 1 << 20     # characters of a JSON column

@@ -32,10 +32,12 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable
 
-from .errors import BadLog, DealsearchError
+from ..errors import BadLog, DealsearchError
 
 VERSION = 4   # PRAGMA user_version of this release's logs
 APPLICATION_ID = 0x64534C47   # PRAGMA application_id of every dealsearch log: "dSLG"
+#: The strategy of a run ``log recover`` kept without what resumes it (:mod:`.recover`).
+LOST = "lost"
 BUSY_TIMEOUT = 30.0  # seconds a writer waits for another writer's lock before giving up
 
 #: SQLite's limits on every connection to a log: no value over 4 MiB (the longest a log of
@@ -155,10 +157,11 @@ def write_failed(db: sqlite3.Connection | str, error: BaseException) -> LogWrite
     return LogWriteFailed(f"cannot write the log {path or ':memory:'}: {why} ({error})")
 
 
-def connect(target: str, uri: bool = False, timeout: float = BUSY_TIMEOUT) -> sqlite3.Connection:
+def connect(target: str, uri: bool = False) -> sqlite3.Connection:
     """A connection to a log, opened defensively (see the module's notes), in autocommit
-    mode; the file's schema is not yet read."""
-    db = sqlite3.connect(target, uri=uri, timeout=timeout, isolation_level=None)
+    mode, waiting up to :data:`BUSY_TIMEOUT` for another writer's lock; the file's schema is
+    not yet read."""
+    db = sqlite3.connect(target, uri=uri, timeout=BUSY_TIMEOUT, isolation_level=None)
     try:
         for limit, value in LIMITS.items():
             db.setlimit(limit, value)

@@ -1,10 +1,11 @@
-"""The record log: runs and their finds in SQLite (WAL mode, so readers never block the writer).
+"""The record log's store: runs and their finds in SQLite (WAL mode, so readers never block the
+writer).
 
 Only the coordinating process of a search writes. Every find is committed before anyone is told
 about it, together with the run's checkpoint, so a crash loses no find that was printed and a
 resumed run starts exactly where the log says it stood. Every log is opened as
-:mod:`dealsearch.logschema` says (defensively, and only if it is a log of this release), and
-every row read is held to the rules of :mod:`dealsearch.logrules`.
+:mod:`dealsearch.log.schema` says (defensively, and only if it is a log of this release), and
+every row read is held to the rules of :mod:`dealsearch.log.rules`.
 
 >>> log = RecordLog(":memory:")
 >>> run_id = log.start_run("random", {"seed": 1}, 1, 2, game="war", objective="rounds")
@@ -23,73 +24,17 @@ import shutil
 import sqlite3
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from . import ownership
-from .errors import DamagedLog
-from .game import get_game
-from .logrules import DamagedRow, decode, installed_game, text_factory
-from .logschema import (
-    BUSY_TIMEOUT,
-    LogError,
-    LogWriteFailed,
-    connect,
-    create,
-    identify,
-    write_failed,
-)
-from .ownership import Owner, hold
-
-#: The strategy of a run ``log recover`` kept without what resumes it (:mod:`.logrecover`).
-LOST = "lost"
-
-
-@dataclass(frozen=True)
-class Find:
-    """A deal worth keeping: a new best of its run, or a game that never ends.
-
-    ``measures``, ``entry`` and ``period`` are named by the game's measures (``entry`` and
-    ``period`` empty unless the outcome is ``cycle``); ``details`` holds the rest of the
-    result (BMN: winner, order out).
-    """
-
-    deal: str
-    outcome: str
-    measures: dict[str, int]
-    strategy: str
-    run_id: int
-    entry: dict[str, int] = field(default_factory=dict)
-    period: dict[str, int] = field(default_factory=dict)
-    details: dict[str, Any] = field(default_factory=dict)
-    cycle_key: str | None = None   # the cycle's canonical form (CycleCatalogue.cycle_key)
-    cycle_id: str | None = None
-    options_key: str = ""
-    game_options: dict[str, Any] = field(default_factory=dict)
-    game: str = field(kw_only=True)   # the game the deal was played in
-
-    @property
-    def cycle(self) -> dict[str, int] | None:
-        """``entry_<measure>`` and ``period_<measure>`` of a cycle, else None."""
-        return cycle_json(self.outcome, self.entry, self.period)
-
-    def to_json(self) -> dict[str, Any]:
-        """The keys ``--json`` prints for a find: the deal, outcome, measures, cycle, where it
-        was found, and the game and options it was played under."""
-        return {"deal": self.deal, "outcome": self.outcome, **self.measures,
-                "cycle": self.cycle, "strategy": self.strategy, "run_id": self.run_id,
-                "game": self.game, "options": self.game_options}
-
-
-def cycle_json(outcome: str, entry: dict[str, int], period: dict[str, int]
-               ) -> dict[str, int] | None:
-    """``{entry_<m>: .., period_<m>: ..}`` for a cycle (entries first), None otherwise."""
-    if outcome != "cycle":
-        return None
-    return {f"entry_{m}": v for m, v in entry.items()} | {
-        f"period_{m}": v for m, v in period.items()}
+from ..game import get_game
+from .check import refuse_damaged
+from .damage import READ_ERRORS, damaged, is_damage, is_locked, locked
+from .finds import Find, decode_find
+from .ownership import LEASE_SECONDS, Owner, hold, hold_here, owner_of
+from .rules import DamagedRow, decode, installed_game, text_factory
+from .schema import LogError, connect, create, identify, write_failed
 
 
 def machine() -> str:
@@ -101,51 +46,6 @@ def machine() -> str:
 
 _Row = TypeVar("_Row")
 _F = TypeVar("_F", bound=Callable[..., Any])
-
-#: What reading a damaged log can raise: SQLite's errors, and text of its schema or of an
-#: error message that is not UTF-8.
-READ_ERRORS = (sqlite3.DatabaseError, UnicodeDecodeError)
-
-
-def is_damage(error: BaseException) -> bool:
-    """Is ``error`` SQLite saying that the file is damaged (not locked, not missing)? A
-    table or column of this schema that SQLite cannot find is damage to the schema, and a
-    value longer than the log's limit (:data:`dealsearch.logschema.LIMITS`) a damaged row."""
-    if isinstance(error, UnicodeDecodeError):
-        return True
-    if not isinstance(error, sqlite3.DatabaseError):
-        return False
-    code = getattr(error, "sqlite_errorcode", None)
-    if code is not None and code & 0xFF in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB,
-                                            sqlite3.SQLITE_TOOBIG):
-        return True
-    return any(words in str(error) for words in ("malformed", "not a database",
-                                                 "no such column", "no such table",
-                                                 "Could not decode", "too big"))
-
-
-def is_locked(error: BaseException) -> bool:
-    """Is ``error`` SQLite saying that another process holds the log's lock?"""
-    code = getattr(error, "sqlite_errorcode", None)
-    return isinstance(error, sqlite3.OperationalError) and (
-        (code is not None and code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED))
-        or "locked" in str(error))
-
-
-def locked(path: str | Path) -> LogError:
-    """The one line for a log whose lock another process held past the wait."""
-    return LogError(f"{path} is locked by another process (a search writing it, or a tool "
-                    f"holding it open) for over {BUSY_TIMEOUT:g} s: try again when it is done")
-
-
-def damaged(path: str | Path, what: str) -> DamagedLog:
-    """The one line a command ends with on a damaged log: what is wrong, and what to do."""
-    what = " ".join(what.split())
-    if len(what) > 200:   # SQLite may quote a whole damaged statement of the schema
-        what = what[:200] + "..."
-    return DamagedLog(f"{path} is damaged ({what}): dealsearch log check --db {path} lists the "
-                      f"damage; dealsearch log recover --db {path} NEW.sqlite saves the rest")
-
 
 def _reads(method: _F) -> _F:
     """A reader of :class:`RecordLog`: SQLite's word that the log is damaged becomes
@@ -163,7 +63,7 @@ def _reads(method: _F) -> _F:
 
 def _writes(method: _F) -> _F:
     """A writer of :class:`RecordLog`: a write SQLite refuses (a full disk, a lock held past
-    the wait) is rolled back whole and becomes :class:`~dealsearch.logschema.LogWriteFailed`,
+    the wait) is rolled back whole and becomes :class:`~dealsearch.log.schema.LogWriteFailed`,
     one line; damage met while writing is :class:`DamagedLog`."""
     @functools.wraps(method)
     def write(self: RecordLog, *args: Any, **kwargs: Any) -> Any:
@@ -184,7 +84,7 @@ class RecordLog:
     still be read.
 
     A file that is not a log of this release is refused with one line
-    (:func:`dealsearch.logschema.identify`); so is a log another process keeps locked.
+    (:func:`dealsearch.log.schema.identify`); so is a log another process keeps locked.
     """
 
     def __init__(self, path: str | Path, readonly: bool = False) -> None:
@@ -219,7 +119,7 @@ class RecordLog:
                   owner: Owner | None = None, objective: str | None = None) -> int:
         """Record a new run; returns its id. Its finds are ranked by ``objective`` (default:
         the game's first measure). ``owner``, if given, owns it from the start
-        (:mod:`dealsearch.ownership`), in the same transaction."""
+        (:mod:`dealsearch.log.ownership`), in the same transaction."""
         objective = objective or get_game(game).measures[0]
         with _transaction(self.db):
             cursor = self.db.execute(
@@ -236,9 +136,9 @@ class RecordLog:
                     "INSERT INTO owners (run_id, token, pid, host, process_start, since,"
                     " lease_until) VALUES (?, ?, ?, ?, ?, ?, ?)",
                     (run_id, owner.token, owner.pid, owner.host, owner.process_start, now,
-                     now + ownership.LEASE_SECONDS))
+                     now + LEASE_SECONDS))
         if owner is not None:
-            ownership.hold_here(owner.token)
+            hold_here(owner.token)
         return run_id
 
     @_reads
@@ -276,10 +176,10 @@ class RecordLog:
 
     @_reads
     def owner(self, run_id: int) -> dict[str, Any] | None:
-        """The run's owner row (:func:`dealsearch.ownership.owner_of`), or None: none, or one
+        """The run's owner row (:func:`dealsearch.log.ownership.owner_of`), or None: none, or one
         that breaks the log's rules (left out and noted in :attr:`skipped`)."""
         try:
-            return ownership.owner_of(self.db, run_id)
+            return owner_of(self.db, run_id)
         except DamagedRow as error:
             if str(error) not in self.skipped:
                 self.skipped.append(str(error))
@@ -288,10 +188,9 @@ class RecordLog:
     def refuse_damage(self, run_id: int | None = None) -> None:
         """Raise :class:`DamagedLog` if the log fails the check before writing (SQLite's
         integrity check, this release's schema, and the log's rules on the rows of
-        ``run_id``, the run to resume, if any; :func:`dealsearch.logcheck.check_before_writing`):
+        ``run_id``, the run to resume, if any; :func:`dealsearch.log.check.check_before_writing`):
         called before a run is written into it."""
         if self.path != ":memory:":
-            from .logcheck import refuse_damaged
             refuse_damaged(self.path, run_id)
 
     @_writes
@@ -306,7 +205,7 @@ class RecordLog:
         ``progress`` holds ``seconds``, ``deals``, ``totals`` ({measure: total}), ``outcomes``
         and ``checkpoint``; ``sample`` also records its throughput point (seconds, deals,
         totals).
-        ``owner`` (a token of :mod:`dealsearch.ownership`) writes only while it still owns
+        ``owner`` (a token of :mod:`dealsearch.log.ownership`) writes only while it still owns
         the run, renewing its lease (or giving the run up with any status but running).
         """
         with _transaction(self.db):
@@ -346,7 +245,7 @@ class RecordLog:
 
     @_writes
     def renew(self, run_id: int, owner: str) -> None:
-        """Renew ``owner``'s lease of the run (:func:`dealsearch.ownership.hold`)."""
+        """Renew ``owner``'s lease of the run (:func:`dealsearch.log.ownership.hold`)."""
         with _transaction(self.db):
             hold(self.db, run_id, owner)
 
@@ -477,92 +376,6 @@ def _measure_order(game: str) -> dict[str, int]:
     return {} if plugin is None else {m: i for i, m in enumerate(plugin.measures)}
 
 
-class ManagedRun:
-    """One run of any kind (a search, the factory, a reverse walk) from its start to its end.
-
-    Every kind of run opens, saves, finishes and fails through this one class, so each ends
-    ``done``, ``interrupted`` or ``failed``, never left ``running`` by an exception::
-
-        with ManagedRun.start(log, "factory", options, again="dealsearch factory ...") as run:
-            run.save(finds, progress)          # each commit: finds and progress together
-            run.progress = progress            # what the last status is saved with
-        # left normally: done; by Ctrl-C or kill: interrupted; by any other exception: failed
-
-    ``again`` is the command that starts a run over when it cannot be resumed (searches and
-    factory runs resume: ``dealsearch search --resume ID``, ``dealsearch factory --resume
-    ID``); ``records`` suggests it.
-    """
-
-    def __init__(self, log: RecordLog, run_id: int, owner: str | None = None) -> None:
-        self.log = log
-        self.run_id = run_id
-        self.owner = owner   # the token this process owns the run by, if it keeps one
-        self.progress: dict[str, Any] | None = None
-        self.status: str | None = None   # the status the run ended with, once it has
-
-    @classmethod
-    def start(cls, log: RecordLog, strategy: str, options: dict[str, Any],
-              seed: int | None, workers: int, game: str,
-              game_options: dict[str, Any] | None = None, options_key: str = "",
-              again: str | None = None, owner: Owner | None = None,
-              objective: str | None = None) -> ManagedRun:
-        """Log a new run (``again``, if given, is kept with its options), owned by ``owner``
-        if given, its finds ranked by ``objective`` (default: the game's first measure)."""
-        stored = options if again is None else {**options, "again": again}
-        log.refuse_damage()
-        run_id = log.start_run(strategy, stored, seed, workers, game, game_options,
-                               options_key, owner, objective)
-        return cls(log, run_id, None if owner is None else owner.token)
-
-    def save(self, finds: Iterable[Find], progress: dict[str, Any], **extra: Any) -> None:
-        """Commit finds with the run's progress (see :meth:`RecordLog.save`)."""
-        self.log.save(self.run_id, finds, progress, owner=self.owner, **extra)
-        self.progress = progress
-
-    def renew(self) -> None:
-        """Renew the owner's lease, if the run has an owner (:mod:`dealsearch.ownership`)."""
-        if self.owner is not None:
-            self.log.renew(self.run_id, self.owner)
-
-    def finish(self, status: str, progress: dict[str, Any] | None = None,
-               **extra: Any) -> None:
-        """End the run: its last progress and its status. If the log cannot take the whole
-        save (a full disk, a lock held too long), at least its status is written, and the
-        error is raised unless the run is failing anyway, or is done and its status could
-        be written (its work was all committed before)."""
-        self.status = status
-        progress = progress if progress is not None else self.progress
-        try:
-            if progress is None:
-                self.log.set_status(self.run_id, status, self.owner)
-            else:
-                self.log.save(self.run_id, [], progress, status=status,
-                              owner=self.owner, **extra)
-        except LogWriteFailed:
-            try:   # a status fits where a save did not (it rewrites a page, adds none)
-                self.log.set_status(self.run_id, status, self.owner)
-            except LogWriteFailed:
-                raise_it = status != "failed"
-            else:   # done: every commit of its work is in; only its last sample is lost
-                raise_it = status not in ("failed", "done")
-            if raise_it:
-                raise
-
-    def __enter__(self) -> ManagedRun:
-        return self
-
-    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
-        if self.status is not None:
-            return
-        if kind is None:
-            self.finish("done")
-        elif issubclass(kind, KeyboardInterrupt):
-            self.finish("interrupted")
-        else:
-            with contextlib.suppress(LogWriteFailed):
-                self.finish("failed")
-
-
 def _check_writable(path: Path) -> None:
     """Raise :class:`LogError` if a search could not write the log at ``path``: the file, or
     its folder (where SQLite keeps the log's ``-wal`` and ``-shm`` files), is read-only."""
@@ -689,19 +502,6 @@ def _create_file(path: Path) -> None:
         temp.unlink(missing_ok=True)
 
 
-def decode_find(row: sqlite3.Row) -> dict[str, Any]:
-    """A finds row with its JSON decoded and each measure, entry and period as a key
-    (:class:`DamagedRow` if it breaks the log's rules)."""
-    find = decode("finds", row)
-    for key in ("entry", "period"):
-        find[key] = find[key] or {}
-    find |= find["measures"]
-    for name in ("entry", "period"):
-        for m in find["measures"]:
-            find[f"{name}_{m}"] = find[name].get(m)
-    return find
-
-
 def decode_run(row: sqlite3.Row) -> dict[str, Any]:
     """A runs row with its JSON decoded (:class:`DamagedRow` if it breaks the log's rules)."""
     return decode("runs", row)
@@ -738,12 +538,3 @@ class _transaction:
             # a second ROLLBACK would fail and hide the error that caused it.
             with contextlib.suppress(sqlite3.Error):
                 self.db.execute("ROLLBACK")
-
-
-def iter_lines(rows: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
-    """Finds from :meth:`RecordLog.finds` in the ``--json`` shape of a find."""
-    for row in rows:
-        yield {"deal": row["deal"], "outcome": row["outcome"], **row["measures"],
-               "cycle": cycle_json(row["outcome"], row["entry"], row["period"]),
-               "strategy": row["strategy"], "run_id": row["run_id"], "game": row["game"],
-               "options": row["game_options"]}

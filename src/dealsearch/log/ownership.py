@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import BadInput, DealsearchError
-from .logrules import decode
-from .logschema import write_failed
+from ..errors import BadInput, DealsearchError
+from .rules import decode
+from .schema import write_failed
 
 LEASE_SECONDS = 120.0  # an owner on another machine is gone this long after its last renewal
 RENEW_SECONDS = 10.0   # the lease is renewed with each commit, and at least this often
@@ -99,7 +99,7 @@ def is_gone(owner: dict[str, Any], now: float | None = None) -> bool:
 
 
 def owner_of(db: sqlite3.Connection, run_id: int) -> dict[str, Any] | None:
-    """The run's owner row, or None; :class:`~dealsearch.logrules.DamagedRow` if the row
+    """The run's owner row, or None; :class:`~dealsearch.log.rules.DamagedRow` if the row
     breaks the log's rules (a pid that is no process id cannot be asked about)."""
     cursor = db.execute("SELECT run_id, token, pid, host, process_start, since, lease_until"
                         " FROM owners WHERE run_id = ?", (run_id,))

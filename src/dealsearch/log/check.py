@@ -1,9 +1,9 @@
-"""A damaged log: what is wrong with it (``dealsearch log check``); :mod:`.logrecover` writes
+"""A damaged log: what is wrong with it (``dealsearch log check``); :mod:`.recover` writes
 a new log of all that can still be read (``dealsearch log recover``).
 
 SQLite's own ``PRAGMA integrity_check`` sees damage to its pages, not damage inside the text of
 a row (a JSON field cut short, a byte that is not UTF-8): only the log's own rules
-(:mod:`dealsearch.logrules`, the rules every reader applies) see that. So the check compares
+(:mod:`dealsearch.log.rules`, the rules every reader applies) see that. So the check compares
 the schema with this release's (a trigger, a view, a generated or an extra column is named),
 then reads every row of every table of this release, one at a time, and holds each to the
 rules of its table; a row SQLite cannot read is skipped and named, and reading goes on past
@@ -26,12 +26,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .log import READ_ERRORS, damaged, is_damage
-from .logrules import judge, text_factory
-from .logschema import APPLICATION_ID, TABLES, VERSION, LogError, columns, connect, identify
-from .logschema import schema_problems as _schema_problems
-from .strategies import STRATEGIES
-from .text import count, unit
+from ..strategies import STRATEGIES
+from ..text import count, unit
+from .damage import READ_ERRORS, damaged, is_damage
+from .rules import judge, text_factory
+from .schema import APPLICATION_ID, TABLES, VERSION, LogError, columns, connect, identify
+from .schema import schema_problems as _schema_problems
 
 #: Tables made from others (each find's measures, what finds are ranked by; who plays a run):
 #: checked against them, made again by a recovery (or not kept), not counted as rows.
@@ -277,7 +277,7 @@ def _next_readable(db: sqlite3.Connection, table: str, start: int) -> int | None
 
 
 def _hold_to_rules(reading: Reading) -> None:
-    """Note in each row what breaks its table's rules (:func:`dealsearch.logrules.judge`),
+    """Note in each row what breaks its table's rules (:func:`dealsearch.log.rules.judge`),
     then its references and its counts."""
     for table, rows in reading.rows.items():
         for row in rows:

@@ -34,7 +34,7 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
-from ...game import GameError
+from ...plugin import GameError
 
 MAX_CARDS = 65_535  # the engines play any deal up to this size (64-bit planes up to 64 cards)
 MAX_CLASSES = 8  # three bit-planes hold classes 0..7

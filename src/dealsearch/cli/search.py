@@ -32,10 +32,8 @@ from ..search.device import check_device
 from ..search.spec import ESCAPES, MAX_KICK, RESTARTS
 from ..text import budget, parse_duration
 from .options import (
-    DEFAULT_DB,
     DEFAULT_GAME,
     EXIT_OK,
-    add_game_choice,
     add_game_options,
     check_log_path,
     duration,
@@ -44,6 +42,7 @@ from .options import (
     option_values,
     positive_int,
     seed,
+    shared,
     workers,
 )
 from .records import how_to_continue
@@ -55,7 +54,7 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
     """The ``search`` command, with the options of ``game``."""
     others = [name for name in game_names() if name != game.name]
     search: argparse.ArgumentParser = commands.add_parser(
-        "search",
+        "search", parents=[shared("db", "game", "target")],
         description="Search on every core and log each new best and every cycle to SQLite. "
                     "A person sees the new bests and the first cycles, then a summary line "
                     "now and then and a table at the end; --json streams every find. Stop "
@@ -74,7 +73,6 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
     search.add_argument("--resume", type=positive_int, metavar="RUN_ID",
                         help="continue an interrupted run from its last checkpoint "
                              "(default: start a new run)")
-    search.add_argument("--db", default=DEFAULT_DB, help="the log")
     search.add_argument("--workers", type=workers, metavar="N",
                         help="worker processes; 0 or auto: every core (default: every core)")
     search.add_argument("--seed", type=seed,
@@ -123,13 +121,10 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
                              "cluster of --workers processes on this machine)")
     search.add_argument("--json", action="store_true",
                         help="print every find and the summary as JSON lines")
-    search.add_argument("--target", type=positive_int, metavar="N",
-                        help="random search: also project the deals, core-hours and time to "
-                             "reach a game of N (in the game's first measure)")
     search.add_argument("--quiet", action="store_true", help="no progress bar")
     search.add_argument("--verbose", action="store_true",
                         help="climb: also print each climber's own new bests and growths")
-    add_game_choice(search, default=None)
+    search.set_defaults(game=None)   # given or not: --resume and --config tell
     add_game_options(search, game)
     return search
 

@@ -24,18 +24,18 @@ from .options import (
     EXIT_BAD_INPUT,
     EXIT_MISMATCH,
     EXIT_OK,
-    add_game_choice,
     add_game_options,
     examples,
     game_options,
     option_values,
+    shared,
 )
 
 
 def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
     """The ``verify`` command, with ``game``'s options."""
     verify: argparse.ArgumentParser = commands.add_parser(
-        "verify",
+        "verify", parents=[shared("game")],
         description="Play each deal and print its exact result. A deal is given as an "
                     "argument, '-' reads one deal per line from standard input, and a file "
                     "name reads one deal per line from that file.",
@@ -50,7 +50,6 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
     verify.add_argument("--trace", action="store_true", help="print the game turn by turn")
     verify.add_argument("--known", action="store_true",
                         help="replay every published deal (games with published deals) and compare")
-    add_game_choice(verify)
     add_game_options(verify, game, exclude=deal_options(game))
     return verify
 

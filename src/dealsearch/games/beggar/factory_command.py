@@ -25,7 +25,6 @@ from tqdm import tqdm
 
 from ... import interrupt
 from ...cli.options import (
-    DEFAULT_DB,
     EXIT_OK,
     check_log_path,
     duration,
@@ -33,6 +32,7 @@ from ...cli.options import (
     open_log,
     positive_int,
     seed,
+    shared,
     whole_number,
     workers,
 )
@@ -72,7 +72,7 @@ _KEPT = ("players", "start_deck", "start", "workers")
 def add_parser(commands: Any, game: Game | None = None) -> argparse.ArgumentParser:
     """The ``factory`` command (the same whichever game the parser is built for)."""
     factory: argparse.ArgumentParser = commands.add_parser(
-        "factory",
+        "factory", parents=[shared("db")],
         description="Play every deal of a small deck, keep the cycles, and grow them: change "
                     "a state of a cycle by a card or two and keep the new state if its game "
                     "never ends either, until a cycle holds the whole deck; then walk "
@@ -123,7 +123,6 @@ def add_parser(commands: Any, game: Game | None = None) -> argparse.ArgumentPars
                          help="dask: the scheduler, e.g. tcp://host:8786")
     factory.add_argument("--resume", type=positive_int, metavar="RUN",
                          help="continue an interrupted factory run of the log")
-    factory.add_argument("--db", default=DEFAULT_DB, help="the log")
     factory.add_argument("--json", action="store_true",
                          help="one JSON object per whole-deck cycle, then a summary line")
     factory.add_argument("--quiet", action="store_true", help="no progress bar")

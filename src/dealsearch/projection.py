@@ -46,7 +46,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .game import DEFAULT_GAME, get_game, histogram
+from .game import get_game, histogram
 from .text import duration
 
 TAIL_FRACTION = 0.01   # the tail: the longest 1 % of the games ...
@@ -550,6 +550,7 @@ def live_projection(game: str, strategy: str, measure: str, width: int,
 
     >>> import math
     >>> c = {b: round(1e6 * (math.exp(-b / 20) - math.exp(-(b + 1) / 20))) for b in range(400)}
+    >>> from dealsearch.game import DEFAULT_GAME
     >>> live_projection(DEFAULT_GAME, "random", "cards", 10, c, 10**6, 2900, 10**7).progress_text()
     'expect ~3,300 by the end'
     >>> live_projection(DEFAULT_GAME, "climb", "cards", 10, c, 10**6, 2900) is None
@@ -575,7 +576,7 @@ def run_projection(log: Any, run: Mapping[str, Any], target: int | None = None,
     """
     if run.get("strategy") != "random":
         return None
-    game = get_game(run.get("game", DEFAULT_GAME))
+    game = get_game(run["game"])
     measure = measure or run["options"].get("objective") or game.measures[0]
     width, counts = log.histogram([run["id"]], measure)
     _, bins = histogram(game, measure)
@@ -605,9 +606,9 @@ def runs_projection(log: Any, runs: list[Mapping[str, Any]], target: int | None 
     chosen = [run for run in runs if run.get("strategy") == "random"]
     if not chosen:
         return None
-    if len({(run.get("game", DEFAULT_GAME), run.get("options_key", "")) for run in chosen}) > 1:
+    if len({(run["game"], run["options_key"]) for run in chosen}) > 1:
         raise ValueError("runs_projection needs runs of one game and setting")
-    game = get_game(chosen[0].get("game", DEFAULT_GAME))
+    game = get_game(chosen[0]["game"])
     measure = measure or chosen[0]["options"].get("objective") or game.measures[0]
     width, counts = log.histogram([run["id"] for run in chosen], measure)
     _, bins = histogram(game, measure)

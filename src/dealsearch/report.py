@@ -29,7 +29,7 @@ matplotlib.use("Agg")  # files only: no screen is needed or wanted
 import matplotlib.pyplot as plt
 from matplotlib.ticker import MaxNLocator, StrMethodFormatter
 
-from .game import DEFAULT_GAME, Published, PublishedRecords, get_game, histogram, make_options
+from .game import Published, PublishedRecords, get_game, histogram, make_options
 from .log import RecordLog
 from .projection import (
     ALPHA,
@@ -66,7 +66,7 @@ def published(game_name: str) -> Published | None:
 def setting_text(run: dict[str, Any]) -> str:
     """A run's game setting in words (:meth:`dealsearch.game.Game.describe_options`); the
     options key if the game cannot read the logged options any more."""
-    game = get_game(run.get("game", DEFAULT_GAME))
+    game = get_game(run["game"])
     try:
         return game.describe_options(make_options(game, run.get("game_options", {})))
     except (ValueError, TypeError):
@@ -99,7 +99,7 @@ class Group:
     @property
     def game(self) -> str:
         """The runs' game."""
-        return str(self.runs[0].get("game", DEFAULT_GAME))
+        return str(self.runs[0]["game"])
 
     @property
     def comparable(self) -> bool:
@@ -298,7 +298,7 @@ def draw_throughput(log: RecordLog, runs: list[dict[str, Any]], path: Path) -> b
     return True
 
 
-def record_rows(log: RecordLog, runs: list[dict[str, Any]], game: str = DEFAULT_GAME
+def record_rows(log: RecordLog, runs: list[dict[str, Any]], game: str
                 ) -> list[tuple[Any, ...]]:
     """(who, measures..., deal): the game's published records, if it has any, and this log's
     five best games comparable with them: found by runs ranked by the game's first measure
@@ -416,7 +416,7 @@ def _projection_html(log: RecordLog, runs: list[dict[str, Any]], measure: str,
             "time are at the run's measured speed.</p>" + "".join(parts))
 
 
-def write_report(log: RecordLog, run_ids: list[int], out: Path, game: str = DEFAULT_GAME,
+def write_report(log: RecordLog, run_ids: list[int], out: Path, game: str,
                  target: int | None = None) -> Path:
     """Draw every figure of the given runs (all runs of ``game`` if none) into ``out``;
     returns index.html. ``target``: a length (in the game's first measure) whose cost in
@@ -426,7 +426,7 @@ def write_report(log: RecordLog, run_ids: list[int], out: Path, game: str = DEFA
     if missing:
         raise ValueError(f"no run {missing[0]} in the log")
     chosen: list[dict[str, Any]] = [run for run in runs if run is not None
-                                    and run.get("game", DEFAULT_GAME) == game]
+                                    and run["game"] == game]
     other = [run["id"] for run in runs if run is not None and run not in chosen]
     if other and run_ids:
         raise ValueError(f"run {other[0]} is not a {game} run (add --game)")

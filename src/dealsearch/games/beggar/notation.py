@@ -151,7 +151,7 @@ class Deal:
 
     @property
     def cards(self) -> tuple[int, ...]:
-        """All cards, hand 1 first: the row layout of :func:`dealsearch.play_batch`."""
+        """All cards, hand 1 first: the row layout of :func:`.engine.play_batch`."""
         return tuple(card for hand in self.hands for card in hand)
 
     def class_counts(self, n_classes: int) -> tuple[int, ...]:

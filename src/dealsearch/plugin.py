@@ -29,10 +29,11 @@ class attributes, checked with ``isinstance`` (:class:`Reference`, :class:`Trace
 :class:`BatchPlayer`, :class:`BatchDetails`, :class:`CycleCatalogue`, :class:`CycleIds`,
 :class:`Histograms`, :class:`Throughput`, :class:`DealerVersion`,
 :class:`DealOptions`, :class:`PlaysBackwards`, :class:`FastSearch`, :class:`DeviceSearch`,
-:class:`GameCommands`,
-:class:`PublishedRecords`, ...), each with a
+:class:`GameCommands`, :class:`PublishedRecords`, ...), each with a
 framework function giving the default (:func:`canonical`, :func:`cycle_id`,
-:func:`histogram`, :func:`finished`, ...). :mod:`dealsearch.testing` is the contract every
+:func:`histogram`, :func:`finished`, ...). A game writes its text with the framework's
+formatter (:func:`count`, :func:`measures`, :func:`pairs`) and measures a
+:class:`SpeedTable` row with :func:`speed_row`. :mod:`dealsearch.testing` is the contract every
 game keeps (a capability is checked only where the game has it), and
 :mod:`dealsearch.examples.war` a small game to copy from.
 
@@ -97,6 +98,8 @@ from .game import (
     register,
     throughput_measure,
 )
+from .speed import speed_row
+from .text import count, measures, pairs
 
 __all__ = [
     "GPU_EXTRA",
@@ -139,14 +142,18 @@ __all__ = [
     "batch_result",
     "canonical",
     "card_text",
+    "count",
     "cycle_id",
     "deal_options",
     "finished",
     "get_game",
     "histogram",
     "make_options",
+    "measures",
+    "pairs",
     "play_batch",
     "random_dealer",
     "register",
+    "speed_row",
     "throughput_measure",
 ]

@@ -217,6 +217,10 @@ def _chi_square(offsets: Mapping[int, int], censored: int, last: int | None, q: 
     return statistic, len(groups) - 2
 
 
+# The statistics here (chi2_sf, _ein, the Gumbel quantile of longest_quantile) are written by
+# hand rather than taken from scipy: scipy would be a 35 MB dependency of the core install,
+# imported by every search's live projection, for some sixty lines. tests/framework/
+# test_statistics.py holds each to scipy's (a test requirement) over its whole range.
 def chi2_sf(x: float, dof: int) -> float:
     """P(chi-square with ``dof`` degrees of freedom >= ``x``): the upper regularised gamma
     function Q(dof/2, x/2), by its series or its continued fraction (Numerical Recipes 6.2).
@@ -548,6 +552,7 @@ def live_projection(game: str, strategy: str, measure: str, width: int,
     >>> import math
     >>> from dealsearch.game import DEFAULT_GAME
     >>> c = {b: round(1e6 * (math.exp(-b / 20) - math.exp(-(b + 1) / 20))) for b in range(400)}
+    >>> from dealsearch.game import DEFAULT_GAME
     >>> live_projection(DEFAULT_GAME, "random", "cards", 10, c, 10**6, 2900, 10**7).progress_text()
     'expect ~3,300 by the end'
     >>> live_projection(DEFAULT_GAME, "climb", "cards", 10, c, 10**6, 2900) is None

@@ -33,12 +33,6 @@ def test_importing_the_framework_loads_no_game(module):
     assert out.strip() == "[]"
 
 
-def test_the_default_game_is_loaded_when_its_play_is_asked_for(record):
-    import dealsearch
-
-    assert dealsearch.play(record).cards == 8344
-
-
 @dataclass(frozen=True)
 class Nothing:
     """The options of a game that has none: War with three ranks."""

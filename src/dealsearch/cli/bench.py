@@ -12,11 +12,11 @@ from ..text import table
 from .options import (
     EXIT_MISMATCH,
     EXIT_OK,
-    add_game_choice,
     cores,
     examples,
     positive_int,
     seed,
+    shared,
     workers,
 )
 
@@ -35,7 +35,7 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
                        "and print deals/s and the ratio; any disagreement between the two "
                        "fails (exit 1).")
     bench: argparse.ArgumentParser = commands.add_parser(
-        "bench", description=description,
+        "bench", parents=[shared("game")], description=description,
         epilog=examples("dealsearch bench", "dealsearch bench --deals 1000000 --workers 2",
                         "dealsearch bench --game spite --json"))
     bench.add_argument("--deals", type=positive_int, default=200_000, metavar="N",
@@ -45,7 +45,6 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
                             "auto: every core")
     bench.add_argument("--seed", type=seed, default=1, metavar="N", help="seed of the deals")
     bench.add_argument("--json", action="store_true", help="the report as one JSON object")
-    add_game_choice(bench)
     return bench
 
 

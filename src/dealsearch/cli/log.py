@@ -12,7 +12,7 @@ from ..game import Game
 from ..log.check import read_log
 from ..log.recover import recover
 from ..text import count
-from .options import DEFAULT_DB, EXIT_OK, Parser, check_log_path, examples
+from .options import EXIT_OK, Parser, check_log_path, examples, shared
 
 
 def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
@@ -29,13 +29,14 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
     log.add_argument("--game", help=argparse.SUPPRESS)
     actions = log.add_subparsers(dest="action", required=True, metavar="ACTION",
                                  parser_class=Parser)
-    check = actions.add_parser("check", help="is the log sound? one line per problem",
-                               description="SQLite's integrity check, then every row of every "
-                                           "table held to the log's rules: one line per "
-                                           "problem, then a summary. Exit 0: sound; 1: damaged.",
-                               epilog=examples("dealsearch log check --db overnight.sqlite"))
-    check.add_argument("--db", default=DEFAULT_DB, help="the log")
-    save = actions.add_parser("recover", help="a new log holding all that can still be read",
+    actions.add_parser("check", parents=[shared("db")],
+                       help="is the log sound? one line per problem",
+                       description="SQLite's integrity check, then every row of every table "
+                                   "held to the log's rules: one line per problem, then a "
+                                   "summary. Exit 0: sound; 1: damaged.",
+                       epilog=examples("dealsearch log check --db overnight.sqlite"))
+    save = actions.add_parser("recover", parents=[shared("db")],
+                              help="a new log holding all that can still be read",
                               description="Write a new log, OUT, holding every run, find, "
                                           "cycle, histogram and sample of the log that can "
                                           "still be read, and print a line for each thing "
@@ -43,7 +44,6 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
                                           "all was kept; 1: something was left behind.",
                               epilog=examples("dealsearch log recover --db overnight.sqlite "
                                               "saved.sqlite"))
-    save.add_argument("--db", default=DEFAULT_DB, help="the damaged log")
     save.add_argument("out", metavar="OUT", help="the new log (must not exist yet)")
     return log
 

@@ -40,9 +40,10 @@ DEFAULT_DB = "dealsearch.sqlite"  # the log, in the current directory
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 
 __all__ = ["DEFAULT_DB", "DEFAULT_GAME", "EXIT_BAD_INPUT", "EXIT_MISMATCH", "EXIT_OK",
-           "MAX_SEED", "BadInput", "HelpFormatter", "Parser", "add_game_choice",
+           "MAX_SEED", "BadInput", "HelpFormatter", "Parser",
            "add_game_options", "check_log_path", "chosen_game", "examples", "game_options",
-           "open_log", "option_values", "positive_int", "seed", "whole_number", "workers"]
+           "open_log", "option_values", "positive_int", "seed", "shared", "whole_number",
+           "workers"]
 
 
 class HelpFormatter(argparse.RawDescriptionHelpFormatter):
@@ -262,12 +263,31 @@ def _campaign_game(argv: Sequence[str]) -> str | None:
     return None
 
 
-def add_game_choice(parser: argparse.ArgumentParser, default: str | None = DEFAULT_GAME
-                    ) -> None:
-    """``--game NAME``, one of the registered games."""
-    parser.add_argument("--game", choices=game_names(), default=default, metavar="NAME",
-                        help=f"the game: {', '.join(game_names())} (default: {DEFAULT_GAME}); "
-                             "--game NAME --help lists its options")
+def shared(*names: str) -> argparse.ArgumentParser:
+    """A parent parser holding the options that commands share, each spelt, typed and
+    explained once: ``db`` (the log), ``game`` (one of the registered games) and ``target``
+    (a length to project the cost of). A command takes them with
+    ``commands.add_parser(NAME, parents=[shared("db", "game")], ...)``.
+
+    >>> shared("db", "target").parse_args(["--target", "9000"])
+    Namespace(db='dealsearch.sqlite', target=9000)
+    """
+    parent = argparse.ArgumentParser(add_help=False)
+    for name in names:
+        if name == "db":
+            parent.add_argument("--db", default=DEFAULT_DB, help="the log")
+        elif name == "game":
+            parent.add_argument("--game", choices=game_names(), default=DEFAULT_GAME,
+                                metavar="NAME",
+                                help=f"the game: {', '.join(game_names())} (default: "
+                                     f"{DEFAULT_GAME}); --game NAME --help lists its options")
+        elif name == "target":
+            parent.add_argument("--target", type=positive_int, metavar="N",
+                                help="random runs: project the deals, core-hours and time to "
+                                     "reach a game of N (in the game's first measure)")
+        else:
+            raise ValueError(f"no shared option {name!r}")
+    return parent
 
 
 def add_game_options(parser: argparse.ArgumentParser, game: Game | None = None,

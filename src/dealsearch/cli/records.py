@@ -30,13 +30,12 @@ from ..search import STRATEGIES, SearchSpec
 from ..text import count, table
 from .advice import how_to_continue
 from .options import (
-    DEFAULT_DB,
     EXIT_MISMATCH,
     EXIT_OK,
-    add_game_choice,
     examples,
     open_log,
     positive_int,
+    shared,
 )
 
 LIMIT = 10  # rows per table a person sees by default: a setting's bests, then its cycles
@@ -45,7 +44,7 @@ LIMIT = 10  # rows per table a person sees by default: a setting's bests, then i
 def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
     """The ``records`` command."""
     records: argparse.ArgumentParser = commands.add_parser(
-        "records",
+        "records", parents=[shared("db", "game", "target")],
         description="The finds of a log, a screenful by default: for each setting (game "
                     "options) the longest finished games, best first, then the cycles most "
                     "deals reach, with how many more there are. --limit N and --all show more; "
@@ -53,7 +52,6 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
         epilog=examples("dealsearch records", "dealsearch records --game spite --limit 30",
                         "dealsearch records --cycles --all --db overnight.sqlite",
                         "dealsearch records --verify"))
-    records.add_argument("--db", default=DEFAULT_DB, help="the log")
     records.add_argument("--run", type=positive_int, action="append", metavar="ID",
                          help="only finds of this run (repeatable; default: every run)")
     size = records.add_mutually_exclusive_group()
@@ -67,10 +65,6 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
                          help="replay every stored deal and confirm its stored counts")
     records.add_argument("--cycles", action="store_true",
                          help="the cycle catalogue: each distinct cycle and the deals reaching it")
-    records.add_argument("--target", type=positive_int, metavar="N",
-                        help="random runs: project the deals, core-hours and time to "
-                             "reach a game of N (in the game's first measure)")
-    add_game_choice(records)
     return records
 
 

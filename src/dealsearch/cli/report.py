@@ -9,33 +9,27 @@ from typing import Any
 from ..errors import BadOption
 from ..game import Game
 from .options import (
-    DEFAULT_DB,
     EXIT_OK,
-    add_game_choice,
     check_log_path,
     examples,
     open_log,
     positive_int,
+    shared,
 )
 
 
 def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
     """The ``report`` command."""
     report: argparse.ArgumentParser = commands.add_parser(
-        "report",
+        "report", parents=[shared("db", "game", "target")],
         description="Write index.html and one PNG per figure into --out, from the log alone.",
         epilog=examples("dealsearch report --out report",
                         "dealsearch report --game durak --run 3 --run 4 --out durak-report",
                         "dealsearch report --db overnight.sqlite --out overnight"))
-    report.add_argument("--db", default=DEFAULT_DB, help="the log")
     report.add_argument("--run", type=positive_int, action="append", metavar="ID",
                         help="a run to draw (repeatable; default: every run)")
     report.add_argument("--out", type=Path, required=True, metavar="DIR",
                         help="directory for index.html and the PNGs")
-    report.add_argument("--target", type=positive_int, metavar="N",
-                        help="random runs: also project the deals, core-hours and time to "
-                             "reach a game of N (in the game's first measure)")
-    add_game_choice(report)
     return report
 
 

@@ -43,10 +43,8 @@ from ..text import budget, parse_duration
 from .advice import CANNOT_RESUME, how_to_continue
 from .cluster import add_dask_options, dask_security
 from .options import (
-    DEFAULT_DB,
     DEFAULT_GAME,
     EXIT_OK,
-    add_game_choice,
     add_game_options,
     add_workers_options,
     check_log_path,
@@ -57,6 +55,7 @@ from .options import (
     option_values,
     positive_int,
     seed,
+    shared,
 )
 from .screen import SearchScreen
 from .terminal import screen_optional
@@ -66,7 +65,7 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
     """The ``search`` command, with the options of ``game``."""
     others = [name for name in game_names() if name != game.name]
     search: argparse.ArgumentParser = commands.add_parser(
-        "search",
+        "search", parents=[shared("db", "game", "target")],
         description="Search on every core and log each new best and every cycle to SQLite. "
                     "A person sees the new bests and the first cycles, then a summary line "
                     "now and then and a table at the end; --json streams every find. Stop "
@@ -86,7 +85,6 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
                         help="continue an interrupted run from its last checkpoint, with "
                              "its options (--device may change: every device plays the same "
                              "deals) (default: start a new run)")
-    search.add_argument("--db", default=DEFAULT_DB, help="the log")
     add_workers_options(search)
     search.add_argument("--seed", type=seed,
                         help="PRNG seed, 0 to 2**63-1 (default: chosen and logged)")
@@ -140,13 +138,10 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
     add_dask_options(search)
     search.add_argument("--json", action="store_true",
                         help="print every find and the summary as JSON lines")
-    search.add_argument("--target", type=positive_int, metavar="N",
-                        help="random search: also project the deals, core-hours and time to "
-                             "reach a game of N (in the game's first measure)")
     search.add_argument("--quiet", action="store_true", help="no progress bar")
     search.add_argument("--verbose", action="store_true",
                         help="climb: also print each climber's own new bests and growths")
-    add_game_choice(search, default=None)
+    search.set_defaults(game=None)   # given or not: --resume and --config tell
     add_game_options(search, game)
     return search
 

@@ -23,20 +23,19 @@ from ..log.ownership import describe as describe_owner
 from ..log.ownership import shown_status
 from ..search import STRATEGIES
 from ..text import count, duration, measures, outcomes, rate, unit
-from .options import DEFAULT_DB, EXIT_OK, examples, open_log
+from .options import EXIT_OK, examples, open_log, shared
 
 
 def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
     """The ``status`` command."""
     status: argparse.ArgumentParser = commands.add_parser(
-        "status",
+        "status", parents=[shared("db")],
         description="Show each run of the log that is running now: its rate, the time it "
                     "has searched and has left, the deals played, its outcomes and its best "
                     "so far. It only reads the log, so it can watch a search from another "
                     "terminal without slowing it.",
         epilog=examples("dealsearch status", "watch -n 2 dealsearch status --db overnight.sqlite",
                         "dealsearch status --all --json"))
-    status.add_argument("--db", default=DEFAULT_DB, help="the log")
     status.add_argument("--all", action="store_true",
                         help="every run of the log, not only the running ones")
     status.add_argument("--json", action="store_true", help="one JSON object per run")

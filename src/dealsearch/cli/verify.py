@@ -27,11 +27,11 @@ from .options import (
     EXIT_BAD_INPUT,
     EXIT_MISMATCH,
     EXIT_OK,
-    add_game_choice,
     add_game_options,
     examples,
     game_options,
     option_values,
+    shared,
 )
 
 MAX_DEAL_FILE = 64 * 2**20   # bytes of a file of deals: hundreds of thousands of deals
@@ -41,7 +41,7 @@ MAX_LINE = 64 * 2**10        # characters of a line of standard input
 def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
     """The ``verify`` command, with ``game``'s options."""
     verify: argparse.ArgumentParser = commands.add_parser(
-        "verify",
+        "verify", parents=[shared("game")],
         description="Play each deal and print its exact result. A deal is given as an "
                     "argument, '-' reads one deal per line from standard input, and a file "
                     "name reads one deal per line from that file.",
@@ -56,7 +56,6 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
     verify.add_argument("--trace", action="store_true", help="print the game turn by turn")
     verify.add_argument("--known", action="store_true",
                         help="replay every published deal (games with published deals) and compare")
-    add_game_choice(verify)
     add_game_options(verify, game, exclude=deal_options(game))
     return verify
 

@@ -10,7 +10,7 @@ The rules as the engine plays them: the docs' Beggar-My-Neighbour page.
 
 from __future__ import annotations
 
-from ...game import register
+from ...plugin import register
 from .game import BeggarGame
 
 BEGGAR = register(BeggarGame())

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from ...game import BatchResults, GameResult
+from ...plugin import BatchResults, GameResult
 from . import _engine
 from .notation import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS, STANDARD, Deal, Rules, parse_deal
 

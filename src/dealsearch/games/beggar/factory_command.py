@@ -28,7 +28,6 @@ from ... import interrupt
 from ...cli.advice import CANNOT_RESUME, how_to_continue
 from ...cli.cluster import add_dask_options, dask_security
 from ...cli.options import (
-    DEFAULT_DB,
     EXIT_OK,
     add_workers_options,
     check_log_path,
@@ -38,6 +37,7 @@ from ...cli.options import (
     open_log,
     positive_int,
     seed,
+    shared,
     whole_number,
 )
 from ...cli.terminal import screen_optional
@@ -78,7 +78,7 @@ _KEPT = ("players", "start_deck", "start", "workers")
 def add_parser(commands: Any, game: Game | None = None) -> argparse.ArgumentParser:
     """The ``factory`` command (the same whichever game the parser is built for)."""
     factory: argparse.ArgumentParser = commands.add_parser(
-        "factory",
+        "factory", parents=[shared("db")],
         description="Play every deal of a small deck, keep the cycles, and grow them: change "
                     "a state of a cycle by a card or two and keep the new state if its game "
                     "never ends either, until a cycle holds the whole deck; then walk "
@@ -129,7 +129,6 @@ def add_parser(commands: Any, game: Game | None = None) -> argparse.ArgumentPars
     add_dask_options(factory)
     factory.add_argument("--resume", type=positive_int, metavar="RUN",
                          help="continue an interrupted factory run of the log")
-    factory.add_argument("--db", default=DEFAULT_DB, help="the log")
     factory.add_argument("--json", action="store_true",
                          help="one JSON object per whole-deck cycle, then a summary line")
     factory.add_argument("--quiet", action="store_true", help="no progress bar")

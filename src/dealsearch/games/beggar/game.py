@@ -33,8 +33,8 @@ from ...plugin import (
     PublishedCheck,
     Row,
     card_text,
+    measures,
 )
-from ...text import measures
 from . import catalogue, reverse
 from .engine import MEASURES, OUTCOMES, BeggarBatch, BeggarResult
 from .engine import play as bmn_play

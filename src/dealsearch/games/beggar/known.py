@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from importlib import resources
 
-from ...text import count
+from ...plugin import count
 from .engine import BeggarResult
 from .notation import Deal, Rules, parse_deal
 from .options import get_rules

@@ -34,7 +34,7 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
-from ...game import GameError
+from ...plugin import GameError
 
 MAX_CARDS = 65_535  # the engines play any deal up to this size (64-bit planes up to 64 cards)
 MAX_CLASSES = 8  # three bit-planes hold classes 0..7
@@ -151,7 +151,7 @@ class Deal:
 
     @property
     def cards(self) -> tuple[int, ...]:
-        """All cards, hand 1 first: the row layout of :func:`dealsearch.play_batch`."""
+        """All cards, hand 1 first: the row layout of :func:`.engine.play_batch`."""
         return tuple(card for hand in self.hands for card in hand)
 
     def class_counts(self, n_classes: int) -> tuple[int, ...]:

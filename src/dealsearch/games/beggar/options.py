@@ -18,7 +18,7 @@ from functools import cached_property
 from types import MappingProxyType
 from typing import Any
 
-from ...game import GameError, OptionSpec
+from ...plugin import GameError, OptionSpec
 from .notation import (
     ITALIAN,
     MAX_PLAYERS,

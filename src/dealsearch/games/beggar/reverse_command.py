@@ -15,14 +15,13 @@ from typing import Any
 from tqdm import tqdm
 
 from ...cli.options import (
-    DEFAULT_DB,
     EXIT_OK,
-    add_game_choice,
     add_game_options,
     check_log_path,
     examples,
     open_log,
     positive_int,
+    shared,
 )
 from ...errors import BadInput, BadOption
 from ...game import Game, get_game
@@ -36,7 +35,7 @@ from .reverse import MAX_CARDS, basin, longer_starts
 def add_parser(commands: Any, game: Game | None = None) -> argparse.ArgumentParser:
     """The ``reverse`` command (BMN's options whichever game the parser is built for)."""
     reverse: argparse.ArgumentParser = commands.add_parser(
-        "reverse",
+        "reverse", parents=[shared("db", "game")],
         description="Walk backwards from the deal's cycle (or from the deal, if its game "
                     "ends) and report every state that leads there and every valid starting "
                     "deal among them. With --along, walk back from each state along the game "
@@ -53,10 +52,8 @@ def add_parser(commands: Any, game: Game | None = None) -> argparse.ArgumentPars
     reverse.add_argument("--max-states", type=positive_int, metavar="N",
                          help="stop each walk after N states (default: walk it all; "
                               "--along: 100000)")
-    reverse.add_argument("--db", default=DEFAULT_DB, help="--along: the log")
     reverse.add_argument("--json", action="store_true", help="machine-readable output")
     reverse.add_argument("--quiet", action="store_true", help="no progress bar")
-    add_game_choice(reverse)
     add_game_options(reverse, get_game("beggar"), exclude=("players", "deck", "hand_sizes"))
     return reverse
 

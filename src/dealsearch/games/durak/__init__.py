@@ -4,7 +4,7 @@ The game is :class:`~dealsearch.games.durak.game.DurakGame`; this module only re
 The rules as the engine plays them: the docs' Durak page.
 """
 
-from ...game import register
+from ...plugin import register
 from . import game as _game
 
 DURAK = register(_game.DurakGame())

@@ -22,7 +22,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from dealsearch.game import (
+from dealsearch.games.durak import _engine, notation, reference
+from dealsearch.games.durak.notation import SUITS, random_rows
+from dealsearch.games.durak.notation import value as card_value
+from dealsearch.games.durak.options import PRESETS, DurakOptions
+from dealsearch.plugin import (
     BatchResults,
     Game,
     GameError,
@@ -32,13 +36,9 @@ from dealsearch.game import (
     Row,
     canonical,
     card_text,
+    pairs,
+    speed_row,
 )
-from dealsearch.games.durak import _engine, notation, reference
-from dealsearch.games.durak.notation import SUITS, random_rows
-from dealsearch.games.durak.notation import value as card_value
-from dealsearch.games.durak.options import PRESETS, DurakOptions
-from dealsearch.speed import speed_row
-from dealsearch.text import pairs
 
 OUTCOMES = ("win", "draw", "cycle", "limit")   # index = the compiled outcome code
 CYCLE_KEYS = ("entry_bouts", "entry_cards", "period_bouts", "period_cards")

@@ -30,8 +30,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from dealsearch.game import GameError, Layout, Row
 from dealsearch.games.durak.options import DurakOptions
+from dealsearch.plugin import GameError, Layout, Row
 
 HAND = 6  # cards dealt to each seat
 

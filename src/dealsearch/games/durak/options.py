@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from dealsearch.game import GameError
+from dealsearch.plugin import GameError
 
 #: The presets of [Options]: variant name -> (transfers, pairs).
 PRESETS: dict[str, tuple[bool, bool]] = {

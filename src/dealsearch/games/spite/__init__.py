@@ -4,7 +4,7 @@ The game is :class:`~dealsearch.games.spite.game.SpiteGame`; this module only re
 The rules as the engine plays them: the docs' Spite and Malice page.
 """
 
-from ...game import register
+from ...plugin import register
 from . import game as _game
 
 SPITE = register(_game.SpiteGame())

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from dealsearch.game import (
+from dealsearch.plugin import (
     BatchResults,
     Game,
     GameResult,
@@ -31,9 +31,9 @@ from dealsearch.game import (
     OptionSpec,
     Row,
     card_text,
+    speed_row,
 )
 
-from ...speed import speed_row
 from . import _engine, reference
 from .notation import (
     DECK1,

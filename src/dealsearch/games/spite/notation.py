@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from dealsearch.game import GameError
+from dealsearch.plugin import GameError
 
 RANKS = "A23456789TJQK*"      # canonical character of code 1 … 14
 JOKER = 14

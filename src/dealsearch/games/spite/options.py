@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from dealsearch.game import GameError
+from dealsearch.plugin import GameError
 
 RECYCLE = ("bottom", "none")
 SIDE_PILES = ("seed", "free")

@@ -16,7 +16,7 @@ from dealsearch.search import Runner, SearchSpec
 
 from conftest import ctrl_c_after_first_find
 
-SPEC = {"strategy": "random", "seed": 5, "workers": 1, "deals": 40_000, "game": "spite"}
+SPEC = {"strategy": "random", "seed": 5, "workers": 1, "deals": 400_000, "game": "spite"}
 
 
 @pytest.fixture
@@ -58,7 +58,7 @@ def test_a_logged_worker_count_starts_at_most_the_cores(interrupted, capsys, mon
 
 def test_the_user_may_ask_for_more_workers_than_cores(interrupted, capsys, monkeypatch):
     monkeypatch.setattr("os.cpu_count", lambda: 1)
-    status, out, _ = resume(interrupted, capsys, "--workers", "2")
+    status, out, _ = resume(interrupted, capsys, "--workers", "2", "--oversubscribe")
     assert status == 0
     assert ", 2 workers," in out
 

@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 
 from dealsearch.cli import main
 from dealsearch.cli.verify import MAX_DEAL_FILE
-from dealsearch.game import game_names
 
 from conftest import run_cli
 
@@ -75,9 +74,12 @@ def test_an_error_line_quotes_at_most_60_characters_of_a_bad_value(capsys, argv,
     assert line in err and len(err) < 250
 
 
+SHIPPED = ("beggar", "durak", "spite")   # not the games other tests register
+
+
 @settings(max_examples=150, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(game=st.sampled_from(game_names()), text=st.text(min_size=1, max_size=400))
+@given(game=st.sampled_from(SHIPPED), text=st.text(min_size=1, max_size=400))
 def test_verify_on_any_text_exits_0_1_or_2_with_at_most_one_line(game, text, capsys):
     if text.startswith("-") or "\0" in text:
         text = f"A{text}".replace("\0", "")   # an option, or what no argv can hold

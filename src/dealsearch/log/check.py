@@ -80,8 +80,9 @@ class Reading:
 
     def summary(self) -> str:
         """How many rows of each table were read, e.g. '4 runs, 62 finds, ...'."""
-        return ", ".join(f"{count(len(self.rows.get(t, [])))} {t}" for t in TABLES
-                         if t not in DERIVED)
+        sizes = {t: len(self.rows.get(t, [])) for t in TABLES if t not in DERIVED}
+        return ", ".join(f"{count(n)} {t if n != 1 else t.removesuffix('s')}"
+                         for t, n in sizes.items())
 
     @property
     def row_problems(self) -> list[Problem]:

@@ -209,7 +209,7 @@ def test_a_log_created_by_another_process_first_is_kept(tmp_path, monkeypatch):
         theirs = sqlite3.connect(target)
         theirs.execute("INSERT INTO runs (strategy, options, objective, workers, machine,"
                        " started, status, game)"
-                       " VALUES ('climb', '{}', 'x', 2, 'm', 0, 'running', 'war')")
+                       " VALUES ('climb', '{}', 'cards', 2, 'm', 0, 'running', 'beggar')")
         theirs.commit()
         theirs.close()
         create(target)      # ours: must not replace theirs

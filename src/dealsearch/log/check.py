@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from ..strategies import STRATEGIES
-from ..text import count, unit
+from ..text import count
 from .damage import READ_ERRORS, damaged, is_damage
 from .rules import judge, text_factory
 from .schema import APPLICATION_ID, TABLES, VERSION, LogError, columns, connect, identify
@@ -80,11 +80,9 @@ class Reading:
 
     def summary(self) -> str:
         """How many rows of each table were read, e.g. '4 runs, 62 finds, ...'."""
-        counts = [f"{count(n)} {unit(t, n)}" for t in TABLES if t not in DERIVED
-                  for n in [len(self.rows.get(t, []))]]
-        counts += [f"{count(len(rows))} row{'s' * (len(rows) != 1)} of {t}"
-                   for t, rows in self.rows.items() if t not in TABLES and rows]
-        return ", ".join(counts)
+        sizes = {t: len(self.rows.get(t, [])) for t in TABLES if t not in DERIVED}
+        return ", ".join(f"{count(n)} {t if n != 1 else t.removesuffix('s')}"
+                         for t, n in sizes.items())
 
     @property
     def row_problems(self) -> list[Problem]:

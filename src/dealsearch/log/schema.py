@@ -216,7 +216,9 @@ def schema_problems(db: sqlite3.Connection) -> list[str]:
     problems = []
     names = {(kind, name): sql for kind, name, _, sql in EXPECTED}
     for kind, name, table, sql in sorted(found - EXPECTED, key=lambda e: (e[0], e[1])):
-        what = f"a {kind} {_short(name)}" + (f" on {_short(table)}" if table != name else "")
+        article = "an" if kind[:1] in "aeiou" else "a"
+        what = f"{article} {kind} {_short(name)}" + (f" on {_short(table)}"
+                                                     if table != name else "")
         if (kind, name) in names:
             problems.append(f"{what} that is not this release's ({_short(sql or '', 80)})")
         else:

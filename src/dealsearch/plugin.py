@@ -32,8 +32,10 @@ class attributes, checked with ``isinstance`` (:class:`Reference`, :class:`Trace
 :class:`GameCommands`, :class:`PublishedRecords`, ...), each with a
 framework function giving the default (:func:`canonical`, :func:`cycle_id`,
 :func:`histogram`, :func:`finished`, ...). A game writes its text with the framework's
-formatter (:func:`count`, :func:`measures`, :func:`pairs`) and measures a
-:class:`SpeedTable` row with :func:`speed_row`. :mod:`dealsearch.testing` is the contract every
+formatter (:func:`count`, :func:`measures`, :func:`pairs`), measures a :class:`SpeedTable`
+row with :func:`speed_row`, and its own commands (:class:`GameCommands`) fail with the
+command line's errors (:class:`BadInput`, :class:`BadOption`, :class:`BadLog`,
+:class:`RunFailed`: one line and the exit status). :mod:`dealsearch.testing` is the contract every
 game keeps (a capability is checked only where the game has it), and
 :mod:`dealsearch.examples.war` a small game to copy from.
 
@@ -47,6 +49,7 @@ from __future__ import annotations
 
 from ._kernel import Kernel, PythonKernel
 from .devices import GPU_EXTRA, DevicePlay, DeviceSampler, DeviceSearch, DeviceUnavailable
+from .errors import BadInput, BadLog, BadOption, RunFailed
 from .game import (
     BatchDetails,
     BatchPlayer,
@@ -96,6 +99,9 @@ from .text import count, measures, pairs
 
 __all__ = [
     "GPU_EXTRA",
+    "BadInput",
+    "BadLog",
+    "BadOption",
     "BatchDetails",
     "BatchPlayer",
     "BatchResults",
@@ -127,6 +133,7 @@ __all__ = [
     "PythonKernel",
     "Reference",
     "Row",
+    "RunFailed",
     "SpeedTable",
     "Throughput",
     "Trace",

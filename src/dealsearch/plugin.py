@@ -32,8 +32,10 @@ class attributes, checked with ``isinstance`` (:class:`Reference`, :class:`Trace
 :class:`GameCommands`, :class:`PublishedRecords`, ...), each with a
 framework function giving the default (:func:`canonical`, :func:`cycle_id`,
 :func:`histogram`, :func:`finished`, ...). A game writes its text with the framework's
-formatter (:func:`count`, :func:`measures`, :func:`pairs`) and measures a
-:class:`SpeedTable` row with :func:`speed_row`. :mod:`dealsearch.testing` is the contract every
+formatter (:func:`count`, :func:`measures`, :func:`pairs`), measures a :class:`SpeedTable`
+row with :func:`speed_row`, and its own commands (:class:`GameCommands`) fail with the
+command line's errors (:class:`BadInput`, :class:`BadOption`, :class:`BadLog`,
+:class:`RunFailed`: one line and the exit status). :mod:`dealsearch.testing` is the contract every
 game keeps (a capability is checked only where the game has it), and
 :mod:`dealsearch.examples.war` a small game to copy from.
 
@@ -54,6 +56,7 @@ from .devices import (
     DeviceSearch,
     DeviceUnavailable,
 )
+from .errors import BadInput, BadLog, BadOption, RunFailed
 from .game import (
     BatchDetails,
     BatchPlayer,
@@ -103,6 +106,9 @@ from .text import count, measures, pairs
 
 __all__ = [
     "GPU_EXTRA",
+    "BadInput",
+    "BadLog",
+    "BadOption",
     "BatchDetails",
     "BatchPlayer",
     "BatchResults",
@@ -135,6 +141,7 @@ __all__ = [
     "PythonKernel",
     "Reference",
     "Row",
+    "RunFailed",
     "SpeedTable",
     "Throughput",
     "Trace",

@@ -41,11 +41,10 @@ from ...cli.options import (
     whole_number,
 )
 from ...cli.terminal import screen_optional
-from ...errors import BadInput, BadLog, BadOption, RunFailed
-from ...game import Game
 from ...interrupt import deferred, exit_status
 from ...log import LOST, Find, ManagedRun
 from ...log.ownership import Owner, claim, let_go, refuse_if_owned
+from ...plugin import BadInput, BadLog, BadOption, Game, RunFailed
 from ...search.backends import (
     BACKENDS,
     DASK_EXTRA,

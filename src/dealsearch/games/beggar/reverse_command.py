@@ -23,9 +23,8 @@ from ...cli.options import (
     positive_int,
     shared,
 )
-from ...errors import BadInput, BadOption
-from ...game import Game, get_game
 from ...log import Find, ManagedRun
+from ...plugin import BadInput, BadOption, Game, get_game
 from ...text import progress_stream
 from .notation import parse_deal
 from .options import beggar_options, get_rules

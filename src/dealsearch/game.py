@@ -383,6 +383,18 @@ class FastSearch(Protocol):
 
 
 @runtime_checkable
+class FastBlocks(Protocol):
+    """Its own compiled loop for a block of consecutive deals in rank order (the exhaustive
+    search's; ranks number a layout's deals, :mod:`dealsearch.search.distinct`)."""
+
+    def block_player(self, options: GameOptions, objective: str) -> Any | None:
+        """A player whose ``play(first, n, max_finds, hists, widths)`` plays the row
+        ``first`` and the distinct orderings of the deck after it, ``n`` deals in all (fewer
+        after the last), and returns what the generic ``Sampler.play`` does; None for these
+        options."""
+
+
+@runtime_checkable
 class Yardstick(Protocol):
     """Measures its engine against a plain C loop, side by side (``dealsearch bench``)."""
 
@@ -624,6 +636,13 @@ def specialised_climber(game: Game, options: GameOptions, seed: int, stream: int
     """The game's specialised climber for these options, if it has one."""
     if isinstance(game, FastSearch):
         return game.climber(options, seed, stream, objective)
+    return None
+
+
+def specialised_block_player(game: Game, options: GameOptions, objective: str) -> Any | None:
+    """The game's own player of blocks of deals in rank order, if it has one."""
+    if isinstance(game, FastBlocks):
+        return game.block_player(options, objective)
     return None
 
 

@@ -28,7 +28,7 @@ Everything beyond the core is a capability: a protocol a game has by having its 
 class attributes, checked with ``isinstance`` (:class:`Reference`, :class:`Trace`,
 :class:`BatchPlayer`, :class:`BatchDetails`, :class:`CycleCatalogue`, :class:`CycleIds`,
 :class:`Histograms`, :class:`Throughput`, :class:`Mutations`, :class:`DealerVersion`,
-:class:`DealOptions`, :class:`PlaysBackwards`, :class:`FastSearch`,
+:class:`DealOptions`, :class:`PlaysBackwards`, :class:`FastSearch`, :class:`FastBlocks`,
 :class:`PublishedRecords`, ...), each with a
 framework function giving the default (:func:`canonical`, :func:`cycle_id`,
 :func:`histogram`, :func:`finished`, ...). :mod:`dealsearch.testing` is the contract every
@@ -53,6 +53,7 @@ from .game import (
     CycleIds,
     DealerVersion,
     DealOptions,
+    FastBlocks,
     FastSearch,
     Game,
     GameError,
@@ -91,7 +92,7 @@ from .game import (
 
 __all__ = [
     "BatchDetails", "BatchPlayer", "BatchResults", "CycleCatalogue", "CycleFamilies",
-    "CycleIds", "DealOptions", "DealerVersion", "FastSearch", "Game", "GameError",
+    "CycleIds", "DealOptions", "DealerVersion", "FastBlocks", "FastSearch", "Game", "GameError",
     "GameOptions", "GameResult", "Histograms", "Kernel", "Layout", "Mutations", "OptionSpec",
     "PlaysBackwards", "Published", "PublishedCheck", "PublishedDeals", "PublishedRecords",
     "PythonKernel", "Reference", "Row", "SpeedTable", "Throughput", "Trace", "Yardstick",

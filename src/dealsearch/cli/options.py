@@ -121,6 +121,21 @@ def workers(text: str) -> int:
     return 0 if text.strip().lower() == "auto" else whole_number(text)
 
 
+def rank_span(text: str) -> tuple[int, int]:
+    """An argparse type: ranks ``START:END`` (END excluded), whole numbers, START < END.
+
+    >>> rank_span("90_016_849_000_000:90016849200000")
+    (90016849000000, 90016849200000)
+    """
+    start, colon, end = text.partition(":")
+    if not colon:
+        raise argparse.ArgumentTypeError(f"{text!r} is not START:END (e.g. 0:1000000)")
+    first, last = _parse_whole(start), _parse_whole(end)
+    if not 0 <= first < last:
+        raise argparse.ArgumentTypeError(f"{text!r}: START must be at least 0 and below END")
+    return first, last
+
+
 def _parse_whole(text: str) -> int:
     try:
         return int(text.replace("_", ""))

@@ -101,6 +101,12 @@ def _deals(task: Task) -> int:
     return int(task.payload.get("deals") or task.payload.get("games") or 0)
 
 
+def _played(strategy: Strategy) -> list[list[int]] | None:
+    """The ranks a strategy that numbers its deals has played (exhaustive), else None."""
+    played = getattr(strategy, "played", None)
+    return played() if played is not None else None
+
+
 def _report(future: Future[Report]) -> Report:
     try:
         return future.result()
@@ -169,13 +175,15 @@ class Summary:
     signal: int | None = None   # interrupted: the signal that stopped it (SIGINT, SIGTERM)
     wall: float | None = None   # this session's wall time, workers' start-up included
     measure: str = ""           # the game's throughput measure, which ``total`` sums
+    ranks: list[list[int]] | None = None   # exhaustive: the ranks played, [start, stop) spans
 
     def to_json(self) -> dict[str, Any]:
-        """The ``--json`` summary line."""
+        """The ``--json`` summary line (with ``ranks`` for an exhaustive search)."""
         return {"run_id": self.run_id, "strategy": self.strategy, "deals": self.deals,
                 self.measure: self.total, "outcomes": self.outcomes, "best": self.best,
                 "seconds": round(self.seconds, 3),
-                "wall_seconds": None if self.wall is None else round(self.wall, 3)}
+                "wall_seconds": None if self.wall is None else round(self.wall, 3),
+                **({} if self.ranks is None else {"ranks": self.ranks})}
 
 
 class Runner:
@@ -521,7 +529,7 @@ class Runner:
         return Summary(self.run_id, spec.strategy, self.state.deals, self.state.total,
                        self.state.outcomes, self.state.best, self._progress(started)["seconds"],
                        status, error, stop_signal, self.clock() - began,
-                       throughput_measure(self.game))
+                       throughput_measure(self.game), _played(self.strategy))
 
     def _renew(self) -> None:
         """Renew the lease by which this process owns the run (no commit came for a while)."""

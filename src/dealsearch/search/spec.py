@@ -24,7 +24,10 @@ from ..game import (
 from .distinct import DistinctDeals, at_least
 
 STRATEGIES = ("random", "climb", "exhaustive")
-MAX_EXHAUSTIVE = 10**13  # deals: about a month on 100 cores at BMN's speed
+# Deals: about a month on 100 cores at BMN's speed. An exhaustive search of more needs a part
+# of the space to search (ranks, deals or time); a layout with unordered segments is numbered
+# by counting, which takes too long past it.
+MAX_EXHAUSTIVE = 10**13
 ESCAPES = ("none", "anneal")
 RESTARTS = ("random", "pool", "crossover")  # climb: where a stalled climber starts again
 MAX_KICK = 16                  # climb: most mutations per mutant
@@ -85,6 +88,16 @@ def parse_duration(text: str) -> float:
     return total
 
 
+class EndlessSpace(ValueError):
+    """An exhaustive search of a whole space too big to finish, with no part named."""
+
+    def __init__(self, total: int, projection: str = "") -> None:
+        self.total = total
+        super().__init__(f"an exhaustive search of all {total:.3g} deals would never end"
+                         f"{projection}: give --ranks START:END, --deals N or --time T to "
+                         f"search part of it")
+
+
 @dataclass(frozen=True)
 class SearchSpec:
     """A search: what to look for, in which game under which options, with which budget.
@@ -114,6 +127,7 @@ class SearchSpec:
     restart: str = "random"
     kick: int = 1                    # mutations per mutant (a game's own climber)
     device: str = "cpu"              # random only: cpu, gpu, emulate (see search.device)
+    ranks: tuple[int, int] | None = None  # exhaustive: play deals START <= rank < END
     game: str = DEFAULT_GAME
     game_options: dict[str, Any] = field(default_factory=dict)
 
@@ -151,14 +165,7 @@ class SearchSpec:
                                                                               self.options)
         if refusal:
             raise ValueError(f"--reverse-every: {refusal}")
-        if self.strategy == "exhaustive":
-            deals = at_least(self.layout)
-            if deals <= MAX_EXHAUSTIVE:
-                deals = DistinctDeals(self.layout).total
-            if deals > MAX_EXHAUSTIVE:
-                raise ValueError(f"an exhaustive search of {deals:.3g} deals would never end: "
-                                 f"search a smaller deck (at most {MAX_EXHAUSTIVE:.0e} "
-                                 "deals)")
+        self._check_ranks()
         if self.start is not None:
             self._check_start()
         from .device import device_refusal  # device.py builds reports: it imports base
@@ -166,6 +173,33 @@ class SearchSpec:
         refusal = device_refusal(self.plugin, self.options, self.strategy, self.device)
         if refusal:
             raise ValueError(refusal)
+
+    def _check_ranks(self) -> None:
+        """An exhaustive search covers its ranks, else the whole space: one it can number,
+        and one small enough to finish unless a budget or ranks say which part to play."""
+        if self.ranks is not None:
+            if self.strategy != "exhaustive":
+                raise ValueError("--ranks is for exhaustive searches")
+            ranks = tuple(self.ranks)
+            if (len(ranks) != 2 or not all(isinstance(r, int) and not isinstance(r, bool)
+                                            for r in ranks) or not 0 <= ranks[0] < ranks[1]):
+                raise ValueError(f"bad ranks {self.ranks!r}: START:END, whole numbers with "
+                                 "0 <= START < END")
+            object.__setattr__(self, "ranks", ranks)
+        if self.strategy != "exhaustive":
+            return
+        layout = self.layout
+        if any(layout.unordered) and at_least(layout) > MAX_EXHAUSTIVE:
+            raise ValueError(f"the deals of this layout (at least {at_least(layout):.3g}) are "
+                             "too many to number (a hand whose order does not matter is "
+                             "counted, not computed): search a smaller deck")
+        total = DistinctDeals(layout).total
+        if self.ranks is not None and self.ranks[1] > total:
+            raise ValueError(f"--ranks {self.ranks[0]}:{self.ranks[1]}: this layout has "
+                             f"{total:,} deals, ranks 0 to {total - 1:,}")
+        if (total > MAX_EXHAUSTIVE and self.ranks is None and self.deals is None
+                and self.time is None):
+            raise EndlessSpace(total)
 
     def _check_start(self) -> None:
         """The start is climbed as given (the run's deck and segments), or refused; never

@@ -61,3 +61,14 @@ cdef class RandomPlayer:
     cdef bint by_tricks
     cdef public int64_t best
     cdef public int64_t dealt
+
+
+cdef class BlockPlayer:
+    cdef Table table
+    cdef Batch batch
+    cdef bint has_batch
+    cdef int sizes[MAX_SEATS]
+    cdef int n_cards
+    cdef object counts          # cards per class: what every deal of the block holds
+    cdef bint by_tricks
+    cdef public int64_t best

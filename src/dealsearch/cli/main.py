@@ -18,7 +18,7 @@ from ..errors import DealsearchError
 from ..game import DEFAULT_GAME, GameError, get_game, iter_games
 from ..interrupt import exit_status
 from ..search.hooks import TestHooks
-from . import bench, log, records, report, search, status, verify
+from . import bench, log, rank, records, report, search, status, verify
 from .commands import Command, GameCommands
 from .options import EXIT_BAD_INPUT, EXIT_OK, Parser, chosen_game, examples
 
@@ -46,8 +46,9 @@ EXAMPLES = examples(
 )
 
 #: The framework's commands, in the order help lists them; games add theirs after.
-COMMANDS: tuple[Command, ...] = (verify.COMMAND, search.COMMAND, records.COMMAND,
-                                 status.COMMAND, report.COMMAND, bench.COMMAND, log.COMMAND)
+COMMANDS: tuple[Command, ...] = (verify.COMMAND, rank.COMMAND, search.COMMAND,
+                                 records.COMMAND, status.COMMAND, report.COMMAND, bench.COMMAND,
+                                 log.COMMAND)
 
 # Compact deals start with '-', which argparse would take for an option: such arguments are
 # moved behind '--' (or glued to the option that takes them) before parsing. Option names hold

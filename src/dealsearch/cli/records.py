@@ -155,14 +155,17 @@ def _finds_table(rows: list[dict[str, Any]], game: Game) -> str:
     """Finds as a table: outcome, measures, a cycle's period, run, strategy, deal."""
     measures = game.measures
     periods = any(row["outcome"] == "cycle" for row in rows)  # else the column stays empty
+    ranks = any("rank" in row["details"] for row in rows)   # exhaustive finds: their rank
     cells = []
     for row in rows:
         period = ("/".join(count(row[f"period_{m}"]) for m in measures)
                   if row["outcome"] == "cycle" else "")
         cells.append([row["outcome"], *(row[m] for m in measures), *([period] * periods),
-                      row["run_id"], row["strategy"], row["deal"]])
-    heads = ["outcome", *measures, *(["period"] * periods), "run", "strategy", "deal"]
-    return table(cells, heads, left=(0, len(heads) - 2, len(heads) - 1))
+                      row["run_id"], row["strategy"],
+                      *([str(row["details"].get("rank", ""))] * ranks), row["deal"]])
+    heads = ["outcome", *measures, *(["period"] * periods), "run", "strategy",
+             *(["rank"] * ranks), "deal"]
+    return table(cells, heads, left=(0, len(heads) - 2 - ranks, len(heads) - 1))
 
 
 def _cycles_table(cycles: list[dict[str, Any]], game: Game, with_setting: bool) -> str:

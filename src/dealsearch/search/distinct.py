@@ -30,6 +30,10 @@ import numpy.typing as npt
 
 from ..game import Layout
 
+# Deals: a layout with unordered segments is numbered by counting its deals, which takes too
+# long past about this many (a plain or fixed layout is numbered by formula, at any size).
+MAX_COUNTED = 10**13
+
 # A part of the row that is dealt on its own: (size, unordered) of each of its segments.
 Part = tuple[tuple[int, bool], ...]
 
@@ -84,6 +88,16 @@ def at_least(layout: Layout) -> int:
                                                              layout.unordered, strict=True)
                   if unordered)
     return -(-orderings // inside)
+
+
+def numbering(layout: Layout) -> DistinctDeals:
+    """The layout's deals, numbered (:class:`DistinctDeals`); ValueError for a layout with
+    unordered segments and too many deals to count (:data:`MAX_COUNTED`)."""
+    if any(layout.unordered) and at_least(layout) > MAX_COUNTED:
+        raise ValueError(f"the deals of this layout (at least {at_least(layout):.3g}) are "
+                         "too many to number (a segment whose order does not matter is "
+                         "counted, not computed): use a smaller deck")
+    return DistinctDeals(layout)
 
 
 class DistinctDeals:

@@ -21,12 +21,11 @@ from ..game import (
     get_game,
     make_options,
 )
-from .distinct import DistinctDeals, at_least
+from .distinct import numbering
 
 STRATEGIES = ("random", "climb", "exhaustive")
 # Deals: about a month on 100 cores at BMN's speed. An exhaustive search of more needs a part
-# of the space to search (ranks, deals or time); a layout with unordered segments is numbered
-# by counting, which takes too long past it.
+# of the space to search (ranks, deals or time).
 MAX_EXHAUSTIVE = 10**13
 ESCAPES = ("none", "anneal")
 RESTARTS = ("random", "pool", "crossover")  # climb: where a stalled climber starts again
@@ -188,12 +187,7 @@ class SearchSpec:
             object.__setattr__(self, "ranks", ranks)
         if self.strategy != "exhaustive":
             return
-        layout = self.layout
-        if any(layout.unordered) and at_least(layout) > MAX_EXHAUSTIVE:
-            raise ValueError(f"the deals of this layout (at least {at_least(layout):.3g}) are "
-                             "too many to number (a hand whose order does not matter is "
-                             "counted, not computed): search a smaller deck")
-        total = DistinctDeals(layout).total
+        total = numbering(self.layout).total
         if self.ranks is not None and self.ranks[1] > total:
             raise ValueError(f"--ranks {self.ranks[0]}:{self.ranks[1]}: this layout has "
                              f"{total:,} deals, ranks 0 to {total - 1:,}")

@@ -105,8 +105,8 @@ def test_an_interrupted_block_resumes_to_the_block_left_alone(capsys, tmp_path):
     log.close()
     assert interrupted.status == "interrupted" and interrupted.deals < 300_000
     assert sum(b - a for a, b in interrupted.ranks or ()) == interrupted.deals
-    resumed_finds, resumed = search_json(capsys, "--resume", str(interrupted.run_id),
-                                         "--db", db)
+    _, resumed = search_json(capsys, "--resume", str(interrupted.run_id),
+                             "--db", db)
     fresh_finds, fresh = search_json(capsys, "exhaustive", *block,
                                      "--db", str(tmp_path / "fresh.sqlite"))
     for key in ("deals", "cards", "outcomes", "best", "ranks"):

@@ -166,7 +166,8 @@ def play_shard(spec: SearchSpec, task: Task) -> Report:
     game = spec.plugin
     report = Report.for_game(task.key, game)
     hists, widths = report.hist_args(game)
-    start, stop = task.payload["start"], task.payload["start"] + task.payload["deals"]
+    start = task.payload["start"]
+    stop = min(deals.total, start + task.payload["deals"])
     while start < stop:
         played, counts, totals, rows, _ = player.play(deals.row(start), stop - start,
                                                       MAX_FINDS, hists, widths)

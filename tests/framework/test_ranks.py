@@ -3,6 +3,10 @@ too big to finish refused with a measured projection, and the rank of every find
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -10,6 +14,7 @@ from dealsearch.cli import main
 from dealsearch.game import Layout, get_game, make_options, play_batch
 from dealsearch.log import RecordLog
 from dealsearch.search import Runner, SearchSpec
+from dealsearch.search.backends import Backend
 from dealsearch.search.distinct import DistinctDeals
 
 from conftest import ctrl_c_after_first_find, search_json
@@ -133,3 +138,74 @@ def test_a_deals_number_is_its_rank(layout):
         assert deals.number(row[::-1].copy()[::-1]) == rank
     with pytest.raises(ValueError, match="not a deal of this layout"):
         deals.number(np.full(layout.n_cards, 1, np.uint8))
+
+
+class OneWorkerPlaysWrongly(Backend):
+    """Threads in this process; every second submission's report counts one win too many."""
+
+    name = "flaky"
+
+    def __init__(self) -> None:
+        self.pool = ThreadPoolExecutor(2)
+        self.submitted = 0
+
+    @property
+    def slots(self) -> int:
+        return 2
+
+    def submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
+        self.submitted += 1
+        wrong = self.submitted % 2 == 0
+
+        def play() -> Any:
+            report = fn(*args)
+            if wrong:
+                report.outcomes[0] += 1
+            return report
+
+        return self.pool.submit(play)
+
+    def describe(self) -> str:
+        return "2 threads"
+
+    def close(self, wait: bool = True) -> None:
+        self.pool.shutdown(wait=wait, cancel_futures=True)
+
+    def wait_for_workers(self) -> None:
+        pass
+
+
+def test_blocks_played_twice_agree(capsys, tmp_path):
+    argv = ["exhaustive", "--deck", DECK, "--ranks", "500:12500", "--workers", "2"]
+    _, once = search_json(capsys, *argv, "--db", str(tmp_path / "once.sqlite"))
+    _, twice = search_json(capsys, *argv, "--verify-blocks", "--db",
+                           str(tmp_path / "twice.sqlite"))
+    for key in ("deals", "cards", "outcomes", "best", "ranks"):
+        assert once[key] == twice[key], key
+
+
+def test_two_plays_that_differ_stop_the_run_naming_the_shards(tmp_path):
+    spec = SearchSpec("exhaustive", workers=2, ranks=(500, 12500), verify_blocks=True,
+                      game_options={"deck": DECK})
+    log = RecordLog(tmp_path / "log.sqlite")
+    with OneWorkerPlaysWrongly() as backend:
+        summary = Runner(spec, log, progress=False, backend=backend).run()
+    log.close()
+    assert summary.status == "failed" and summary.deals == 0
+    assert summary.error is not None
+    assert summary.error.startswith("the shards from 0 (ranks 500 to ")
+    assert "gave different results on two workers" in summary.error
+    assert "\n" not in summary.error
+
+
+def test_records_lists_the_never_ending_deals_of_a_block_by_rank(capsys, tmp_path):
+    db = str(tmp_path / "log.sqlite")
+    search_json(capsys, "exhaustive", "--deck", DECK, "--workers", "2", "--db", db)
+    assert main(["records", "--cycles", "--all", "--db", db]) == 0
+    out = capsys.readouterr().out.splitlines()
+    at = out.index("42 never-ending deals found by exhaustive search, by rank:")
+    listed = {int(line.split()[0]): line.split()[-1] for line in out[at + 2:at + 44]}
+    assert listed == census({"deck": DECK}, 0, 13860)
+    assert sorted(listed) == [int(line.split()[0]) for line in out[at + 2:at + 44]]
+    cycles = [line.split() for line in out[1:at] if line[:1].isalnum()][:-1]
+    assert sum(int(row[5]) for row in cycles) == 42

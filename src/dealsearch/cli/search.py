@@ -90,6 +90,10 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
     search.add_argument("--ranks", type=rank_span, metavar="START:END",
                         help="exhaustive: play the deals ranked START to END-1 of the "
                              "layout's space (see dealsearch rank; default: every deal)")
+    search.add_argument("--verify-blocks", action="store_true", default=None,
+                        help="exhaustive: play every task twice, as two tasks (on two "
+                             "workers where two are free), and stop the run in one line "
+                             "naming the shards if the two plays differ")
     search.add_argument("--objective", choices=game.measures,
                         help=f"longer means more {' or more '.join(game.measures)} (default: "
                              f"{game.measures[0]})")
@@ -140,7 +144,7 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
 
 
 _SPEC_OPTIONS = ("strategy", "seed", "workers", "deals", "time", "objective", "start", "escape",
-                 "stall", "reverse_every", "restart", "kick", "device", "ranks")
+                 "stall", "reverse_every", "restart", "kick", "device", "ranks", "verify_blocks")
 
 
 def _given(args: argparse.Namespace) -> dict[str, Any]:

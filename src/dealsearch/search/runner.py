@@ -53,6 +53,35 @@ class _WorkerFailed(Exception):
         super().__init__(describe_failure(error))
 
 
+class _PlaysDiffer(_WorkerFailed):
+    """A task played twice (``--verify-blocks``) gave two different reports."""
+
+    def __init__(self, message: str) -> None:
+        Exception.__init__(self, message)
+
+
+def _fingerprint(report: Report) -> tuple[Any, ...]:
+    """What two plays of one task must agree on: counts, histograms, finds (not timings)."""
+    return (report.deals, report.total, list(report.outcomes),
+            {m: np.asarray(h).tolist() for m, h in report.histograms.items()},
+            [(deal, r.outcome, dict(r.measures), dict(r.entry), dict(r.period), dict(r.details))
+             for deal, r in report.finds])
+
+
+def _compare_plays(task: Task, first: Report, second: Report) -> None:
+    """Raise :class:`_PlaysDiffer`, naming the task's shards, if two plays differ."""
+    if _fingerprint(first) == _fingerprint(second):
+        return
+    where = f"task {task.key}"
+    if "start" in task.payload:
+        start = task.payload["start"]
+        where = (f"the shards from {task.key} (ranks {start:,} to "
+                 f"{start + task.payload['deals'] - 1:,})")
+    raise _PlaysDiffer(f"{where} gave different results on two workers ({first.deals:,} "
+                       f"deals, outcomes {first.outcomes} against {second.outcomes}): a "
+                       "worker plays wrongly")
+
+
 def describe_failure(error: BaseException) -> str:
     """A worker's exception in one line, e.g. 'a worker raised OverflowError: ...'."""
     name = type(error).__name__
@@ -267,6 +296,8 @@ class Runner:
         self.rate: float | None = None   # deals per worker-second, measured from reports
         self.in_flight_deals = 0         # deals of the tasks submitted and not yet absorbed
         self.commits = 0
+        # --verify-blocks: each task's second play, by the future of its first
+        self.second_plays: dict[Future[Report], Future[Report]] = {}
 
     # ------------------------------------------------------------------ bookkeeping
 
@@ -419,7 +450,7 @@ class Runner:
                 if future.cancelled():
                     continue
                 try:
-                    report = future.result()
+                    report = self._checked(task, future)
                 except Exception:  # a worker killed by the same signal: redone on --resume
                     continue
                 self._absorb(task, report)
@@ -485,6 +516,8 @@ class Runner:
                         if task is None:
                             break
                         future = backend.submit(run_task, spec, task)
+                        if spec.verify_blocks:   # the same task again, to compare
+                            self.second_plays[future] = backend.submit(run_task, spec, task)
                         in_flight[future] = task
                         self.in_flight_deals += _deals(task)
                         future.add_done_callback(ready.put)
@@ -503,7 +536,7 @@ class Runner:
                         task = in_flight.pop(future, None)
                         if task is not None:  # not one cancelled and already gone
                             self.in_flight_deals -= _deals(task)
-                            self._absorb(task, _report(future))
+                            self._absorb(task, self._checked(task, future))
                     bar.update(self.state.deals - before)
                     if self.uncommitted and self.clock() - self.last_commit >= COMMIT_SECONDS:
                         self._commit(started)   # (and the run's end commits the rest)
@@ -531,6 +564,14 @@ class Runner:
                        status, error, stop_signal, self.clock() - began,
                        throughput_measure(self.game), _played(self.strategy))
 
+    def _checked(self, task: Task, future: Future[Report]) -> Report:
+        """The task's report; with ``--verify-blocks``, once its second play agrees."""
+        report = _report(future)
+        second = self.second_plays.pop(future, None)
+        if second is not None:
+            _compare_plays(task, report, _report(second))
+        return report
+
     def _renew(self) -> None:
         """Renew the lease by which this process owns the run (no commit came for a while)."""
         with deferred():
@@ -539,7 +580,7 @@ class Runner:
 
     def _close(self, backend: Backend, in_flight: dict[Future[Report], Task],
                bar: tqdm) -> None:
-        for future in in_flight:
+        for future in [*in_flight, *self.second_plays.values()]:
             future.cancel()
         if self.backend is None:
             backend.close(wait=not self.hurry)

@@ -127,6 +127,7 @@ class SearchSpec:
     kick: int = 1                    # mutations per mutant (a game's own climber)
     device: str = "cpu"              # random only: cpu, gpu, emulate (see search.device)
     ranks: tuple[int, int] | None = None  # exhaustive: play deals START <= rank < END
+    verify_blocks: bool = False      # exhaustive: play each task twice and compare
     game: str = DEFAULT_GAME
     game_options: dict[str, Any] = field(default_factory=dict)
 
@@ -185,6 +186,8 @@ class SearchSpec:
                 raise ValueError(f"bad ranks {self.ranks!r}: START:END, whole numbers with "
                                  "0 <= START < END")
             object.__setattr__(self, "ranks", ranks)
+        if self.verify_blocks and self.strategy != "exhaustive":
+            raise ValueError("--verify-blocks is for exhaustive searches")
         if self.strategy != "exhaustive":
             return
         total = numbering(self.layout).total

@@ -483,7 +483,7 @@ def make_options(game: Game[OptionsT], values: Mapping[str, Any]) -> OptionsT:
     >>> make_options(War(), {"colour": "red"})
     Traceback (most recent call last):
     ...
-    dealsearch.game.GameError: war has no option 'colour': its options are ranks, max_rounds
+    dealsearch.game.GameError: war has no option 'colour': its options are values, max_rounds
     """
     names = [spec.name for spec in game.option_specs]
     written: set[str] | None = None

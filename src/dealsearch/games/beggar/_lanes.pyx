@@ -273,6 +273,31 @@ def play_rows(deals, sizes, payments, max_cards=None, max_tricks=None):
     return outcome, winner, cards, tricks, out, cycle
 
 
+# ---------------------------------------------------------------- the players' arguments
+
+def _lanes_deck(deck, payments, use_instead):
+    """(payments, cards per class) of a deck the lanes deal (bit-planes: up to 64 cards)."""
+    paid = _check_payments(payments)
+    counts = _check_deck(_whole_list("deck", deck, 0, MAX_CARDS, len(paid), len(paid)),
+                         MAX_CLASSES)
+    if sum(counts) > PLANE_CARDS:
+        raise ValueError(f"a deck of {sum(counts)} cards: lanes deal at most "
+                         f"{PLANE_CARDS}{use_instead}")
+    return paid, counts
+
+
+def _play_args(n, max_finds, card_hist, trick_hist, card_bin):
+    """A player's ``play`` arguments, checked: (n, max_finds, card_bin, card_hist,
+    trick_hist), the histograms None or both int64 arrays."""
+    if (card_hist is None) != (trick_hist is None):
+        raise ValueError("give both card_hist and trick_hist, or neither")
+    hist = card_hist is not None
+    return (_whole("n", n, 0), _whole("max_finds", max_finds, 1, 1 << 30),
+            _whole("card_bin", card_bin, 1, 1 << 30),
+            _histogram("card_hist", card_hist) if hist else None,
+            _histogram("trick_hist", trick_hist) if hist else None)
+
+
 cdef class RandomPlayer:
     """``_engine.RandomPlayer`` on lanes: the same deals, results, finds and generator state.
 
@@ -293,13 +318,8 @@ cdef class RandomPlayer:
         if self.has_batch:
             batch_free(&self.batch)
             self.has_batch = False
-        paid = _check_payments(payments)
-        counts = _check_deck(_whole_list("deck", deck, 0, MAX_CARDS, len(paid), len(paid)),
-                             MAX_CLASSES)
+        paid, counts = _lanes_deck(deck, payments, " (use _engine.RandomPlayer)")
         self.n_cards = sum(counts)
-        if self.n_cards > PLANE_CARDS:
-            raise ValueError(f"a deck of {self.n_cards} cards: lanes deal at most "
-                             f"{PLANE_CARDS} (use _engine.RandomPlayer)")
         self.n_courts = self.n_cards - counts[0]
         # the court cards' classes, ascending, as _engine's dealer places them (one spare
         # entry, so that the array is never empty)
@@ -334,14 +354,13 @@ cdef class RandomPlayer:
         """
         if not self.has_batch:
             raise ValueError("this RandomPlayer was never initialised (call RandomPlayer(...))")
-        cdef Py_ssize_t wanted = _whole("n", n, 0)
-        cdef int finds_max = _whole("max_finds", max_finds, 1, 1 << 30)
-        cdef int bin_cards = _whole("card_bin", card_bin, 1, 1 << 30)
-        if (card_hist is None) != (trick_hist is None):
-            raise ValueError("give both card_hist and trick_hist, or neither")
-        cdef bint hist = card_hist is not None
-        cdef int64_t[::1] card_v = _histogram("card_hist", card_hist) if hist else None
-        cdef int64_t[::1] trick_v = _histogram("trick_hist", trick_hist) if hist else None
+        wanted_n, finds_n, bin_n, card_hist, trick_hist = _play_args(
+            n, max_finds, card_hist, trick_hist, card_bin)
+        cdef Py_ssize_t wanted = wanted_n
+        cdef int finds_max = finds_n
+        cdef int bin_cards = bin_n
+        cdef int64_t[::1] card_v = card_hist
+        cdef int64_t[::1] trick_v = trick_hist
         cdef int n_cards = self.n_cards, status = 0, n_found = 0, kind = _kind
         cdef int min_cards = _min_cards
         cdef Py_ssize_t played = 0, b, i
@@ -403,13 +422,8 @@ cdef class BlockPlayer:
         if self.has_batch:
             batch_free(&self.batch)
             self.has_batch = False
-        paid = _check_payments(payments)
-        counts = _check_deck(_whole_list("deck", deck, 0, MAX_CARDS, len(paid), len(paid)),
-                             MAX_CLASSES)
+        paid, counts = _lanes_deck(deck, payments, "")
         self.n_cards = sum(counts)
-        if self.n_cards > PLANE_CARDS:
-            raise ValueError(f"a deck of {self.n_cards} cards: lanes deal at most "
-                             f"{PLANE_CARDS}")
         self.counts = np.array(counts, dtype=np.int64)
         fill_table(&self.table, self.sizes, sizes, paid, self.n_cards, max_cards, max_tricks)
         self.best = _whole("best", best, 0)
@@ -441,14 +455,13 @@ cdef class BlockPlayer:
                 or not np.array_equal(np.bincount(first, minlength=len(self.counts)),
                                       self.counts)):
             raise ValueError("first must hold exactly the deck's cards")
-        cdef Py_ssize_t wanted = _whole("n", n, 0)
-        cdef int finds_max = _whole("max_finds", max_finds, 1, 1 << 30)
-        cdef int bin_cards = _whole("card_bin", card_bin, 1, 1 << 30)
-        if (card_hist is None) != (trick_hist is None):
-            raise ValueError("give both card_hist and trick_hist, or neither")
-        cdef bint hist = card_hist is not None
-        cdef int64_t[::1] card_v = _histogram("card_hist", card_hist) if hist else None
-        cdef int64_t[::1] trick_v = _histogram("trick_hist", trick_hist) if hist else None
+        wanted_n, finds_n, bin_n, card_hist, trick_hist = _play_args(
+            n, max_finds, card_hist, trick_hist, card_bin)
+        cdef Py_ssize_t wanted = wanted_n
+        cdef int finds_max = finds_n
+        cdef int bin_cards = bin_n
+        cdef int64_t[::1] card_v = card_hist
+        cdef int64_t[::1] trick_v = trick_hist
         cdef uint8_t[::1] current = np.array(first, dtype=np.uint8)
         cdef int n_cards = self.n_cards, status = 0, n_found = 0, kind = _kind
         cdef int min_cards = _min_cards

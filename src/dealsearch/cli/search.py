@@ -242,9 +242,9 @@ def _budget_words(spec: SearchSpec) -> str:
     """The budget as the start line says it: ``budget 1 h 30 min or 10,000,000 deals,
     whichever comes first``."""
     words = budget(spec.time, spec.deals)
-    ranks = ""
+    ranks = "each task played twice, " if spec.verify_blocks else ""
     if spec.ranks is not None:
-        ranks = f"ranks {ranks_text([spec.ranks])}, "
+        ranks += f"ranks {ranks_text([spec.ranks])}, "
     if words != "none":
         return f"{ranks}budget {words}"
     return f"{ranks}until every deal is played" if spec.strategy == "exhaustive" else "no budget"

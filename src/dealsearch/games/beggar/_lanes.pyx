@@ -298,7 +298,35 @@ def _play_args(n, max_finds, card_hist, trick_hist, card_bin):
             _histogram("trick_hist", trick_hist) if hist else None)
 
 
-cdef class RandomPlayer:
+cdef class _Player:
+    """What the lanes' players share: the rules' table, a batch's memory, the best so far."""
+
+    def __cinit__(self, *args, **kwargs):
+        self.has_batch = False
+
+    cdef object _start(self, deck, sizes, payments, max_cards, max_tricks, best, by_tricks,
+                       use_instead):
+        """Check the arguments, fill the table, take a batch's memory (a second call frees the
+        first call's); the deck's cards per class."""
+        if self.has_batch:
+            batch_free(&self.batch)
+            self.has_batch = False
+        paid, counts = _lanes_deck(deck, payments, use_instead)
+        self.n_cards = sum(counts)
+        fill_table(&self.table, self.sizes, sizes, paid, self.n_cards, max_cards, max_tricks)
+        self.best = _whole("best", best, 0)
+        self.by_tricks = bool(by_tricks)
+        if batch_init(&self.batch, BATCH) != 0:
+            raise MemoryError("no memory for a batch of deals")
+        self.has_batch = True
+        return counts
+
+    def __dealloc__(self):
+        if self.has_batch:
+            batch_free(&self.batch)
+
+
+cdef class RandomPlayer(_Player):
     """``_engine.RandomPlayer`` on lanes: the same deals, results, finds and generator state.
 
     Decks of up to 64 cards (the bit-plane deals of ``_engine``'s generator). Deals are dealt
@@ -308,36 +336,19 @@ cdef class RandomPlayer:
     how :meth:`play` calls split it.
     """
 
-    def __cinit__(self, *args, **kwargs):
-        self.has_batch = False
-
     def __init__(self, deck, sizes, payments, seed, stream, max_cards=None, max_tricks=None,
                  best=0, by_tricks=False):
-        # In __init__ (not __cinit__) so that Python sees the signature; a second call frees
-        # the first call's memory.
-        if self.has_batch:
-            batch_free(&self.batch)
-            self.has_batch = False
-        paid, counts = _lanes_deck(deck, payments, " (use _engine.RandomPlayer)")
-        self.n_cards = sum(counts)
+        # In __init__ (not __cinit__) so that Python sees the signature.
+        counts = self._start(deck, sizes, payments, max_cards, max_tricks, best, by_tricks,
+                             " (use _engine.RandomPlayer)")
         self.n_courts = self.n_cards - counts[0]
         # the court cards' classes, ascending, as _engine's dealer places them (one spare
         # entry, so that the array is never empty)
         self.courts = np.append(np.repeat(np.arange(len(counts), dtype=np.uint8), counts)
                                 [counts[0]:], np.uint8(0))
-        fill_table(&self.table, self.sizes, sizes, paid, self.n_cards, max_cards, max_tricks)
         self.key = ds_stream_key(ds_seed_key(_whole("seed", seed, 0, UINT64_MAX)),
                                  _whole("stream", stream, 0, UINT64_MAX))
-        self.best = _whole("best", best, 0)
-        self.by_tricks = bool(by_tricks)
         self.dealt = 0
-        if batch_init(&self.batch, BATCH) != 0:
-            raise MemoryError("no memory for a batch of deals")
-        self.has_batch = True
-
-    def __dealloc__(self):
-        if self.has_batch:
-            batch_free(&self.batch)
 
     @cython.boundscheck(False)
     @cython.wraparound(False)
@@ -405,7 +416,7 @@ cdef class RandomPlayer:
                 find_results[:n_found])
 
 
-cdef class BlockPlayer:
+cdef class BlockPlayer(_Player):
     """Consecutive deals in rank order on lanes: a deal and the distinct orderings after it.
 
     The next deal is the next distinct ordering of the row (``_permutations.next_permutation``,
@@ -414,27 +425,10 @@ cdef class BlockPlayer:
     carries over from call to call).
     """
 
-    def __cinit__(self, *args, **kwargs):
-        self.has_batch = False
-
     def __init__(self, deck, sizes, payments, max_cards=None, max_tricks=None, best=0,
                  by_tricks=False):
-        if self.has_batch:
-            batch_free(&self.batch)
-            self.has_batch = False
-        paid, counts = _lanes_deck(deck, payments, "")
-        self.n_cards = sum(counts)
-        self.counts = np.array(counts, dtype=np.int64)
-        fill_table(&self.table, self.sizes, sizes, paid, self.n_cards, max_cards, max_tricks)
-        self.best = _whole("best", best, 0)
-        self.by_tricks = bool(by_tricks)
-        if batch_init(&self.batch, BATCH) != 0:
-            raise MemoryError("no memory for a batch of deals")
-        self.has_batch = True
-
-    def __dealloc__(self):
-        if self.has_batch:
-            batch_free(&self.batch)
+        self.counts = np.array(self._start(deck, sizes, payments, max_cards, max_tricks, best,
+                                           by_tricks, ""), dtype=np.int64)
 
     @cython.boundscheck(False)
     @cython.wraparound(False)

@@ -402,6 +402,18 @@ class FastSearch(Protocol):
 
 
 @runtime_checkable
+class FastBlocks(Protocol):
+    """Its own compiled loop for a block of consecutive deals in rank order (the exhaustive
+    search's; ranks number a layout's deals, :mod:`dealsearch.search.distinct`)."""
+
+    def block_player(self, options: GameOptions, objective: str) -> Any | None:
+        """A player whose ``play(first, n, max_finds, hists, widths)`` plays the row
+        ``first`` and the distinct orderings of the deck after it, ``n`` deals in all (fewer
+        after the last), and returns what the generic ``Sampler.play`` does; None for these
+        options."""
+
+
+@runtime_checkable
 class Yardstick(Protocol):
     """Measures its engine against a plain C loop, side by side (``dealsearch bench``)."""
 
@@ -486,7 +498,7 @@ def make_options(game: Game[OptionsT], values: Mapping[str, Any]) -> OptionsT:
     >>> make_options(War(), {"colour": "red"})
     Traceback (most recent call last):
     ...
-    dealsearch.game.GameError: war has no option 'colour': its options are ranks, max_rounds
+    dealsearch.game.GameError: war has no option 'colour': its options are values, max_rounds
     """
     names = [spec.name for spec in game.option_specs]
     written: set[str] | None = None
@@ -634,6 +646,13 @@ def specialised_climber(game: Game, options: GameOptions, seed: int, stream: int
     """The game's specialised climber for these options, if it has one."""
     if isinstance(game, FastSearch):
         return game.climber(options, seed, stream, objective)
+    return None
+
+
+def specialised_block_player(game: Game, options: GameOptions, objective: str) -> Any | None:
+    """The game's own player of blocks of deals in rank order, if it has one."""
+    if isinstance(game, FastBlocks):
+        return game.block_player(options, objective)
     return None
 
 

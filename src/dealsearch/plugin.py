@@ -28,7 +28,8 @@ Everything beyond the core is a capability: a protocol a game has by having its 
 class attributes, checked with ``isinstance`` (:class:`Reference`, :class:`Trace`,
 :class:`BatchPlayer`, :class:`BatchDetails`, :class:`CycleCatalogue`, :class:`CycleIds`,
 :class:`Histograms`, :class:`Throughput`, :class:`DealerVersion`,
-:class:`DealOptions`, :class:`PlaysBackwards`, :class:`FastSearch`, :class:`DeviceSearch`,
+:class:`DealOptions`, :class:`PlaysBackwards`, :class:`FastSearch`, :class:`FastBlocks`,
+:class:`DeviceSearch`,
 :class:`GameCommands`, :class:`PublishedRecords`, ...), each with a
 framework function giving the default (:func:`canonical`, :func:`cycle_id`,
 :func:`histogram`, :func:`finished`, ...). A game writes its text with the framework's
@@ -67,6 +68,7 @@ from .game import (
     CycleIds,
     DealerVersion,
     DealOptions,
+    FastBlocks,
     FastSearch,
     Game,
     GameCommands,
@@ -123,6 +125,7 @@ __all__ = [
     "DeviceSampler",
     "DeviceSearch",
     "DeviceUnavailable",
+    "FastBlocks",
     "FastSearch",
     "Game",
     "GameCommands",

@@ -420,6 +420,20 @@ def _count(value: float) -> str:
     return f"{value:,.0f}" if value < 10_000 else f"{value:.1e}"
 
 
+def space_projection(deals: int, rate: float, cores: int, workers: int = 100) -> str:
+    """How long an exhaustive search of ``deals`` takes at ``rate`` deals per second a core,
+    on this machine's ``cores`` and on ``workers`` such cores, as a clause.
+
+    >>> space_projection(193_584_473_082_000, 1.5e6, 2)
+    ' (at 1,500,000 deals/s a core, measured here: 2.0 years on these 2 cores, 14.9 days on 100)'
+    """
+    if rate <= 0:
+        return ""
+    return (f" (at {rate:,.0f} deals/s a core, measured here: "
+            f"{duration(deals / rate / cores)} on these {cores} cores, "
+            f"{duration(deals / rate / workers)} on {workers})")
+
+
 def expected_longest(fit: TailFit, deals: float, best: float = 0.0) -> float:
     """The expected longest game after ``deals`` more deals, given the best so far ``best``:
     ``E[max(best, Y)]``, ``Y`` the Gumbel longest of the new deals' tail games.

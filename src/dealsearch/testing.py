@@ -450,7 +450,8 @@ def describes_its_options(subject: Subject) -> None:
 def exhaustive_respects_the_layout(subject: Subject) -> None:
     """On each option set of at most :data:`EXHAUSTIVE_CHECK` distinct deals, the shards of an
     exhaustive search hold every distinct deal once: canonical (unordered segments sorted),
-    each fixed segment with its own cards; every random deal, made canonical, is among them."""
+    each fixed segment with its own cards, each numbered by its rank; every random deal, made
+    canonical, is among them."""
     game = subject.game
     checked = 0
     for values, (options, random_rows) in zip(subject.option_sets, subject.cases(),
@@ -460,13 +461,15 @@ def exhaustive_respects_the_layout(subject: Subject) -> None:
             continue
         spec = SearchSpec("exhaustive", game=game.name, game_options=dict(values), workers=1)
         search = ExhaustiveSearch(spec, {})
+        numbering = DistinctDeals(layout)
         seen: set[bytes] = set()
         deck = sorted(layout.deck.tolist())
         fixed = [(a, b) for (a, b), f in zip(layout.bounds(), layout.fixed, strict=True) if f]
         while (task := search.next_task()) is not None:
-            for block in shard_blocks(spec, task):
-                for row in block:
+            for first, block in shard_blocks(numbering, task):
+                for rank, row in enumerate(block, first):
                     text = game.format(row, options)
+                    assert numbering.number(row) == rank, f"{text} is not deal {rank}"
                     assert (canonical(game, row, options) == row).all(), text
                     assert sorted(row.tolist()) == deck, text
                     for a, b in fixed:

@@ -125,6 +125,17 @@ def count(value: float | None) -> str:
     return f"{value:,.3g}" if abs(value) < 1000 else f"{value:,.0f}"
 
 
+def ranks_text(spans: Sequence[Sequence[int]], most: int = 3) -> str:
+    """Spans of ranks ``[start, stop)`` as people read them, the first few only.
+
+    >>> ranks_text([[0, 1000], [5000, 5001]]), ranks_text([])
+    ('0 to 999, 5,000', 'none')
+    """
+    words = [count(a) if b == a + 1 else f"{count(a)} to {count(b - 1)}" for a, b in spans]
+    more = f" and {count(len(words) - most)} more spans" if len(words) > most else ""
+    return ", ".join(words[:most]) + more if words else "none"
+
+
 def measures(values: Mapping[str, Any], names: Iterable[str] | None = None,
              sep: str = ", ") -> str:
     """Named counts in order: ``8,344 cards, 1,164 tricks`` (``5 cards, 1 trick``)."""

@@ -88,7 +88,7 @@ class PackWar(War):
     title: ClassVar[str] = "Pack War"
 
     def layout(self, options: Any) -> Layout:
-        pack = np.repeat(np.arange(options.ranks, dtype=np.uint8), 2)
+        pack = np.repeat(np.arange(options.values, dtype=np.uint8), 2)
         return Layout(np.concatenate([pack, pack]), (len(pack), len(pack)),
                       unordered=(True, False), fixed=(True, True), names=("hand 1", "hand 2"))
 
@@ -97,7 +97,7 @@ class PackWar(War):
         row = np.array([int(c) for c in "".join(hands)], dtype=np.uint8)
         pack = sorted(self.layout(options).deck[:len(row) // 2].tolist())
         if len(hands) != 2 or any(sorted(int(c) for c in hand) != pack for hand in hands):
-            raise GameError(f"{text!r}: each hand is a pack of {options.ranks} ranks, two each")
+            raise GameError(f"{text!r}: each hand is a pack of {options.values} values, two each")
         return canonical(self, row, options)
 
     def format(self, row: Row, options: Any) -> str:
@@ -115,11 +115,11 @@ PACKWAR = register(PackWar())
 
 
 def test_the_contract_checks_the_layout_on_a_small_deck():
-    exhaustive_respects_the_layout(Subject(PACKWAR, ({"ranks": 3}, {"ranks": 2}), rows=50))
+    exhaustive_respects_the_layout(Subject(PACKWAR, ({"values": 3}, {"values": 2}), rows=50))
 
 
 def test_an_exhaustive_search_plays_each_deal_of_the_layout_once(capsys, tmp_path):
     # Hand 1 is one set of cards; hand 2 is any order of its own pack: 6!/2!^3 deals.
-    _, summary = search_json(capsys, "exhaustive", "--game", "packwar", "--ranks", "3",
+    _, summary = search_json(capsys, "exhaustive", "--game", "packwar", "--values", "3",
                              "--workers", "1", "--db", str(tmp_path / "log.sqlite"))
     assert summary["deals"] == 90 == sum(summary["outcomes"].values())

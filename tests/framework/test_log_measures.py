@@ -22,8 +22,8 @@ from dealsearch.log.schema import VERSION
 BMN_NAMES = {"rules", "players", "deck", "hand_sizes", "max_cards", "max_tricks", "cards",
              "tricks", "measure_1", "measure_2", "label"}
 FOUR = ("rounds", "battles", "ties", "swaps")
-WAR_OPTIONS = {"ranks": 4, "max_rounds": 2000}
-WAR_KEY = "ranks=4;max_rounds=2000"
+WAR_OPTIONS = {"values": 4, "max_rounds": 2000}
+WAR_KEY = "values=4;max_rounds=2000"
 
 
 class FourWar(War):

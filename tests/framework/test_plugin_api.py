@@ -35,9 +35,9 @@ def test_importing_the_framework_loads_no_game(module):
 
 @dataclass(frozen=True)
 class Nothing:
-    """The options of a game that has none: War with three ranks."""
+    """The options of a game that has none: War with two card values."""
 
-    ranks: ClassVar[int] = 2
+    values: ClassVar[int] = 2
     max_rounds: ClassVar[int] = 200
 
     def key(self) -> str:
@@ -97,7 +97,7 @@ def test_the_games_own_parse_error_reaches_the_user(capsys):
 
 
 def test_exhaustive_names_no_option_the_game_lacks(capsys):
-    assert main(["search", "exhaustive", "--game", "war", "--ranks", "10", "--workers",
+    assert main(["search", "exhaustive", "--game", "war", "--values", "10", "--workers",
                  "1"]) == 2
     err = capsys.readouterr().err
     assert "would never end" in err and "--deck" not in err

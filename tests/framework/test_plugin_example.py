@@ -24,7 +24,7 @@ CYCLE = "02313100/22311203"   # a deal that never ends (ties send cards back rou
     pytest.param(check, marks=pytest.mark.slow) if check is climb_resumes_exactly else check
     for check in CHECKS], ids=lambda check: check.__name__)
 def test_the_example_game_keeps_the_contract(check):
-    check(Subject(WAR, ({}, {"ranks": 3, "max_rounds": 50}, {"ranks": 2}), (({}, CYCLE),),
+    check(Subject(WAR, ({}, {"values": 3, "max_rounds": 50}, {"values": 2}), (({}, CYCLE),),
                   rows=100))
 
 
@@ -33,7 +33,7 @@ def test_the_example_game_runs_through_search_log_records_and_report(capsys, tmp
     assert "war" in game_names()
     db = str(tmp_path / "log.sqlite")
     for strategy in ("random", "climb"):
-        assert main(["search", strategy, "--game", "war", "--ranks", "4", "--deals", "3000",
+        assert main(["search", strategy, "--game", "war", "--values", "4", "--deals", "3000",
                      "--workers", "1", "--seed", "2", "--db", db, "--json", "--quiet"]) == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     summaries = [line for line in lines if "strategy" in line and "deals" in line
@@ -61,4 +61,4 @@ def test_the_example_game_runs_through_search_log_records_and_report(capsys, tmp
     pytest.importorskip("matplotlib")
     assert main(["report", "--game", "war", "--db", db, "--out", str(tmp_path / "r")]) == 0
     page = (tmp_path / "r" / "index.html").read_text(encoding="utf-8")
-    assert "4 ranks, at most 2,000 rounds" in page
+    assert "4 values, at most 2,000 rounds" in page

@@ -204,7 +204,7 @@ def test_reader_can_query_the_log_while_a_search_writes(tmp_path):
     (["search", "sideways"], "invalid choice: 'sideways'"),
     (["search", "random", "--workers", "-1"], "argument --workers: '-1' must be 0 or more"),
     (["search", "exhaustive", "--deck", "--Z-"], "deck, position 3: unknown card 'Z'"),
-    (["search", "exhaustive"], "would never end: search a smaller deck (at most"),
+    (["search", "exhaustive"], "deals would never end (at "),
     (["search", "random", "--time", "soon"], "bad duration 'soon'"),
     (["search", "random", "--time", "-5m"], "bad duration '-5m': a budget cannot be negative"),
     (["search", "random", "--time", "90"],
@@ -410,11 +410,6 @@ def test_reverse_every_grows_a_climb_backwards_end_to_end(capsys, tmp_path):
     assert {f["objective"] for f in listed} == {"tricks"}
     assert [f["tricks"] for f in listed] == sorted(logged, reverse=True)
     assert main(["records", "--db", db, "--verify"]) == 0
-def test_an_exhaustive_search_that_would_never_end_is_refused(capsys, tmp_path):
-    db = tmp_path / "never.sqlite"
-    assert main(["search", "exhaustive", "--deck", "-" * 17 + "JJJQQQKKKAAA", "--db",
-                 str(db)]) == 2
-    assert "would never end" in capsys.readouterr().err and not db.exists()
 
 
 def test_a_climbs_histogram_counts_every_game_it_played(tmp_path):

@@ -92,7 +92,7 @@ def test_a_core_only_game_has_no_capability():
     pytest.param(check, marks=pytest.mark.slow) if check is climb_resumes_exactly else check
     for check in CHECKS], ids=lambda check: check.__name__)
 def test_a_core_only_game_keeps_the_contract(check):
-    check(Subject(CORE, ({}, {"ranks": 3, "max_rounds": 50}), (({}, "02313100/22311203"),),
+    check(Subject(CORE, ({}, {"values": 3, "max_rounds": 50}), (({}, "02313100/22311203"),),
                   rows=60))
 
 
@@ -115,7 +115,7 @@ def test_a_check_that_does_not_apply_says_so(monkeypatch):
 
 def test_a_core_only_game_searches_and_verifies(capsys, tmp_path):
     db = str(tmp_path / "log.sqlite")
-    assert main(["search", "random", "--game", "corewar", "--ranks", "3", "--deals", "400",
+    assert main(["search", "random", "--game", "corewar", "--values", "3", "--deals", "400",
                  "--workers", "1", "--seed", "3", "--db", db, "--quiet"]) == 0
     assert "400" in capsys.readouterr().out
     assert main(["verify", "--game", "corewar", "02313100/22311203"]) == 0
@@ -127,7 +127,7 @@ def test_a_core_only_game_searches_and_verifies(capsys, tmp_path):
 
 
 def test_the_framework_supplies_what_a_core_game_lacks():
-    options = make_options(CORE, {"ranks": 2})
+    options = make_options(CORE, {"values": 2})
     rows = np.array([[0, 1, 0, 1, 1, 0, 1, 0], [1, 1, 0, 0, 0, 1, 1, 0]], dtype=np.uint8)
     batch = framework.play_batch(CORE, rows, options)   # on the kernel, row by row
     for i, row in enumerate(rows):

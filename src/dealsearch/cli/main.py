@@ -56,6 +56,8 @@ EXAMPLES = examples(
 COMMANDS: tuple[Command, ...] = (
     Command("verify", "play deals exactly and report counts, winner or cycle",
             f"{__package__}.verify"),
+    Command("rank", "print each deal's rank: its number in the layout's space",
+            f"{__package__}.rank"),
     Command("search", "search for long and never-ending deals, logging finds to SQLite",
             f"{__package__}.search", safe_points=True),
     Command("records", "list (and re-verify) the finds of a log", f"{__package__}.records"),

@@ -149,6 +149,21 @@ def check_workers(count: int, oversubscribe: bool) -> None:
                         "them; add --oversubscribe to insist")
 
 
+def rank_span(text: str) -> tuple[int, int]:
+    """An argparse type: ranks ``START:END`` (END excluded), whole numbers, START < END.
+
+    >>> rank_span("90_016_849_000_000:90016849200000")
+    (90016849000000, 90016849200000)
+    """
+    start, colon, end = text.partition(":")
+    if not colon:
+        raise argparse.ArgumentTypeError(f"{text!r} is not START:END (e.g. 0:1000000)")
+    first, last = _parse_whole(start), _parse_whole(end)
+    if not 0 <= first < last:
+        raise argparse.ArgumentTypeError(f"{text!r}: START must be at least 0 and below END")
+    return first, last
+
+
 def _parse_whole(text: str) -> int:
     digits = text.strip().replace("_", "").lstrip("+-")
     if digits.isascii() and digits.isdigit() and len(digits) > MAX_DIGITS:

@@ -141,14 +141,17 @@ def _finds_table(rows: list[dict[str, Any]], game: Game) -> str:
     """Finds as a table: outcome, measures, a cycle's period, run, strategy, deal."""
     measures = game.measures
     periods = any(row["outcome"] == "cycle" for row in rows)  # else the column stays empty
+    ranks = any("rank" in row["details"] for row in rows)   # exhaustive finds: their rank
     cells = []
     for row in rows:
         period = ("/".join(count(row[f"period_{m}"]) for m in measures)
                   if row["outcome"] == "cycle" else "")
         cells.append([row["outcome"], *(row[m] for m in measures), *([period] * periods),
-                      row["run_id"], row["strategy"], row["deal"]])
-    heads = ["outcome", *measures, *(["period"] * periods), "run", "strategy", "deal"]
-    return table(cells, heads, left=(0, len(heads) - 2, len(heads) - 1))
+                      row["run_id"], row["strategy"],
+                      *([str(row["details"].get("rank", ""))] * ranks), row["deal"]])
+    heads = ["outcome", *measures, *(["period"] * periods), "run", "strategy",
+             *(["rank"] * ranks), "deal"]
+    return table(cells, heads, left=(0, len(heads) - 2 - ranks, len(heads) - 1))
 
 
 def _cycles_table(cycles: list[dict[str, Any]], game: Game) -> str:
@@ -248,7 +251,25 @@ def _print_cycles(log: RecordLog, args: argparse.Namespace, game: Game) -> int:
         families = {c["family"] for c in cycles if c.get("family")}
         among = f" of {count(len(families))} families" if families else ""
         print(f"{count(len(cycles))} distinct cycles{among} in {args.db}")
+        _print_ranked_cycles(log, args, game)
     return EXIT_OK
+
+
+def _print_ranked_cycles(log: RecordLog, args: argparse.Namespace, game: Game) -> None:
+    """The never-ending deals exhaustive searches found, by rank, with their cycle: a block's
+    catalogue (``--run`` for one run's)."""
+    rows = sorted((row for row in log.finds(args.run or (), game=game.name)
+                   if row["outcome"] == "cycle" and "rank" in row["details"]),
+                  key=lambda row: (row["options_key"], row["details"]["rank"]))
+    if not rows:
+        return
+    shown = rows if args.all else rows[:args.limit]
+    print(f"{count(len(rows))} never-ending deals found by exhaustive search, by rank:")
+    print(table([[str(row["details"]["rank"]), row["cycle_id"] or "-",
+                  "/".join(count(row[f"period_{m}"]) for m in game.measures), row["deal"]]
+                 for row in shown], ["rank", "cycle", "period", "deal"], left=(1, 3)))
+    if len(rows) > len(shown):
+        print(f"... and {count(len(rows) - len(shown))} more: --limit N or --all")
 
 
 def _print_other_games(log: RecordLog, game: Game) -> None:

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..game import Game
 from ..log import Find
-from ..text import count, duration, measures, rate, table
+from ..text import count, duration, measures, ranks_text, rate, table
 
 YOUNG_SECONDS = 10.0   # cycles are printed one by one only this long into the session ...
 CYCLE_LINES = 15       # ... and only this many
@@ -119,6 +119,8 @@ class SearchScreen:
                     note = f"this session: {note}"
             rows.append([outcome, n, note])
         lines = [head, table(rows, ["outcome", "deals", ""], left=(0, 2), indent="  ")]
+        if getattr(summary, "ranks", None) is not None:
+            lines.append(f"  ranks played: {ranks_text(summary.ranks)}")
         best = summary.best
         if best:
             lines.append(f"  best: {measures(best, self.game.measures)}: {best['deal']}")

@@ -25,7 +25,7 @@ from ..errors import BadInput, BadLog, BadOption, RunFailed
 from ..game import FastSearch, Game, PlaysBackwards, game_names, get_game
 from ..log import LOST, Find
 from ..log.ownership import refuse_if_owned
-from ..projection import run_projection
+from ..projection import run_projection, space_projection
 from ..search import STRATEGIES, Runner, SearchSpec
 from ..search.backends import (
     BACKENDS,
@@ -36,10 +36,11 @@ from ..search.backends import (
     open_backend,
 )
 from ..search.device import check_device
+from ..search.exhaustive import measure_rate
 from ..search.hooks import TestHooks
 from ..search.runner import warm_worker
-from ..search.spec import ESCAPES, MAX_KICK, RESTARTS
-from ..text import budget, parse_duration
+from ..search.spec import ESCAPES, MAX_KICK, RESTARTS, EndlessSpace
+from ..text import budget, parse_duration, ranks_text
 from .advice import CANNOT_RESUME, how_to_continue
 from .cluster import add_dask_options, dask_security
 from .options import (
@@ -54,6 +55,7 @@ from .options import (
     open_log,
     option_values,
     positive_int,
+    rank_span,
     seed,
     shared,
 )
@@ -94,6 +96,13 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
     search.add_argument("--time", type=duration,
                         help="budget: 8h, 30m, 90s, 1h30m or 1h30 (1 h 30 min) "
                              "(default: no limit)")
+    search.add_argument("--ranks", type=rank_span, metavar="START:END",
+                        help="exhaustive: play the deals ranked START to END-1 of the "
+                             "layout's space (see dealsearch rank; default: every deal)")
+    search.add_argument("--verify-blocks", action="store_true", default=None,
+                        help="exhaustive: play every task twice, as two tasks (on two "
+                             "workers where two are free), and stop the run in one line "
+                             "naming the shards if the two plays differ")
     search.add_argument("--objective", choices=game.measures,
                         help=f"longer means more {' or more '.join(game.measures)} (default: "
                              f"{game.measures[0]})")
@@ -147,7 +156,8 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
 
 
 _SPEC_OPTIONS = ("strategy", "seed", "workers", "deals", "time", "objective", "start", "escape",
-                 "stall", "reverse_every", "restart", "kick", "device", "gpu_check_every")
+                 "stall", "reverse_every", "restart", "kick", "device", "gpu_check_every",
+                 "ranks", "verify_blocks")
 
 
 def _given(args: argparse.Namespace) -> dict[str, Any]:
@@ -198,6 +208,10 @@ def _spec(args: argparse.Namespace) -> SearchSpec:
     options.setdefault("seed", int.from_bytes(os.urandom(4), "little"))
     try:
         return SearchSpec.from_json(options)
+    except EndlessSpace as error:   # say how long the whole space would take, measured
+        sample = SearchSpec.from_json({**options, "deals": 1})
+        raise BadOption(str(EndlessSpace(error.total, space_projection(
+            error.total, measure_rate(sample), os.cpu_count() or 1)))) from None
     except (ValueError, TypeError) as error:
         raise BadOption(str(error)) from None
 
@@ -279,9 +293,12 @@ def _budget_words(spec: SearchSpec) -> str:
     """The budget as the start line says it: ``budget 1 h 30 min or 10,000,000 deals,
     whichever comes first``."""
     words = budget(spec.time, spec.deals)
+    ranks = "each task played twice, " if spec.verify_blocks else ""
+    if spec.ranks is not None:
+        ranks += f"ranks {ranks_text([spec.ranks])}, "
     if words != "none":
-        return f"budget {words}"
-    return "until every deal is played" if spec.strategy == "exhaustive" else "no budget"
+        return f"{ranks}budget {words}"
+    return f"{ranks}until every deal is played" if spec.strategy == "exhaustive" else "no budget"
 
 
 def run(args: argparse.Namespace) -> int:

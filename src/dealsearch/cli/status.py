@@ -22,7 +22,7 @@ from ..log.damage import damaged
 from ..log.ownership import describe as describe_owner
 from ..log.ownership import shown_status
 from ..search import STRATEGIES
-from ..text import count, duration, measures, outcomes, rate, unit
+from ..text import count, duration, measures, outcomes, ranks_text, rate, unit
 from .options import EXIT_OK, examples, open_log, shared
 
 
@@ -83,7 +83,15 @@ def describe(run: dict[str, Any], now: float | None = None) -> dict[str, Any]:
             "budget_deals": spec.get("deals"), "budget_seconds": spec.get("time"),
             "outcomes": run["outcomes"], "objective": run["objective"],
             "best": run["checkpoint"].get("best"),
-            **_gone_owner(run)}
+            **_played_ranks(run), **_gone_owner(run)}
+
+
+def _played_ranks(run: dict[str, Any]) -> dict[str, Any]:
+    """An exhaustive search's ranks: the block asked for and the spans played so far."""
+    played = (run["checkpoint"].get("strategy") or {}).get("ranks")
+    if played is None:
+        return {}
+    return {"ranks": run["options"].get("ranks"), "ranks_played": played}
 
 
 def _gone_owner(run: dict[str, Any]) -> dict[str, Any]:
@@ -161,6 +169,9 @@ def _text(f: dict[str, Any], resume: str = "dealsearch search --resume") -> str:
     lines.append(f"  {count(f['deals'])} deals in {duration(f['seconds'])} "
                  f"({rate(f['deals'], f['seconds'])}); {left}")
     lines.append(f"  outcomes: {outcomes(f['outcomes'])}")
+    if "ranks_played" in f:
+        block = f" of the block {ranks_text([f['ranks']])}" if f["ranks"] else ""
+        lines.append(f"  ranks played{block}: {ranks_text(f['ranks_played'])}")
     best = f["best"]
     names = game.measures if game is not None else [k for k in (best or {}) if k != "deal"]
     # the best is chosen by the run's objective: said when it is not the game's first measure

@@ -32,6 +32,7 @@ from .options import (
     game_options,
     option_values,
     shared,
+    whole_number,
 )
 
 MAX_DEAL_FILE = 64 * 2**20   # bytes of a file of deals: hundreds of thousands of deals
@@ -48,6 +49,7 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
         epilog=examples(
             "dealsearch verify ---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---",
             "dealsearch verify --trace deals.txt",
+            "dealsearch verify --rules italian --rank 90016849133615",
             "dealsearch verify --game durak --players 3 --policy aggressive -  < deals.txt"))
     verify.add_argument("deals", nargs="*", metavar="DEAL",
                         help="a deal in any notation, '-' or a file of deals")
@@ -56,6 +58,12 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
     verify.add_argument("--trace", action="store_true", help="print the game turn by turn")
     verify.add_argument("--known", action="store_true",
                         help="replay every published deal (games with published deals) and compare")
+    verify.add_argument("--rank", type=whole_number, action="append", metavar="N",
+                        help="play the deal of rank N of the layout's space (as search "
+                             "exhaustive --ranks numbers it; the game's options make the "
+                             "layout); may be given again")
+    verify.add_argument("--show-rank", action="store_true",
+                        help="also print each deal's rank (see dealsearch rank)")
     add_game_options(verify, game, exclude=deal_options(game))
     return verify
 
@@ -121,7 +129,7 @@ def _stdin_lines() -> Iterator[str]:
         raise NotATextFile("standard input is not text (not UTF-8 text)") from None
 
 
-def _deal_texts(sources: Sequence[str]) -> Iterator[tuple[str, str]]:
+def deal_texts(sources: Sequence[str]) -> Iterator[tuple[str, str]]:
     """(where, text) of every deal given: arguments, '-' (stdin) or files, one deal a line."""
     for source in sources:
         if not source.strip():   # Path('') is the current directory: not what was meant
@@ -153,10 +161,16 @@ def run(args: argparse.Namespace) -> int:
         if not isinstance(game, PublishedDeals):
             raise BadInput(f"--known: there are no published deals of {game.name} yet")
         return _verify_known(game, args)
-    if not args.deals:
-        raise BadOption("verify needs a deal, '-' or a file of deals (or --known)")
+    if not args.deals and not args.rank:
+        raise BadOption("verify needs a deal, '-' or a file of deals (or --rank N, --known)")
+    deals = None
+    if args.rank or args.show_rank:
+        from .rank import deal_numbering  # rank imports this module
+
+        deals = deal_numbering(game, options)
+    texts = [("", game.format(_deal_of_rank(deals, n), options)) for n in args.rank or ()]
     status = EXIT_OK
-    for where, text in _deal_texts(args.deals):
+    for where, text in [*texts, *deal_texts(args.deals)]:
         try:
             canonical, result = game.verify(text, options)
         except GameError as error:
@@ -167,15 +181,34 @@ def run(args: argparse.Namespace) -> int:
             print(f"{package_name}: error: {where}{one_line(error)}", file=sys.stderr)
             status = EXIT_BAD_INPUT
             continue
+        rank = _rank(deals, game, text, options) if deals is not None else None
         if args.json:
-            print(json.dumps({"deal": canonical, **result.to_json()}), flush=True)
+            print(json.dumps({"deal": canonical, **result.to_json(),
+                              **({} if rank is None else {"rank": rank})}), flush=True)
         else:
             print(canonical)
             print(f"  {game.describe(result)}")
+            if rank is not None:
+                print(f"  rank {rank}")
         if args.trace and isinstance(game, Trace):  # refused above otherwise
             # --json: stdout holds JSON lines only, so the trace goes to stderr.
             _print_trace(game, text, options, sys.stderr if args.json else sys.stdout)
     return status
+
+
+def _deal_of_rank(deals: Any, number: int) -> Any:
+    if number >= deals.total:
+        raise BadOption(f"--rank {number}: this layout has {deals.total:,} deals, ranks 0 to "
+                        f"{deals.total - 1}")
+    return deals.row(number)
+
+
+def _rank(deals: Any, game: Game, text: str, options: Any) -> int | str:
+    """The deal's rank, or why it has none under these options (another layout)."""
+    try:
+        return int(deals.number(game.parse(text, options)))
+    except (GameError, ValueError) as error:
+        return f"none ({error})"
 
 
 def _print_trace(game: Trace, text: str, options: object, out: TextIO) -> None:

@@ -2,7 +2,7 @@
 
 War, cut down: each hand turns its top card; the higher card takes both to the bottom of its
 hand (its own card first); equal cards go back under their own hands. The hand left with no
-card loses. Cards are ranks 0 .. ranks-1, four of each, dealt half and half.
+card loses. Cards are values 0 .. values-1, four of each, dealt half and half.
 
 It is pure Python: its Kernel is a :class:`~dealsearch.plugin.PythonKernel`, so every
 search runs it, slowly (the framework plays batches on the kernel). It has the core of a game
@@ -35,13 +35,13 @@ from dealsearch.plugin import (
 
 @dataclass(frozen=True)
 class WarOptions:
-    """How many ranks (four cards each) and the agreed limit in rounds."""
+    """How many card values (four cards each) and the agreed limit in rounds."""
 
-    ranks: int = 4
+    values: int = 4
     max_rounds: int = 2_000
 
     def key(self) -> str:
-        """``ranks=4;max_rounds=2000``."""
+        """``values=4;max_rounds=2000``."""
         return ";".join(f"{k}={v}" for k, v in asdict(self).items())
 
     def to_json(self) -> dict[str, Any]:
@@ -57,22 +57,22 @@ class War(Game[WarOptions]):
     measures: ClassVar[tuple[str, ...]] = ("rounds",)
     outcomes: ClassVar[tuple[str, ...]] = ("win", "cycle", "limit")
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
-        OptionSpec("ranks", "ranks in the deck, four cards each", 4, int),
+        OptionSpec("values", "card values in the deck, four cards each", 4, int),
         OptionSpec("max_rounds", "the agreed limit in rounds", 2_000, int),
     )
 
     def options(self, **values: Any) -> WarOptions:
         options = WarOptions(**values)
-        if not 2 <= options.ranks <= 10:
-            raise GameError(f"ranks must be 2 to 10, not {options.ranks}")
+        if not 2 <= options.values <= 10:
+            raise GameError(f"values must be 2 to 10, not {options.values}")
         return options
 
     def describe_options(self, options: WarOptions) -> str:
-        return f"{options.ranks} ranks, at most {options.max_rounds:,} rounds"
+        return f"{options.values} values, at most {options.max_rounds:,} rounds"
 
     def layout(self, options: WarOptions) -> Layout:
-        deck = np.repeat(np.arange(options.ranks, dtype=np.uint8), 4)
-        return Layout(deck, (2 * options.ranks, 2 * options.ranks), names=("hand 1", "hand 2"))
+        deck = np.repeat(np.arange(options.values, dtype=np.uint8), 4)
+        return Layout(deck, (2 * options.values, 2 * options.values), names=("hand 1", "hand 2"))
 
     def parse(self, text: str, options: WarOptions) -> Row:
         hands = text.strip().split("/")
@@ -80,7 +80,7 @@ class War(Game[WarOptions]):
             raise GameError(f"a war deal is two hands of digits split by '/', not {text!r}")
         row = np.array([int(c) for c in "".join(hands)], dtype=np.uint8)
         if sorted(row.tolist()) != self.layout(options).deck.tolist():
-            raise GameError(f"{text!r} is not a deal of {options.ranks} ranks, four each")
+            raise GameError(f"{text!r} is not a deal of {options.values} values, four each")
         if [len(hand) for hand in hands] != list(self.layout(options).segments):
             raise GameError("the hands must be dealt half and half")
         return row
@@ -109,7 +109,7 @@ class War(Game[WarOptions]):
             return (self.outcomes.index(result.outcome), (result.measures["rounds"],),
                     tuple(result.entry.values()), tuple(result.period.values()))
 
-        return PythonKernel(play_row, 4 * options.ranks, 1)
+        return PythonKernel(play_row, 4 * options.values, 1)
 
 
 def play(row: Row, options: WarOptions, lines: list[str] | None = None) -> GameResult:
@@ -146,7 +146,7 @@ def play(row: Row, options: WarOptions, lines: list[str] | None = None) -> GameR
 def play_lines(row: Row, options: WarOptions) -> list[str]:
     """The trace: one line per round (the cards turned, who takes, the hands' sizes).
 
-    >>> play_lines(np.array([1, 0, 0, 1, 0, 1, 1, 0], dtype=np.uint8), WarOptions(ranks=2))[:2]
+    >>> play_lines(np.array([1, 0, 0, 1, 0, 1, 1, 0], dtype=np.uint8), WarOptions(values=2))[:2]
     ['round 1: 1 v 0 -> hand 1 takes; hands 5/3', 'round 2: 0 v 1 -> hand 2 takes; hands 4/4']
     """
     lines: list[str] = []

@@ -44,10 +44,17 @@ class Find:
 
     def to_json(self) -> dict[str, Any]:
         """The keys ``--json`` prints for a find: the deal, outcome, measures, cycle, where it
-        was found, and the game and options it was played under."""
+        was found, and the game and options it was played under (and its rank, where an
+        exhaustive search found it)."""
         return {"deal": self.deal, "outcome": self.outcome, **self.measures,
                 "cycle": self.cycle, "strategy": self.strategy, "run_id": self.run_id,
-                "game": self.game, "options": self.game_options}
+                "game": self.game, "options": self.game_options, **ranked(self.details)}
+
+
+def ranked(details: dict[str, Any]) -> dict[str, int]:
+    """``{"rank": N}`` for a find an exhaustive search made (its details hold its rank)."""
+    rank = details.get("rank")
+    return {"rank": rank} if isinstance(rank, int) and not isinstance(rank, bool) else {}
 
 
 def cycle_json(outcome: str, entry: dict[str, int], period: dict[str, int]
@@ -78,4 +85,4 @@ def iter_lines(rows: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
         yield {"deal": row["deal"], "outcome": row["outcome"], **row["measures"],
                "cycle": cycle_json(row["outcome"], row["entry"], row["period"]),
                "strategy": row["strategy"], "run_id": row["run_id"], "game": row["game"],
-               "options": row["game_options"]}
+               "options": row["game_options"], **ranked(row["details"])}

@@ -3,8 +3,8 @@
 The strategies only produce deals and read results; they know nothing of the log's schema or
 the command line, and a game only through :class:`dealsearch.game.Game` and its capabilities:
 its layout, its kernel (played by the generic compiled loops in ``_generic``) or its own fast
-loops (a :class:`~dealsearch.game.FastSearch`'s ``random_player`` and ``climber``), its text
-and its results.
+loops (a :class:`~dealsearch.game.FastSearch`'s ``random_player`` and ``climber``, a
+:class:`~dealsearch.game.FastBlocks`' ``block_player``), its text and its results.
 """
 
 from .runner import Runner, Summary

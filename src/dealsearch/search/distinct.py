@@ -13,6 +13,11 @@ the lexicographic order of the distinct orderings of the deck.
 >>> deals = DistinctDeals(Layout(np.array([0, 0, 1, 1], dtype=np.uint8), (2, 2), (True, False)))
 >>> deals.total, [deals.row(i).tolist() for i in range(deals.total)]
 (4, [[0, 0, 1, 1], [0, 1, 0, 1], [0, 1, 1, 0], [1, 1, 0, 0]])
+>>> deals.number(np.array([1, 1, 0, 0], dtype=np.uint8))
+3
+
+A deal's number is its *rank*: ``dealsearch verify --rank N`` plays deal N, ``dealsearch rank``
+prints a deal's, and ``search exhaustive --ranks A:B`` plays deals A to B-1.
 """
 
 from __future__ import annotations
@@ -24,6 +29,10 @@ import numpy as np
 import numpy.typing as npt
 
 from ..game import Layout
+
+# Deals: a layout with unordered segments is numbered by counting its deals, which takes too
+# long past about this many (a plain or fixed layout is numbered by formula, at any size).
+MAX_COUNTED = 10**13
 
 # A part of the row that is dealt on its own: (size, unordered) of each of its segments.
 Part = tuple[tuple[int, bool], ...]
@@ -81,12 +90,23 @@ def at_least(layout: Layout) -> int:
     return -(-orderings // inside)
 
 
+def numbering(layout: Layout) -> DistinctDeals:
+    """The layout's deals, numbered (:class:`DistinctDeals`); ValueError for a layout with
+    unordered segments and too many deals to count (:data:`MAX_COUNTED`)."""
+    if any(layout.unordered) and at_least(layout) > MAX_COUNTED:
+        raise ValueError(f"the deals of this layout (at least {at_least(layout):.3g}) are "
+                         "too many to number (a segment whose order does not matter is "
+                         "counted, not computed): use a smaller deck")
+    return DistinctDeals(layout)
+
+
 class DistinctDeals:
     """The distinct deals of a layout, by number (see the module). Counting them takes time
     that grows with the deals of a layout with unordered segments: see :func:`at_least`."""
 
     def __init__(self, layout: Layout) -> None:
         self.width = layout.n_cards
+        self.layout = layout
         bounds = list(zip(layout.bounds(), layout.segments, layout.unordered, layout.fixed,
                           strict=True))
         free = [(a, b, size, unordered) for (a, b), size, unordered, fixed in bounds
@@ -118,6 +138,26 @@ class DistinctDeals:
             number, index = divmod(number, size)
             row[positions] = _unrank(part, counts, index)
         return row
+
+    def number(self, row: npt.NDArray[np.uint8]) -> int:
+        """The number (rank) of a deal of the layout, the inverse of :meth:`row`; an unordered
+        segment may hold its cards in any order. ValueError for a row that is not a deal of
+        the layout (other cards, or cards of a fixed segment elsewhere)."""
+        row = np.array(row, dtype=np.uint8)
+        if row.shape != (self.width,):
+            raise ValueError(f"a deal of {len(row)} cards, not {self.width}")
+        for (a, b), unordered in zip(self.layout.bounds(), self.layout.unordered, strict=True):
+            if unordered:
+                row[a:b].sort()
+        number = 0
+        for (positions, part, counts), size in zip(self.parts, self.sizes, strict=True):
+            cards = row[positions]
+            if cards.size and (int(cards.max()) >= len(counts) or tuple(
+                    np.bincount(cards, minlength=len(counts)).tolist()) != counts):
+                raise ValueError("not a deal of this layout: other cards"
+                                 + (" in a fixed segment" if len(self.parts) > 1 else ""))
+            number = number * size + _rank(part, counts, cards.tolist())
+        return number
 
     def block(self, start: int, count: int) -> npt.NDArray[np.uint8]:
         """Deals ``start .. start+count-1`` (fewer past the last), one row each."""
@@ -151,3 +191,17 @@ def _unrank(part: Part, counts: tuple[int, ...], index: int) -> list[int]:
                 break
             index -= below
     return cards
+
+
+def _rank(part: Part, counts: tuple[int, ...], cards: list[int]) -> int:
+    """The inverse of :func:`_unrank`: the index of ``cards`` among the ways to fill the part."""
+    index = 0
+    low = 0
+    for position, card in enumerate(cards):
+        for code in range(low, card):
+            if counts[code]:
+                left = (*counts[:code], counts[code] - 1, *counts[code + 1:])
+                index += _completions(part, position + 1, left, _low(part, position + 1, code))
+        counts = (*counts[:card], counts[card] - 1, *counts[card + 1:])
+        low = _low(part, position + 1, card)
+    return index

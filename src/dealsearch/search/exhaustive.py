@@ -1,10 +1,12 @@
-"""Exhaustive search: every distinct deal of a small deck, sharded by rank.
+"""Exhaustive search: every distinct deal of a block of ranks, sharded by rank.
 
 The deals are the distinct deals of the game's layout (:mod:`.distinct`): fixed segments keep
 their cards, an unordered segment is played once per content; without either, they are the
-distinct orderings of the deck (a multiset) in lexicographic order of the card codes. Shard
-``k`` covers ranks ``[k*size, (k+1)*size)``; unranking its first deal makes every shard
-independent of the others. :func:`count_deals`, :func:`unrank` and :func:`rank` number the
+distinct orderings of the deck (a multiset) in lexicographic order of the card codes. A
+search covers the ranks ``[START, END)`` it is given (default: all), in shards; unranking a
+task's first deal makes every task independent of the others, and each next deal is the
+previous one stepped to the next ordering (a game's block player, or
+:meth:`DistinctDeals.block`). :func:`count_deals`, :func:`unrank` and :func:`rank` number the
 orderings of a plain multiset.
 
 >>> count_deals((2, 1))
@@ -15,20 +17,23 @@ orderings of a plain multiset.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
+from dataclasses import replace
 from math import factorial, prod
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from ..game import batch_result, finished, play_batch
-from .base import NumberedSearch, Report, Task, add_batch, compact
+from ..game import GameResult, batch_result, finished, play_batch, specialised_block_player
+from .base import NumberedSearch, Report, Task, add_batch, compact, results_of
 from .distinct import DistinctDeals
 from .spec import SearchSpec
 
-MAX_SHARD = 50_000
-BATCH = 10_000
+MAX_SHARD = 50_000   # deals: a shard; a task is a run of shards, sized by the workers' speed
+BATCH = 10_000       # rows played at once by a game's batch player
+MAX_FINDS = 256      # finds kept per call of a game's block player
 
 
 def count_deals(counts: tuple[int, ...]) -> int:
@@ -69,60 +74,151 @@ def rank(cards: tuple[int, ...], counts: tuple[int, ...]) -> int:
 
 
 class ExhaustiveSearch(NumberedSearch):
-    """Hands out shards of ranks until every deal of the deck has been played."""
+    """Hands out runs of shards of ranks until every deal of the block has been played.
+
+    The block is the spec's ranks (default: every deal of the layout), cut short by a deal
+    budget; shard ``k`` covers ranks ``first + k*size`` on, all shards one size but the
+    last. The checkpoint names the ranks played, as ``[start, stop)`` spans.
+    """
 
     name = "exhaustive"
 
     def __init__(self, spec: SearchSpec, checkpoint: dict[str, Any]) -> None:
         self.spec = spec
-        self.total_deals = DistinctDeals(spec.layout).total
+        self.first, end = spec.ranks or (0, DistinctDeals(spec.layout).total)
+        if spec.deals is not None:
+            end = min(end, self.first + spec.deals)
+        self.end = end
+        self.total_deals = end - self.first
         # Enough shards to keep every worker busy, none so big that a find waits long.
         shards = max(spec.worker_count * 8, -(-self.total_deals // MAX_SHARD))
         self.shard_size = max(1, -(-self.total_deals // shards))
         super().__init__(-(-self.total_deals // self.shard_size), checkpoint)
 
+    @property
+    def task_deals(self) -> int:
+        """Deals of one unit of work (a task is a run of shards)."""
+        return self.shard_size
+
     def next_task(self, units: int = 1) -> Task | None:
-        """The next shard, or None when all are handed out (shards have one size)."""
-        shard = self.chunks.take()
-        if shard is None:
+        """The next run of at most ``units`` shards, or None when all are handed out."""
+        taken = self.chunks.take_run(units)
+        if taken is None:
             return None
-        start = shard * self.shard_size
-        size = min(self.shard_size, self.total_deals - start)
-        return Task(shard, {"start": start, "deals": size})
+        shard, count = taken
+        start = self.first + shard * self.shard_size
+        return Task(shard, {"start": start,
+                            "deals": min(count * self.shard_size, self.end - start)})
+
+    def absorb(self, report: Report) -> None:
+        """A run of shards is done (all full but perhaps the block's last)."""
+        self.chunks.finish(report.key, max(1, -(-report.deals // self.shard_size)))
+
+    def played(self) -> list[list[int]]:
+        """The ranks played so far, as sorted ``[start, stop)`` spans.
+
+        >>> from dealsearch.search.spec import SearchSpec
+        >>> search = ExhaustiveSearch(SearchSpec("exhaustive", workers=1, game_options=dict(
+        ...     deck="----JJQQK"), ranks=(100, 200)), {})
+        >>> search.absorb(Report(search.next_task(2).key, deals=2 * search.shard_size))
+        >>> search.shard_size, search.played()
+        (13, [[100, 126]])
+        """
+        done = self.chunks.checkpoint()
+        shards = [[0, done["prefix"]]] if done["prefix"] else []
+        shards += [[k, k + 1] for k in done["extra"]] + done.get("spans", [])
+        spans: list[list[int]] = []
+        for a, b in sorted(shards):
+            start = self.first + a * self.shard_size
+            stop = min(self.end, self.first + b * self.shard_size)
+            if spans and spans[-1][1] == start:
+                spans[-1][1] = stop
+            else:
+                spans.append([start, stop])
+        return spans
+
+    def checkpoint(self) -> dict[str, Any]:
+        """The shards done, and the ranks they hold (for people and other tools)."""
+        return {**super().checkpoint(), "ranks": self.played()}
 
 
-def shard_blocks(spec: SearchSpec, task: Task) -> Iterator[npt.NDArray[np.uint8]]:
-    """The deals of one shard, in blocks of at most :data:`BATCH` rows."""
-    deals = DistinctDeals(spec.layout)
-    start, stop = task.payload["start"], task.payload["start"] + task.payload["deals"]
-    while start < stop:
-        block = deals.block(start, min(BATCH, stop - start))
-        start += len(block)
-        yield block
+def measure_rate(spec: SearchSpec, seconds: float = 0.5) -> float:
+    """Deals per second one core plays of the spec's layout, measured on blocks taken across
+    the space (the deals of low ranks are not typical)."""
+    total = DistinctDeals(spec.layout).total
+    played, began = 0, time.perf_counter()
+    for part in range(1, 9):
+        size = 2_000 if played == 0 else max(1_000, int(played / (time.perf_counter() - began)
+                                                         * seconds / 8))
+        start = min(total * part // 9, max(0, total - size))
+        played += play_shard(spec, Task(0, {"start": start, "deals": min(size, total)})).deals
+    return played / (time.perf_counter() - began)
 
 
 def play_shard(spec: SearchSpec, task: Task) -> Report:
-    """Play every deal of one shard; report every cycle and the shard's longest game."""
+    """Play every deal of a run of shards; report every cycle and the longest games, each
+    with its rank in the details. On the game's own block player where it has one."""
+    deals = DistinctDeals(spec.layout)
+    player = (specialised_block_player(spec.plugin, spec.options, spec.objective or "")
+              if deals.plain else None)
+    if player is None:
+        return _play_batches(spec, task, deals)
+    game = spec.plugin
+    report = Report.for_game(task.key, game)
+    hists, widths = report.hist_args(game)
+    start = task.payload["start"]
+    stop = min(deals.total, start + task.payload["deals"])
+    while start < stop:
+        played, counts, totals, rows, _ = player.play(deals.row(start), stop - start,
+                                                      MAX_FINDS, hists, widths)
+        report.deals += played
+        report.count(game, counts, totals)
+        rows = np.asarray(rows)
+        for row, found in zip(rows, results_of(spec, rows), strict=True):
+            report.finds.append(_ranked(spec, row, found, deals.number(row)))
+        start += played
+    return report
+
+
+def _ranked(spec: SearchSpec, row: npt.NDArray[np.uint8], result: GameResult, number: int
+            ) -> tuple[str, GameResult]:
+    """A find: the deal's text, and its result with its rank among the details."""
+    return compact(row, spec), replace(result, details={**result.details, "rank": number})
+
+
+def shard_blocks(deals: DistinctDeals, task: Task) -> Iterator[tuple[int, npt.NDArray[np.uint8]]]:
+    """The deals of a task, in blocks of at most :data:`BATCH` rows, each with the rank of
+    its first."""
+    start, stop = task.payload["start"], task.payload["start"] + task.payload["deals"]
+    while start < stop:
+        block = deals.block(start, min(BATCH, stop - start))
+        yield start, block
+        start += len(block)
+
+
+def _play_batches(spec: SearchSpec, task: Task, deals: DistinctDeals) -> Report:
+    """:func:`play_shard` on the game's batch player: every cycle, and the longest game."""
     game, options = spec.plugin, spec.options
     report = Report.for_game(task.key, game)
     ended = [game.outcomes.index(o) for o in finished(game)]
     cycle = game.outcomes.index("cycle") if "cycle" in game.outcomes else -1
     objective = game.measures.index(spec.objective or game.measures[0])
     longest = None
-    for block in shard_blocks(spec, task):
+    for first, block in shard_blocks(deals, task):
         batch = play_batch(game, block, options)
         add_batch(report, game, batch)
         for i in np.flatnonzero(batch.outcome == cycle):
-            report.finds.append((compact(block[i], spec),
-                                 batch_result(game, batch, int(i), block[i], options)))
+            report.finds.append(_ranked(spec, block[i],
+                                        batch_result(game, batch, int(i), block[i], options),
+                                        first + int(i)))
         wins = np.flatnonzero(np.isin(batch.outcome, ended))
         if len(wins):
             lengths = batch.measures[wins, objective]
             best = int(wins[np.argmax(lengths)])
             if longest is None or lengths.max() > longest[0]:
-                longest = (int(lengths.max()), compact(block[best], spec),
-                           batch_result(game, batch, best, block[best], options))
+                longest = (int(lengths.max()), _ranked(
+                    spec, block[best], batch_result(game, batch, best, block[best], options),
+                    first + best))
     if longest is not None:
-        report.finds.append((longest[1], longest[2]))
+        report.finds.append(longest[1])
     return report
-

@@ -58,6 +58,35 @@ class _WorkerFailed(Exception):
         super().__init__(describe_failure(error))
 
 
+class _PlaysDiffer(_WorkerFailed):
+    """A task played twice (``--verify-blocks``) gave two different reports."""
+
+    def __init__(self, message: str) -> None:
+        Exception.__init__(self, message)
+
+
+def _fingerprint(report: Report) -> tuple[Any, ...]:
+    """What two plays of one task must agree on: counts, histograms, finds (not timings)."""
+    return (report.deals, report.total, list(report.outcomes),
+            {m: np.asarray(h).tolist() for m, h in report.histograms.items()},
+            [(deal, r.outcome, dict(r.measures), dict(r.entry), dict(r.period), dict(r.details))
+             for deal, r in report.finds])
+
+
+def _compare_plays(task: Task, first: Report, second: Report) -> None:
+    """Raise :class:`_PlaysDiffer`, naming the task's shards, if two plays differ."""
+    if _fingerprint(first) == _fingerprint(second):
+        return
+    where = f"task {task.key}"
+    if "start" in task.payload:
+        start = task.payload["start"]
+        where = (f"the shards from {task.key} (ranks {start:,} to "
+                 f"{start + task.payload['deals'] - 1:,})")
+    raise _PlaysDiffer(f"{where} gave different results on two workers ({first.deals:,} "
+                       f"deals, outcomes {first.outcomes} against {second.outcomes}): a "
+                       "worker plays wrongly")
+
+
 def describe_failure(error: BaseException) -> str:
     """A worker's exception in one line, e.g. 'a worker raised OverflowError: ...'."""
     name = type(error).__name__
@@ -109,6 +138,12 @@ def run_task(spec: SearchSpec, task: Task) -> Report:
 def _deals(task: Task) -> int:
     """The deals (or games) a task plays, if it says."""
     return int(task.payload.get("deals") or task.payload.get("games") or 0)
+
+
+def _played(strategy: Strategy) -> list[list[int]] | None:
+    """The ranks a strategy that numbers its deals has played (exhaustive), else None."""
+    played = getattr(strategy, "played", None)
+    return played() if played is not None else None
 
 
 def _report(future: Future[Report]) -> Report:
@@ -181,14 +216,16 @@ class Summary:
     wall: float | None = None   # this session's wall time, workers' start-up included
     measure: str = ""           # the game's throughput measure, which ``total`` sums
     checked: int | None = None  # a device run: chunks replayed on the CPU, this session
+    ranks: list[list[int]] | None = None   # exhaustive: the ranks played, [start, stop) spans
 
     def to_json(self) -> dict[str, Any]:
-        """The ``--json`` summary line."""
+        """The ``--json`` summary line (with ``ranks`` for an exhaustive search)."""
         return {"run_id": self.run_id, "strategy": self.strategy, "deals": self.deals,
                 self.measure: self.total, "outcomes": self.outcomes, "best": self.best,
                 "seconds": round(self.seconds, 3),
                 "wall_seconds": None if self.wall is None else round(self.wall, 3),
-                **({} if self.checked is None else {"checked_chunks": self.checked})}
+                **({} if self.checked is None else {"checked_chunks": self.checked}),
+                **({} if self.ranks is None else {"ranks": self.ranks})}
 
 
 class Runner:
@@ -274,6 +311,8 @@ class Runner:
         self.rate: float | None = None   # deals per worker-second, measured from reports
         self.in_flight_deals = 0         # deals of the tasks submitted and not yet absorbed
         self.commits = 0
+        # --verify-blocks: each task's second play, by the future of its first
+        self.second_plays: dict[Future[Report], Future[Report]] = {}
 
     # ------------------------------------------------------------------ bookkeeping
 
@@ -432,8 +471,11 @@ class Runner:
                 for future in done:
                     task = in_flight.pop(future)
                     self.in_flight_deals -= _deals(task)
-                    if future.exception() is None:   # else a worker killed by the signal
-                        self._absorb(task, future.result())
+                    try:
+                        report = self._checked(task, future)
+                    except Exception:  # a worker killed by the same signal: redone on --resume
+                        continue
+                    self._absorb(task, report)
                 interrupt.check()
                 if running and time.monotonic() >= give_up:
                     self.hurry = True
@@ -518,6 +560,8 @@ class Runner:
                         if task is None:
                             break
                         future = backend.submit(run_task, spec, task)
+                        if spec.verify_blocks:   # the same task again, to compare
+                            self.second_plays[future] = backend.submit(run_task, spec, task)
                         in_flight[future] = task
                         self.in_flight_deals += _deals(task)
                         future.add_done_callback(ready.put)
@@ -537,7 +581,7 @@ class Runner:
                         task = in_flight.pop(future, None)
                         if task is not None:  # not one cancelled and already gone
                             self.in_flight_deals -= _deals(task)
-                            self._absorb(task, _report(future))
+                            self._absorb(task, self._checked(task, future))
                     bar.update(self.state.deals - before)
                     if self.uncommitted and self.clock() - self.last_commit >= COMMIT_SECONDS:
                         self._commit(started)   # (and the run's end commits the rest)
@@ -571,7 +615,15 @@ class Runner:
         return Summary(self.run_id, spec.strategy, self.state.deals, self.state.total,
                        self.state.outcomes, self.state.best, self._progress(started)["seconds"],
                        status, error, stop_signal, self.clock() - began,
-                       throughput_measure(self.game), self.checked)
+                       throughput_measure(self.game), self.checked, _played(self.strategy))
+
+    def _checked(self, task: Task, future: Future[Report]) -> Report:
+        """The task's report; with ``--verify-blocks``, once its second play agrees."""
+        report = _report(future)
+        second = self.second_plays.pop(future, None)
+        if second is not None:
+            _compare_plays(task, report, _report(second))
+        return report
 
     def _renew(self) -> None:
         """Renew the lease by which this process owns the run (no commit came for a while)."""
@@ -581,7 +633,7 @@ class Runner:
 
     def _close(self, backend: Backend, in_flight: dict[Future[Report], Task],
                bar: tqdm) -> None:
-        for future in in_flight:
+        for future in [*in_flight, *self.second_plays.values()]:
             future.cancel()
         if self.backend is None:
             backend.close(wait=not self.hurry)

@@ -24,9 +24,11 @@ from ..game import (
     make_options,
 )
 from ..strategies import STRATEGIES
-from .distinct import DistinctDeals, at_least
+from .distinct import numbering
 
-MAX_EXHAUSTIVE = 10**13  # deals: about a month on 100 cores at BMN's speed
+# Deals: about a month on 100 cores at BMN's speed. An exhaustive search of more needs a part
+# of the space to search (ranks, deals or time).
+MAX_EXHAUSTIVE = 10**13
 ESCAPES = ("none", "anneal")
 RESTARTS = ("random", "pool", "crossover")  # climb: where a stalled climber starts again
 MAX_KICK = 16                  # climb: most mutations per mutant
@@ -47,6 +49,16 @@ def _number(value: Any) -> bool:
 def _plain(value: Any) -> Any:
     """An option value as JSON keeps it (tuples become lists)."""
     return list(value) if isinstance(value, tuple) else value
+
+
+class EndlessSpace(ValueError):
+    """An exhaustive search of a whole space too big to finish, with no part named."""
+
+    def __init__(self, total: int, projection: str = "") -> None:
+        self.total = total
+        super().__init__(f"an exhaustive search of all {total:.3g} deals would never end"
+                         f"{projection}: give --ranks START:END, --deals N or --time T to "
+                         f"search part of it")
 
 
 @dataclass(frozen=True)
@@ -79,6 +91,8 @@ class SearchSpec:
     kick: int = 1                    # mutations per mutant (a game's own climber)
     device: str = "cpu"              # random only: cpu, gpu, emulate (see dealsearch.devices)
     gpu_check_every: int | None = None   # a device run checks one chunk in N (None: 1000)
+    ranks: tuple[int, int] | None = None  # exhaustive: play deals START <= rank < END
+    verify_blocks: bool = False      # exhaustive: play each task twice and compare
     game: str = DEFAULT_GAME
     game_options: dict[str, Any] = field(default_factory=dict)
 
@@ -120,14 +134,7 @@ class SearchSpec:
                                                                               self.options)
         if refusal:
             raise ValueError(f"--reverse-every: {refusal}")
-        if self.strategy == "exhaustive":
-            deals = at_least(self.layout)
-            if deals <= MAX_EXHAUSTIVE:
-                deals = DistinctDeals(self.layout).total
-            if deals > MAX_EXHAUSTIVE:
-                raise ValueError(f"an exhaustive search of {deals:.3g} deals would never end: "
-                                 f"search a smaller deck (at most {MAX_EXHAUSTIVE:.0e} "
-                                 "deals)")
+        self._check_ranks()
         if self.start is not None:
             self._check_start()
         refusal = device_refusal(self.plugin, self.options, self.strategy, self.device)
@@ -164,6 +171,30 @@ class SearchSpec:
                 raise ValueError(f"{name} must be text, not {getattr(self, name)!r}")
         if not isinstance(self.game_options, dict):
             raise ValueError(f"game options must be a mapping, not {self.game_options!r}")
+
+    def _check_ranks(self) -> None:
+        """An exhaustive search covers its ranks, else the whole space: one it can number,
+        and one small enough to finish unless a budget or ranks say which part to play."""
+        if self.ranks is not None:
+            if self.strategy != "exhaustive":
+                raise ValueError("--ranks is for exhaustive searches")
+            ranks = tuple(self.ranks)
+            if (len(ranks) != 2 or not all(isinstance(r, int) and not isinstance(r, bool)
+                                            for r in ranks) or not 0 <= ranks[0] < ranks[1]):
+                raise ValueError(f"bad ranks {self.ranks!r}: START:END, whole numbers with "
+                                 "0 <= START < END")
+            object.__setattr__(self, "ranks", ranks)
+        if self.verify_blocks and self.strategy != "exhaustive":
+            raise ValueError("--verify-blocks is for exhaustive searches")
+        if self.strategy != "exhaustive":
+            return
+        total = numbering(self.layout).total
+        if self.ranks is not None and self.ranks[1] > total:
+            raise ValueError(f"--ranks {self.ranks[0]}:{self.ranks[1]}: this layout has "
+                             f"{total:,} deals, ranks 0 to {total - 1:,}")
+        if (total > MAX_EXHAUSTIVE and self.ranks is None and self.deals is None
+                and self.time is None):
+            raise EndlessSpace(total)
 
     def _check_start(self) -> None:
         """The start is climbed as given (the run's deck and segments), or refused; never

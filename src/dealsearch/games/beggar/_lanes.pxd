@@ -49,15 +49,25 @@ cdef int play_planes(int kind, int min_cards, const Table* table, const int* siz
                      Batch* batch, Py_ssize_t n) noexcept nogil
 
 
-cdef class RandomPlayer:
-    cdef uint64_t key           # the stream's key (_deals.h); deal ``dealt`` comes next
+cdef class _Player:
+    # What the lanes' players share: the table, a batch, the best so far (see _lanes.pyx).
     cdef Table table
     cdef Batch batch
     cdef bint has_batch
     cdef int sizes[MAX_SEATS]
-    cdef uint8_t[::1] courts
-    cdef int n_courts
     cdef int n_cards
     cdef bint by_tricks
     cdef public int64_t best
+    cdef object _start(self, deck, sizes, payments, max_cards, max_tricks, best, by_tricks,
+                       use_instead)
+
+
+cdef class RandomPlayer(_Player):
+    cdef uint64_t key           # the stream's key (_deals.h); deal ``dealt`` comes next
+    cdef uint8_t[::1] courts
+    cdef int n_courts
     cdef public int64_t dealt
+
+
+cdef class BlockPlayer(_Player):
+    cdef object counts          # cards per class: what every deal of the block holds

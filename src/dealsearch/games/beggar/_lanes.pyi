@@ -52,3 +52,28 @@ class RandomPlayer:
     ) -> tuple[
         int, npt.NDArray[np.int64], int, int, npt.NDArray[np.uint8], npt.NDArray[np.int64]
     ]: ...
+
+@disjoint_base
+class BlockPlayer:
+    best: int
+    def __init__(
+        self,
+        deck: Sequence[int],
+        sizes: Sequence[int],
+        payments: Sequence[int],
+        max_cards: int | None = None,
+        max_tricks: int | None = None,
+        best: int = 0,
+        by_tricks: bool = False,
+    ) -> None: ...
+    def play(
+        self,
+        first: npt.NDArray[np.uint8],
+        n: int,
+        max_finds: int = 256,
+        card_hist: npt.NDArray[np.int64] | None = None,
+        trick_hist: npt.NDArray[np.int64] | None = None,
+        card_bin: int = 10,
+    ) -> tuple[
+        int, npt.NDArray[np.int64], int, int, npt.NDArray[np.uint8], npt.NDArray[np.int64]
+    ]: ...

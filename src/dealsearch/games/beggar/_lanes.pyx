@@ -13,7 +13,9 @@ cards have no bit-planes: :func:`play_rows` passes them to ``_engine.play_rows``
 :class:`RandomPlayer` refuses them.
 
 Results come back in deal order, so :class:`RandomPlayer` keeps exactly the finds, counts and
-generator state of ``_engine.RandomPlayer`` with the same arguments.
+generator state of ``_engine.RandomPlayer`` with the same arguments. :class:`BlockPlayer`
+plays consecutive deals in rank order (an exhaustive search's block), each one the next
+distinct ordering of the one before, with the same counts and finds.
 """
 
 cimport cython
@@ -42,6 +44,7 @@ from dealsearch.games.beggar._engine cimport (
     store_result,
     tally,
 )
+from dealsearch._permutations cimport next_permutation
 from dealsearch.games.beggar._deals cimport ds_deal_planes, ds_seed_key, ds_stream_key
 
 from dealsearch.games.beggar import _engine
@@ -137,6 +140,18 @@ cdef void batch_free(Batch* batch) noexcept nogil:
     detector_free(&batch.det)
 
 
+cdef inline void row_to_planes(const uint8_t* row, int n_cards, uint64_t* planes) noexcept nogil:
+    """A row of at most 64 cards as bit-planes (bit i of plane b: bit b of card i's class)."""
+    cdef int bit
+    cdef uint64_t cls
+    planes[0] = planes[1] = planes[2] = 0
+    for bit in range(n_cards):
+        cls = row[bit]
+        planes[0] |= (cls & 1) << bit
+        planes[1] |= ((cls >> 1) & 1) << bit
+        planes[2] |= ((cls >> 2) & 1) << bit
+
+
 cdef inline bint lanes_fit(int kind, int min_cards, const Table* table) noexcept nogil:
     return (kind != LANES_SCALAR and table.seats == 2
             and min_cards <= table.total <= LANES_MAX_CARDS)
@@ -204,12 +219,11 @@ def play_rows(deals, sizes, payments, max_cards=None, max_tricks=None):
         return _engine.play_rows(deals, sizes, payments, max_cards, max_tricks)
     cdef const uint8_t[:, ::1] rows = np.ascontiguousarray(deals)
     cdef Py_ssize_t n = rows.shape[0], row, done, b, i
-    cdef int seat, status = 0, kind = _kind, min_cards = _min_cards, bit, n_cards
+    cdef int seat, status = 0, kind = _kind, min_cards = _min_cards, n_cards
     cdef int size_of[MAX_SEATS]
     cdef Table table
     cdef Batch batch
     cdef Outcome* res
-    cdef uint64_t cls
     paid = _check_payments(payments)
     fill_table(&table, size_of, sizes, paid, rows.shape[1], max_cards, max_tricks)
     _check_codes("deals", deals, len(paid))
@@ -235,14 +249,7 @@ def play_rows(deals, sizes, payments, max_cards=None, max_tricks=None):
         while done < n:
             b = min(<Py_ssize_t>BATCH, n - done)
             for i in range(b):
-                batch.planes[PLANES * i] = 0
-                batch.planes[PLANES * i + 1] = 0
-                batch.planes[PLANES * i + 2] = 0
-                for bit in range(n_cards):
-                    cls = rows[done + i, bit]
-                    batch.planes[PLANES * i] |= (cls & 1) << bit
-                    batch.planes[PLANES * i + 1] |= ((cls >> 1) & 1) << bit
-                    batch.planes[PLANES * i + 2] |= ((cls >> 2) & 1) << bit
+                row_to_planes(&rows[done + i, 0], n_cards, &batch.planes[PLANES * i])
             status = play_planes(kind, min_cards, &table, size_of, &batch, b)
             if status != 0:
                 break
@@ -266,7 +273,60 @@ def play_rows(deals, sizes, payments, max_cards=None, max_tricks=None):
     return outcome, winner, cards, tricks, out, cycle
 
 
-cdef class RandomPlayer:
+# ---------------------------------------------------------------- the players' arguments
+
+def _lanes_deck(deck, payments, use_instead):
+    """(payments, cards per class) of a deck the lanes deal (bit-planes: up to 64 cards)."""
+    paid = _check_payments(payments)
+    counts = _check_deck(_whole_list("deck", deck, 0, MAX_CARDS, len(paid), len(paid)),
+                         MAX_CLASSES)
+    if sum(counts) > PLANE_CARDS:
+        raise ValueError(f"a deck of {sum(counts)} cards: lanes deal at most "
+                         f"{PLANE_CARDS}{use_instead}")
+    return paid, counts
+
+
+def _play_args(n, max_finds, card_hist, trick_hist, card_bin):
+    """A player's ``play`` arguments, checked: (n, max_finds, card_bin, card_hist,
+    trick_hist), the histograms None or both int64 arrays."""
+    if (card_hist is None) != (trick_hist is None):
+        raise ValueError("give both card_hist and trick_hist, or neither")
+    hist = card_hist is not None
+    return (_whole("n", n, 0), _whole("max_finds", max_finds, 1, 1 << 30),
+            _whole("card_bin", card_bin, 1, 1 << 30),
+            _histogram("card_hist", card_hist) if hist else None,
+            _histogram("trick_hist", trick_hist) if hist else None)
+
+
+cdef class _Player:
+    """What the lanes' players share: the rules' table, a batch's memory, the best so far."""
+
+    def __cinit__(self, *args, **kwargs):
+        self.has_batch = False
+
+    cdef object _start(self, deck, sizes, payments, max_cards, max_tricks, best, by_tricks,
+                       use_instead):
+        """Check the arguments, fill the table, take a batch's memory (a second call frees the
+        first call's); the deck's cards per class."""
+        if self.has_batch:
+            batch_free(&self.batch)
+            self.has_batch = False
+        paid, counts = _lanes_deck(deck, payments, use_instead)
+        self.n_cards = sum(counts)
+        fill_table(&self.table, self.sizes, sizes, paid, self.n_cards, max_cards, max_tricks)
+        self.best = _whole("best", best, 0)
+        self.by_tricks = bool(by_tricks)
+        if batch_init(&self.batch, BATCH) != 0:
+            raise MemoryError("no memory for a batch of deals")
+        self.has_batch = True
+        return counts
+
+    def __dealloc__(self):
+        if self.has_batch:
+            batch_free(&self.batch)
+
+
+cdef class RandomPlayer(_Player):
     """``_engine.RandomPlayer`` on lanes: the same deals, results, finds and generator state.
 
     Decks of up to 64 cards (the bit-plane deals of ``_engine``'s generator). Deals are dealt
@@ -276,41 +336,19 @@ cdef class RandomPlayer:
     how :meth:`play` calls split it.
     """
 
-    def __cinit__(self, *args, **kwargs):
-        self.has_batch = False
-
     def __init__(self, deck, sizes, payments, seed, stream, max_cards=None, max_tricks=None,
                  best=0, by_tricks=False):
-        # In __init__ (not __cinit__) so that Python sees the signature; a second call frees
-        # the first call's memory.
-        if self.has_batch:
-            batch_free(&self.batch)
-            self.has_batch = False
-        paid = _check_payments(payments)
-        counts = _check_deck(_whole_list("deck", deck, 0, MAX_CARDS, len(paid), len(paid)),
-                             MAX_CLASSES)
-        self.n_cards = sum(counts)
-        if self.n_cards > PLANE_CARDS:
-            raise ValueError(f"a deck of {self.n_cards} cards: lanes deal at most "
-                             f"{PLANE_CARDS} (use _engine.RandomPlayer)")
+        # In __init__ (not __cinit__) so that Python sees the signature.
+        counts = self._start(deck, sizes, payments, max_cards, max_tricks, best, by_tricks,
+                             " (use _engine.RandomPlayer)")
         self.n_courts = self.n_cards - counts[0]
         # the court cards' classes, ascending, as _engine's dealer places them (one spare
         # entry, so that the array is never empty)
         self.courts = np.append(np.repeat(np.arange(len(counts), dtype=np.uint8), counts)
                                 [counts[0]:], np.uint8(0))
-        fill_table(&self.table, self.sizes, sizes, paid, self.n_cards, max_cards, max_tricks)
         self.key = ds_stream_key(ds_seed_key(_whole("seed", seed, 0, UINT64_MAX)),
                                  _whole("stream", stream, 0, UINT64_MAX))
-        self.best = _whole("best", best, 0)
-        self.by_tricks = bool(by_tricks)
         self.dealt = 0
-        if batch_init(&self.batch, BATCH) != 0:
-            raise MemoryError("no memory for a batch of deals")
-        self.has_batch = True
-
-    def __dealloc__(self):
-        if self.has_batch:
-            batch_free(&self.batch)
 
     @cython.boundscheck(False)
     @cython.wraparound(False)
@@ -327,14 +365,13 @@ cdef class RandomPlayer:
         """
         if not self.has_batch:
             raise ValueError("this RandomPlayer was never initialised (call RandomPlayer(...))")
-        cdef Py_ssize_t wanted = _whole("n", n, 0)
-        cdef int finds_max = _whole("max_finds", max_finds, 1, 1 << 30)
-        cdef int bin_cards = _whole("card_bin", card_bin, 1, 1 << 30)
-        if (card_hist is None) != (trick_hist is None):
-            raise ValueError("give both card_hist and trick_hist, or neither")
-        cdef bint hist = card_hist is not None
-        cdef int64_t[::1] card_v = _histogram("card_hist", card_hist) if hist else None
-        cdef int64_t[::1] trick_v = _histogram("trick_hist", trick_hist) if hist else None
+        wanted_n, finds_n, bin_n, card_hist, trick_hist = _play_args(
+            n, max_finds, card_hist, trick_hist, card_bin)
+        cdef Py_ssize_t wanted = wanted_n
+        cdef int finds_max = finds_n
+        cdef int bin_cards = bin_n
+        cdef int64_t[::1] card_v = card_hist
+        cdef int64_t[::1] trick_v = trick_hist
         cdef int n_cards = self.n_cards, status = 0, n_found = 0, kind = _kind
         cdef int min_cards = _min_cards
         cdef Py_ssize_t played = 0, b, i
@@ -372,6 +409,85 @@ cdef class RandomPlayer:
                             # deals them again (deal d of a stream is a function of d)
                             break
         self.dealt += played
+        self.best = t.best
+        if status != 0:
+            raise MemoryError("no memory for the cycle detector")
+        return (played, counts, t.cards, t.tricks, find_rows[:n_found],
+                find_results[:n_found])
+
+
+cdef class BlockPlayer(_Player):
+    """Consecutive deals in rank order on lanes: a deal and the distinct orderings after it.
+
+    The next deal is the next distinct ordering of the row (``_permutations.next_permutation``,
+    a few swaps), so a block costs one unranking at its start, however long. Counts and finds
+    as :class:`RandomPlayer`'s: each cycle, and each win longer than every one before (``best``
+    carries over from call to call).
+    """
+
+    def __init__(self, deck, sizes, payments, max_cards=None, max_tricks=None, best=0,
+                 by_tricks=False):
+        self.counts = np.array(self._start(deck, sizes, payments, max_cards, max_tricks, best,
+                                           by_tricks, ""), dtype=np.int64)
+
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    def play(self, first, n, max_finds=256, card_hist=None, trick_hist=None, card_bin=10):
+        """Play ``first`` and the orderings after it, ``n`` deals in all (fewer after the last
+        ordering); stop early once ``max_finds`` finds are kept (the deals after the last
+        one counted are not played: start the next call from the next one).
+
+        Returns what :meth:`RandomPlayer.play` does: (played, counts, total_cards,
+        total_tricks, find_rows, find_results).
+        """
+        if not self.has_batch:
+            raise ValueError("this BlockPlayer was never initialised (call BlockPlayer(...))")
+        if (not isinstance(first, np.ndarray) or first.dtype != np.uint8 or first.ndim != 1
+                or first.shape[0] != self.n_cards):
+            raise ValueError(f"first must be a 1-D uint8 array of {self.n_cards} cards")
+        if (first.max() >= len(self.counts)
+                or not np.array_equal(np.bincount(first, minlength=len(self.counts)),
+                                      self.counts)):
+            raise ValueError("first must hold exactly the deck's cards")
+        wanted_n, finds_n, bin_n, card_hist, trick_hist = _play_args(
+            n, max_finds, card_hist, trick_hist, card_bin)
+        cdef Py_ssize_t wanted = wanted_n
+        cdef int finds_max = finds_n
+        cdef int bin_cards = bin_n
+        cdef int64_t[::1] card_v = card_hist
+        cdef int64_t[::1] trick_v = trick_hist
+        cdef uint8_t[::1] current = np.array(first, dtype=np.uint8)
+        cdef int n_cards = self.n_cards, status = 0, n_found = 0, kind = _kind
+        cdef int min_cards = _min_cards
+        cdef bint more = True
+        cdef Py_ssize_t played = 0, b, i
+        cdef Batch* batch = &self.batch
+        counts = np.zeros(3, dtype=np.int64)
+        find_rows = np.empty((finds_max, n_cards), dtype=np.uint8)
+        find_results = np.empty((finds_max, 8), dtype=np.int64)
+        cdef int64_t[::1] counts_v = counts
+        cdef uint8_t[:, ::1] rows_v = find_rows
+        cdef int64_t[:, ::1] results_v = find_results
+        cdef Tally t = start_tally(counts_v, card_v, trick_v, bin_cards, self.best,
+                                   self.by_tricks)
+        with nogil:
+            while played < wanted and n_found < finds_max and more:
+                b = 0
+                while b < min(<Py_ssize_t>BATCH, wanted - played) and more:
+                    row_to_planes(&current[0], n_cards, &batch.planes[PLANES * b])
+                    b += 1
+                    more = next_permutation(&current[0], n_cards)
+                status = play_planes(kind, min_cards, &self.table, self.sizes, batch, b)
+                if status != 0:
+                    break
+                for i in range(b):   # in rank order: the finds depend on it
+                    played += 1
+                    if tally(&t, &batch.results[i]):
+                        planes_to_row(&batch.planes[PLANES * i], n_cards, &rows_v[n_found, 0])
+                        store_result(&batch.results[i], &results_v[n_found, 0])
+                        n_found += 1
+                        if n_found == finds_max:
+                            break
         self.best = t.best
         if status != 0:
             raise MemoryError("no memory for the cycle detector")

@@ -310,6 +310,16 @@ class BeggarGame(Game[BeggarOptions]):
 
         return GpuSampler(options, seed, objective, open_device(device))
 
+    def block_player(self, options: BeggarOptions, objective: str) -> Any | None:
+        """Blocks of deals in rank order on the lanes (``_lanes.BlockPlayer``), for decks
+        the lanes deal (up to 64 cards); None otherwise."""
+        from . import _lanes
+        from .search import FastBlockPlayer
+
+        if options.deck is None or sum(options.deck) > _lanes.DECK_MAX:
+            return None
+        return FastBlockPlayer(options, objective)
+
     def climber(self, options: BeggarOptions, seed: int, stream: int, objective: str) -> Any:
         """The specialised climber (``_climb.Climber``)."""
         from .search import FastClimber

@@ -60,6 +60,26 @@ class FastSampler:
                 np.delete(results, 1, axis=1))
 
 
+class FastBlockPlayer:
+    """``_lanes.BlockPlayer`` (consecutive deals in rank order) as a generic block player."""
+
+    def __init__(self, options: BeggarOptions, objective: str) -> None:
+        rules = options.game_rules
+        self.player = _lanes.BlockPlayer(rules.deck, options.sizes, rules.payments,
+                                         options.max_cards, options.max_tricks, 0,
+                                         objective == "tricks")
+
+    def play(self, first: npt.NDArray[np.uint8], n: int, max_finds: int = 256,
+             hists: Sequence[I64] = (), widths: Sequence[int] = ()
+             ) -> tuple[int, I64, I64, Any, I64]:
+        """As :meth:`FastSampler.play`, from the deal ``first`` on in rank order."""
+        card_hist, trick_hist, card_bin = _hists(hists, widths)
+        played, counts, cards, tricks, rows, results = self.player.play(
+            first, n, max_finds, card_hist, trick_hist, card_bin)
+        return (played, counts, np.array([cards, tricks], dtype=np.int64), rows,
+                np.delete(results, 1, axis=1))
+
+
 class FastClimber:
     """``_climb.Climber`` as a generic climber (measures cards, tricks)."""
 

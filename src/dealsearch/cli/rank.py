@@ -1,0 +1,80 @@
+"""``dealsearch rank``: each deal's rank, its number in the layout's space (parsing and printing).
+
+The rank is what ``search exhaustive --ranks`` covers and ``verify --rank`` plays: the
+layout's deals numbered in lexicographic order of the card codes
+(:mod:`dealsearch.search.distinct`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from .. import __name__ as package_name
+from ..errors import BadInput, NoSuchFile
+from ..game import Game, GameError, GameOptions, get_game, looks_like_deal
+from ..search.distinct import DistinctDeals, numbering
+from .options import (
+    EXIT_BAD_INPUT,
+    EXIT_OK,
+    add_game_options,
+    examples,
+    game_options,
+    option_values,
+    shared,
+)
+from .verify import deal_texts
+
+
+def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
+    """The ``rank`` command, with ``game``'s options."""
+    rank: argparse.ArgumentParser = commands.add_parser(
+        "rank", parents=[shared("game")],
+        description="Print each deal's rank: its number among the distinct deals of the "
+                    "layout the game's options make, in lexicographic order of the card "
+                    "codes (the order search exhaustive --ranks covers and verify --rank "
+                    "plays). A deal is given as an argument, '-' reads one deal per line "
+                    "from standard input, and a file name one deal per line from that file.",
+        epilog=examples(
+            "dealsearch rank --rules italian 00302020303100000310/00100200002000000010",
+            "dealsearch rank --deck ------JJQQK ------/JJQQK"))
+    rank.add_argument("deals", nargs="+", metavar="DEAL",
+                      help="a deal in any notation, '-' or a file of deals")
+    rank.add_argument("--json", action="store_true", help="one JSON object per deal per line")
+    add_game_options(rank, game)
+    return rank
+
+
+def deal_numbering(game: Game, options: GameOptions) -> DistinctDeals:
+    """The numbered deals of the options' layout; one line of bad input if it has none."""
+    try:
+        return numbering(game.layout(options))
+    except (GameError, ValueError) as error:
+        raise BadInput(f"no ranks: {error}") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    """``dealsearch rank``: print each deal's rank (exit 2 if a deal could not be read)."""
+    game = get_game(args.game)
+    options = game_options(game, option_values(args, game))
+    deals = deal_numbering(game, options)
+    status = EXIT_OK
+    for where, text in deal_texts(args.deals):
+        try:
+            row = game.parse(text, options)
+            number = deals.number(row)
+        except (GameError, ValueError) as error:
+            if not where and not looks_like_deal(game, text):  # a misspelt file name
+                raise NoSuchFile(f"no such file: {text}") from None
+            print(f"{package_name}: error: {where}{error}", file=sys.stderr)
+            status = EXIT_BAD_INPUT
+            continue
+        canonical = game.format(deals.row(number), options)
+        if args.json:
+            print(json.dumps({"deal": canonical, "rank": number}), flush=True)
+        else:
+            print(f"{number}  {canonical}", flush=True)
+    return status
+

@@ -454,7 +454,12 @@ def test_the_emulation_checks_its_arguments(call, words) -> None:
         call()
 
 
-def test_cupy_without_a_gpu_is_one_line(monkeypatch) -> None:
+def test_cupy_without_a_gpu_is_one_line(monkeypatch, tmp_path) -> None:
+    # a driver is loaded, but too old for CuPy's CUDA (with none at all the line says so:
+    # tests/framework/test_messages_name_the_thing.py)
+    (tmp_path / "version").write_text("NVRM version: 390.0\n")
+    monkeypatch.setattr(gpu, "NVIDIA_DRIVER", tmp_path / "version")
+
     def broken() -> int:
         raise RuntimeError("CUDA driver version is insufficient for CUDA runtime version")
 

@@ -405,13 +405,12 @@ class Runner:
                                                           checkpoint.get("strategy", {}))
         self.pending, self.pending_notes, self.uncommitted = [], [], 0
 
-    def _drain(self, in_flight: dict[Future[Report], Task]) -> None:
+    def _drain(self, backend: Backend, in_flight: dict[Future[Report], Task]) -> None:
         """After an interrupt: keep the work of tasks already running that report within
         DRAIN_SECONDS, unless interrupted again; what is still running then is redone on
         --resume (``hurry``: the workers are stopped, not waited for)."""
-        for future in in_flight:
-            future.cancel()
-        running = {future for future in in_flight if not future.cancelled()}
+        backend.cancel(in_flight)
+        running = set(in_flight)
         give_up = time.monotonic() + DRAIN_SECONDS
         try:
             while running:
@@ -419,7 +418,8 @@ class Runner:
                 for future in done:
                     task = in_flight.pop(future)
                     self.in_flight_deals -= _deals(task)
-                    if future.exception() is None:   # else a worker killed by the signal
+                    if not future.cancelled() and future.exception() is None:
+                        # (else never started, or a worker killed by the signal)
                         self._absorb(task, future.result())
                 interrupt.check()
                 if running and time.monotonic() >= give_up:
@@ -531,7 +531,7 @@ class Runner:
                     self._show(bar, started)
             except KeyboardInterrupt as stop:
                 status, stop_signal = "interrupted", getattr(stop, "signum", signal.SIGINT)
-                self._drain(in_flight)
+                self._drain(backend, in_flight)
                 if self._spent(started):
                     status, stop_signal = "done", None
         except _WorkerFailed as failure:  # the work done so far stays; --resume redoes the rest
@@ -560,8 +560,7 @@ class Runner:
 
     def _close(self, backend: Backend, in_flight: dict[Future[Report], Task],
                bar: tqdm) -> None:
-        for future in in_flight:
-            future.cancel()
+        backend.cancel(in_flight)
         if self.backend is None:
             backend.close(wait=not self.hurry)
         elif self.hurry:   # the caller closes it, but the tasks still running are not waited for

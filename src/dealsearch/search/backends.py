@@ -20,7 +20,7 @@ import sys
 import threading
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
@@ -61,6 +61,12 @@ class Backend(ABC):
     @abstractmethod
     def describe(self) -> str:
         """Where the work runs, in a few words."""
+
+    def cancel(self, futures: Collection[Future[Any]]) -> None:
+        """Cancel those of ``futures`` whose task has not started (a running one goes on); the
+        run submits nothing more after."""
+        for future in futures:
+            future.cancel()
 
     @abstractmethod
     def close(self, wait: bool = True) -> None:
@@ -150,6 +156,7 @@ class LocalBackend(Backend):
         self.pool = ProcessPoolExecutor(workers, initializer=_worker_signals,
                                         initargs=(os.getpid(),))
         self.warm = False
+        self.processes: dict[int, Any] = {}   # the workers, once cancel() has shut the pool
 
     @property
     def slots(self) -> int:
@@ -172,6 +179,14 @@ class LocalBackend(Backend):
             interrupt.results([self.pool.submit(first) for _ in range(self.workers)])
             self.warm = True
 
+    def cancel(self, futures: Collection[Future[Any]]) -> None:
+        """Cancel every task not started, in the pool's own thread: a future cancelled here
+        while the workers die of the same signal (``kill`` to the group) would break that
+        thread as it marks them failed (InvalidStateError)."""
+        if futures:
+            self.processes = dict(getattr(self.pool, "_processes", None) or self.processes)
+            self.pool.shutdown(wait=False, cancel_futures=True)
+
     def describe(self) -> str:
         """E.g. '4 workers'."""
         return f"{self.workers} {unit('workers', self.workers)}"
@@ -180,7 +195,8 @@ class LocalBackend(Backend):
         """Drop queued tasks, let running ones finish (or kill them), stop the processes."""
         if not wait:
             # The executor has no public way to stop a running task: end its processes.
-            for process in list((getattr(self.pool, "_processes", None) or {}).values()):
+            workers = getattr(self.pool, "_processes", None) or self.processes
+            for process in list(workers.values()):
                 with contextlib.suppress(OSError):
                     process.kill()
         self.pool.shutdown(wait=wait, cancel_futures=True)

@@ -457,13 +457,12 @@ class Runner:
                                                           checkpoint.get("strategy", {}))
         self.pending, self.pending_notes, self.uncommitted = [], [], 0
 
-    def _drain(self, in_flight: dict[Future[Report], Task]) -> None:
+    def _drain(self, backend: Backend, in_flight: dict[Future[Report], Task]) -> None:
         """After an interrupt: keep the work of tasks already running that report within
         DRAIN_SECONDS, unless interrupted again; what is still running then is redone on
         --resume (``hurry``: the workers are stopped, not waited for)."""
-        for future in in_flight:
-            future.cancel()
-        running = {future for future in in_flight if not future.cancelled()}
+        backend.cancel(in_flight)
+        running = set(in_flight)
         give_up = time.monotonic() + DRAIN_SECONDS
         try:
             while running:
@@ -471,6 +470,8 @@ class Runner:
                 for future in done:
                     task = in_flight.pop(future)
                     self.in_flight_deals -= _deals(task)
+                    if future.cancelled():   # never started: redone on --resume
+                        continue
                     try:
                         report = self._checked(task, future)
                     except Exception:  # a worker killed by the same signal: redone on --resume
@@ -590,7 +591,7 @@ class Runner:
                     self._show(bar, started)
             except KeyboardInterrupt as stop:
                 status, stop_signal = "interrupted", getattr(stop, "signum", signal.SIGINT)
-                self._drain(in_flight)
+                self._drain(backend, in_flight)
                 if self._spent(started):
                     status, stop_signal = "done", None
         except (_WorkerFailed, LogWriteFailed) as failure:
@@ -633,8 +634,7 @@ class Runner:
 
     def _close(self, backend: Backend, in_flight: dict[Future[Report], Task],
                bar: tqdm) -> None:
-        for future in [*in_flight, *self.second_plays.values()]:
-            future.cancel()
+        backend.cancel([*in_flight, *self.second_plays.values()])
         if self.backend is None:
             backend.close(wait=not self.hurry)
         elif self.hurry:   # the caller closes it, but the tasks still running are not waited for

@@ -425,7 +425,7 @@ def space_projection(deals: int, rate: float, cores: int, workers: int = 100) ->
     on this machine's ``cores`` and on ``workers`` such cores, as a clause.
 
     >>> space_projection(193_584_473_082_000, 1.5e6, 2)
-    ' (at 1,500,000 deals/s a core, measured here: 2.0 years on these 2 cores, 14.9 days on 100)'
+    ' (at 1,500,000 deals/s a core, measured here: 2 years on these 2 cores, 14.9 days on 100)'
     """
     if rate <= 0:
         return ""

@@ -80,7 +80,9 @@ def test_not_run_blocks_say_why(block):
 
 
 def test_few_blocks_are_not_run():
-    assert len(NOT_RUN) <= 15, [f"{b.page}:{b.line}" for b in NOT_RUN]
+    # 17: the two of Dask's secured cluster (certificates, several machines) run on loopback
+    # in tests/framework/test_dask_security.py instead
+    assert len(NOT_RUN) <= 17, [f"{b.page}:{b.line}" for b in NOT_RUN]
 
 
 def test_every_block_names_its_language():

@@ -103,7 +103,7 @@ def test_records_lists_each_objectives_finds_in_a_table_of_its_own(four, tmp_pat
     out = capsys.readouterr().out
     tables = re.split(r"^war4: .*$", out, flags=re.M)[1:]
     headings = re.findall(r"^war4: .*$", out, flags=re.M)
-    setting = "4 ranks, at most 2,000 rounds"   # the setting in words, as the start line
+    setting = "4 values, at most 2,000 rounds"   # the setting in words, as the start line
     assert headings == [f"war4: {setting}"] + [f"war4: {setting} (ranked by {m})"
                                                for m in FOUR[1:]]
     for objective, table in zip(FOUR, tables, strict=True):

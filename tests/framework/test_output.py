@@ -174,7 +174,7 @@ def test_outcomes_and_counts_read_as_words(logs, capsys):
     assert main(["status", "--all", "--db", str(logs)]) == 0
     out = capsys.readouterr().out
     assert re.search(r"outcomes: win [\d,]+( · \w+ [\d,]+)*$", out, re.M), out
-    assert re.search(r"[\d,]+ deals in [\d.]+ s \([\d,]+ deals/s\)", out), out
+    assert re.search(r"[\d,]+ deals in [\d.]+ m?s \([\d,]+ deals/s\)", out), out
 
 
 # ------------------------------------------------------------------ help that teaches

@@ -173,11 +173,11 @@ class CappedWar(War):
                 return 0, (result.measures["rounds"],), (), ()
             return 1, (options.max_rounds,), (), ()
 
-        return PythonKernel(play_row, 4 * options.ranks, 1)
+        return PythonKernel(play_row, 4 * options.values, 1)
 
 
 register(CappedWar())
-sys.exit(main(["search", "random", "--game", "cappedwar", "--ranks", "2", "--deals", "3000",
+sys.exit(main(["search", "random", "--game", "cappedwar", "--values", "2", "--deals", "3000",
                "--workers", "1", "--seed", "1", "--db", sys.argv[1]]))
 '''
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 import html
 import itertools
 import math
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,6 +45,7 @@ DPI = 100
 FIGURE_SIZE = (900, 500)  # pixels
 MAX_CYCLE_BARS = 15       # cycles drawn
 MAX_CYCLE_ROWS = 50       # cycles listed in the HTML table
+MARKER = 4                # points: every measured point is drawn, a lone one too
 COLOURS = ("#4477aa", "#cc3311", "#228833", "#aa3377", "#ee7733", "#009988", "#bbbbbb")
 FIGURES = ("lengths.png", "best.png", "throughput.png", "records.png", "cycles.png")
 
@@ -168,6 +168,14 @@ def _save(fig: Any, path: Path) -> None:
     plt.close(fig)
 
 
+def _legend(fig: Any) -> None:
+    """The figure's legend below its axes, where it hides no data (two columns for many
+    short labels)."""
+    labels = fig.axes[0].get_legend_handles_labels()[1]
+    wide = len(labels) > 4 and max(map(len, labels)) <= 60
+    fig.legend(loc="outside lower center", fontsize="small", ncols=2 if wide else 1)
+
+
 def _label(run: dict[str, Any]) -> str:
     return f"run {run['id']}: {run['strategy']}, {setting_text(run)}"
 
@@ -216,7 +224,7 @@ def draw_lengths(log: RecordLog, runs: list[dict[str, Any]], path: Path, measure
                                              f"{fit.p_value:.2f})")
     ax.set_yscale("log")
     ax.set_ylim(bottom=0.5)
-    ax.legend(fontsize="small")
+    _legend(fig)
     ax.set_title("How long the games were (each strategy and setting on its own)")
     ax.set_xlabel(f"game length ({measure})")
     width = widths.pop() if len(widths) == 1 else None
@@ -227,70 +235,99 @@ def draw_lengths(log: RecordLog, runs: list[dict[str, Any]], path: Path, measure
     return lengths
 
 
-def draw_best(log: RecordLog, runs: list[dict[str, Any]], path: Path, measure: str
-              ) -> bool:
-    """Best game so far against time, one line per run ranked by ``measure`` (a run ranked
-    by another measure found its bests by that one); False (nothing drawn) if no such run
-    logged a finished game."""
+#: A line of a figure against search time: (seconds of search, values, label).
+Line = tuple[list[float], list[float], str]
+
+
+def best_lines(log: RecordLog, runs: list[dict[str, Any]], measure: str) -> list[Line]:
+    """Each run's best game so far (in ``measure``) against its search time, the clock its
+    throughput samples keep (time the run was stopped does not count), to the run's last
+    search second; runs ranked by another measure, and runs without a finished game, have
+    no line."""
     lines = []
     for run in runs:
         if run.get("objective", measure) != measure:
             continue
         wins = sorted((f for f in log.finds([run["id"]]) if f["outcome"] != "cycle"),
-                      key=lambda f: f["found"])
+                      key=lambda f: (f["seconds"], f["id"]))
         best, xs, ys = 0, [], []
         for find in wins:
             if find[measure] > best:
                 best = find[measure]
-                xs.append(max(find["found"] - run["started"], 0))
+                xs.append(find["seconds"])
                 ys.append(best)
         if xs:
-            end = (run["ended"] or time.time()) - run["started"]
-            lines.append(([*xs, max(end, xs[-1])], [*ys, ys[-1]], _label(run)))
-    if not lines:
-        return False
+            lines.append(([*xs, max(run["seconds"], xs[-1])], [*ys, ys[-1]], _label(run)))
+    return lines
+
+
+def best_figure(lines: list[Line], measure: str) -> Any:
+    """The figure of :func:`best_lines` (not saved)."""
     unit, size = _time_unit(max(xs[-1] for xs, _, _ in lines))
     fig, ax = _figure()
     for xs, ys, label in lines:
-        ax.step([x / size for x in xs], ys, where="post", marker=".", label=label)
+        ax.step([x / size for x in xs], ys, where="post", marker="o", markersize=MARKER,
+                label=label)
     ax.set_title("Longest game found so far")
-    ax.set_xlabel(f"time since the run started ({unit})")
+    ax.set_xlabel(f"search time ({unit}; time a run was stopped does not count)")
     ax.set_ylabel(f"longest game ({measure})")
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlim(left=0)
-    ax.legend(fontsize="small")
-    _save(fig, path)
-    return True
+    _legend(fig)
+    return fig
 
 
-def draw_throughput(log: RecordLog, runs: list[dict[str, Any]], path: Path) -> bool:
-    """Deals per second against search time, one line per run; False (nothing drawn) unless
-    some run has at least two speed measurements (a run of a few seconds has one)."""
+def draw_best(log: RecordLog, runs: list[dict[str, Any]], path: Path, measure: str
+              ) -> bool:
+    """Best game so far against search time, one line per run ranked by ``measure`` (a run
+    ranked by another measure found its bests by that one); False (nothing drawn) if no such
+    run logged a finished game."""
+    lines = best_lines(log, runs, measure)
+    if lines:
+        _save(best_figure(lines, measure), path)
+    return bool(lines)
+
+
+def speed_lines(log: RecordLog, runs: list[dict[str, Any]]) -> list[Line]:
+    """Each run's deals per second between its throughput samples, against search time
+    (a run with fewer than two samples has no line)."""
     lines = []
     for run in runs:
-        samples = log.samples(run["id"])
         xs, ys = [], []
-        for before, after in itertools.pairwise(samples):
+        for before, after in itertools.pairwise(log.samples(run["id"])):
             seconds = after["seconds"] - before["seconds"]
             if seconds > 0:
                 xs.append(after["seconds"])
                 ys.append((after["deals"] - before["deals"]) / seconds)
         if xs:
             lines.append((xs, ys, _label(run)))
-    if not any(len(xs) >= 2 for xs, _, _ in lines):
-        return False
+    return lines
+
+
+def speed_figure(lines: list[Line]) -> Any:
+    """The figure of :func:`speed_lines` (not saved): every point marked, so that a run
+    measured once shows as a dot."""
     unit, size = _time_unit(max(xs[-1] for xs, _, _ in lines))
     fig, ax = _figure()
     for xs, ys, label in lines:
-        ax.plot([x / size for x in xs], ys, marker=".", label=label)
+        ax.plot([x / size for x in xs], ys, marker="o", markersize=MARKER, label=label)
     ax.set_title("Search speed")
-    ax.set_xlabel(f"search time ({unit})")
+    ax.set_xlabel(f"search time ({unit}; time a run was stopped does not count)")
     ax.set_ylabel("deals per second")
     ax.yaxis.set_major_formatter(StrMethodFormatter("{x:,.0f}"))
     ax.set_ylim(bottom=0)
     ax.set_xlim(left=0)
-    ax.legend(fontsize="small")
-    _save(fig, path)
+    _legend(fig)
+    return fig
+
+
+def draw_throughput(log: RecordLog, runs: list[dict[str, Any]], path: Path) -> bool:
+    """Deals per second against search time, one line per run; False (nothing drawn) unless
+    some run has at least two speed measurements (a run of a few seconds has one)."""
+    lines = speed_lines(log, runs)
+    if not any(len(xs) >= 2 for xs, _, _ in lines):
+        return False
+    _save(speed_figure(lines), path)
     return True
 
 
@@ -338,39 +375,70 @@ def _cycle_label(cycle: dict[str, Any], measures: tuple[str, ...]) -> str:
     return f"{cycle['id'][:6]}: period {period}, entry from {cycle[f'entry_{last}']} {last}"
 
 
-def draw_cycles(cycles: list[dict[str, Any]], path: Path,
-                measures: tuple[str, ...]) -> bool:
-    """The cycle catalogue; False (nothing drawn) without cycles. If some cycle is reached
-    by several logged deals: one bar per distinct cycle, as long as the deals that reach it
-    (the most reached). If each is reached by one deal (a random search's cycles): how many
-    distinct cycles have each period."""
-    if not cycles:
-        return False
+def cycle_setting(cycle: dict[str, Any]) -> str:
+    """The setting a cycle was found in, in words (:func:`describe_setting`)."""
+    return describe_setting(cycle["game"], cycle["game_options"], cycle["options_key"])
+
+
+def cycle_settings(cycles: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """The cycles by their setting (:func:`cycle_setting`), in the order given: cycles of
+    different rules are different catalogues."""
+    by: dict[str, list[dict[str, Any]]] = {}
+    for c in cycles:
+        by.setdefault(cycle_setting(c), []).append(c)
+    return by
+
+
+def cycle_figure(cycles: list[dict[str, Any]], measures: tuple[str, ...]) -> Any:
+    """The figure of :func:`draw_cycles` (not saved): one series, in its own colour and
+    named in the legend, per setting."""
     fig, ax = _figure()
     last = measures[-1]
+    settings = cycle_settings(cycles)
+    colours = dict(zip(settings, itertools.cycle(COLOURS), strict=False))
     if max(c["deals"] for c in cycles) > 1:
         shown = cycles[:MAX_CYCLE_BARS]
-        labels = [_cycle_label(c, measures) for c in shown]
-        ax.barh(range(len(shown)), [c["deals"] for c in shown], color="#aa3377")
-        ax.set_yticks(range(len(shown)), labels, fontsize="small")
+        for setting, members in settings.items():
+            rows = [i for i, c in enumerate(shown) if c in members]
+            if rows:
+                ax.barh(rows, [shown[i]["deals"] for i in rows], color=colours[setting],
+                        label=setting)
+        ax.set_yticks(range(len(shown)), [_cycle_label(c, measures) for c in shown],
+                      fontsize="small")
         ax.invert_yaxis()
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         more = f", the {len(shown)} most reached" if len(cycles) > len(shown) else ""
         ax.set_title(f"Cycle catalogue: {len(cycles):,} distinct cycles{more}")
         ax.set_xlabel("logged deals that enter the cycle")
     else:
-        periods: dict[int, int] = {}
-        for c in cycles:
-            periods[c[f"period_{last}"]] = periods.get(c[f"period_{last}"], 0) + 1
-        ax.bar(list(periods), list(periods.values()), color="#aa3377", width=0.8)
+        width = 0.8 / len(settings)   # the settings' bars side by side at each period
+        for i, (setting, members) in enumerate(settings.items()):
+            periods: dict[int, int] = {}
+            for c in members:
+                periods[c[f"period_{last}"]] = periods.get(c[f"period_{last}"], 0) + 1
+            offset = (i - (len(settings) - 1) / 2) * width
+            ax.bar([p + offset for p in periods], list(periods.values()), width=width,
+                   color=colours[setting], label=setting)
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.yaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_title(f"Cycle catalogue: {len(cycles):,} distinct cycles, each reached by "
                      "one logged deal")
         ax.set_xlabel(f"period ({last})")
         ax.set_ylabel("distinct cycles")
-    _save(fig, path)
-    return True
+    _legend(fig)
+    return fig
+
+
+def draw_cycles(cycles: list[dict[str, Any]], path: Path,
+                measures: tuple[str, ...]) -> bool:
+    """The cycle catalogue, each setting's cycles in their own colour, named; False (nothing
+    drawn) without cycles. If some cycle is reached by several logged deals: one bar per
+    distinct cycle, as long as the deals that reach it (the most reached). If each is
+    reached by one deal (a random search's cycles): how many distinct cycles have each
+    period."""
+    if cycles:
+        _save(cycle_figure(cycles, measures), path)
+    return bool(cycles)
 
 
 def _table(headers: list[str], rows: list[list[Any]], wrap: int | None = None) -> str:
@@ -460,6 +528,7 @@ def _write_report(log: RecordLog, run_ids: list[int], out: Path, game: str,
                  r["workers"], _best(r, measure, measures[0])]
                 for r in chosen]
     last = measures[-1]
+    cycle_rows = [(c, cycle_setting(c)) for c in cycles[:MAX_CYCLE_ROWS]]
     figure: Callable[[str, str, str], str] = lambda name, alt, absent: _figure_html(  # noqa: E731
         drew[name], name, alt, absent)
     page = f"""<!doctype html>
@@ -492,9 +561,10 @@ level. Other strategies' lengths are not random deals and get no fit.</p>
  if records else ""}
 <h2>Cycles</h2>{figure("cycles.png", "cycle catalogue",
                        "No never-ending deal was found in these runs.")}
-{_table(["cycle", *(f"period {m}" for m in measures), f"shortest entry ({last})", "deals"],
-        [[c["id"], *(c[f"period_{m}"] for m in measures), c[f"entry_{last}"], f"{c['deals']:,}"]
-         for c in cycles[:MAX_CYCLE_ROWS]]) if cycles else ""}
+{_table(["cycle", "setting", *(f"period {m}" for m in measures), f"shortest entry ({last})",
+         "deals"],
+        [[c["id"], setting, *(c[f"period_{m}"] for m in measures), c[f"entry_{last}"],
+          f"{c['deals']:,}"] for c, setting in cycle_rows]) if cycles else ""}
 {_more_cycles(len(cycles))}
 </body></html>
 """

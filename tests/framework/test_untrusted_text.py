@@ -63,7 +63,7 @@ def crafted(tmp_path_factory: pytest.TempPathFactory) -> Path:
         find = [row[1] for row in con.execute("PRAGMA table_info(finds)")][1:]
         con.execute(f"INSERT INTO finds ({', '.join(find)}) SELECT 2, game, options_key, "
                     f"game_options, ?, ?, measures, entry, period, details, ?, found, "
-                    f"NULL FROM finds WHERE run_id = 1 LIMIT 1",
+                    f"NULL, seconds FROM finds WHERE run_id = 1 LIMIT 1",
                     (evil("deal"), evil("outcome"), evil("strategy")))
         con.execute("UPDATE cycles SET key = ? WHERE rowid = (SELECT min(rowid) FROM cycles)",
                     (evil("cycle key"),))

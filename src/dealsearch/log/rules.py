@@ -177,6 +177,8 @@ def _values(table: str, v: dict[str, Any], json_: dict[str, Any]) -> list[str]:
             if problem:
                 problems.append(f"checkpoint {problem}")
     elif table in ("finds", "cycles"):
+        if table == "finds" and v.get("seconds", 0) < 0:
+            problems.append("seconds is negative")
         if table == "finds" and json_.get("measures") == {}:
             problems.append("measures is empty")
         if table == "finds" and v.get("outcome") == "cycle" and "entry" in v and (

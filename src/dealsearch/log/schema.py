@@ -85,6 +85,7 @@ CREATE TABLE IF NOT EXISTS finds (
     strategy       TEXT NOT NULL,
     found          REAL NOT NULL,
     cycle_id       TEXT REFERENCES cycles(id),
+    seconds        REAL NOT NULL,        -- its run's search time then (as in samples)
     UNIQUE (game, options_key, deal)
 );
 CREATE INDEX IF NOT EXISTS finds_by_run ON finds (run_id);

@@ -221,7 +221,7 @@ class RecordLog:
                                 (run_id, progress["seconds"], progress["deals"],
                                  json.dumps(progress["totals"])))
             for find in finds:
-                self._insert_find(run_id, find)
+                self._insert_find(run_id, find, progress["seconds"])
             self.db.execute(
                 "UPDATE runs SET seconds = ?, deals = ?, totals = ?, outcomes = ?,"
                 " checkpoint = ?, status = ?, ended = ? WHERE id = ?",
@@ -249,7 +249,7 @@ class RecordLog:
         with _transaction(self.db):
             hold(self.db, run_id, owner)
 
-    def _insert_find(self, run_id: int, find: Find) -> None:
+    def _insert_find(self, run_id: int, find: Find, seconds: float) -> None:
         now = time.time()
         options = json.dumps(find.game_options)
         if find.cycle_id is not None and find.outcome == "cycle":
@@ -261,12 +261,12 @@ class RecordLog:
         cycle = find.outcome == "cycle"
         cursor = self.db.execute(
             "INSERT OR IGNORE INTO finds (run_id, game, options_key, game_options, deal, outcome,"
-            " measures, entry, period, details, strategy, found, cycle_id)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " measures, entry, period, details, strategy, found, cycle_id, seconds)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (run_id, find.game, find.options_key, options, find.deal, find.outcome,
              json.dumps(find.measures), json.dumps(find.entry) if cycle else None,
              json.dumps(find.period) if cycle else None, json.dumps(find.details),
-             find.strategy, now, find.cycle_id))
+             find.strategy, now, find.cycle_id, seconds))
         if cursor.rowcount:   # a new find (a deal found again keeps its first entry)
             self.db.executemany(
                 "INSERT INTO find_measures (find_id, measure, value) VALUES (?, ?, ?)",

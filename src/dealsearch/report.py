@@ -26,7 +26,7 @@ import matplotlib
 
 matplotlib.use("Agg")  # files only: no screen is needed or wanted
 import matplotlib.pyplot as plt
-from matplotlib.ticker import MaxNLocator, StrMethodFormatter
+from matplotlib.ticker import MaxNLocator, NullFormatter, StrMethodFormatter
 
 from .game import Published, PublishedRecords, describe_setting, get_game, histogram
 from .log import RecordLog
@@ -223,6 +223,9 @@ def draw_lengths(log: RecordLog, runs: list[dict[str, Any]], path: Path, measure
                                              f"{fit.scale_text} {measure} (chi-square p = "
                                              f"{fit.p_value:.2f})")
     ax.set_yscale("log")
+    # Plain numbers: the log scale's own labels are mathtext, which the report turns off.
+    ax.yaxis.set_major_formatter(StrMethodFormatter("{x:,.0f}"))
+    ax.yaxis.set_minor_formatter(NullFormatter())
     ax.set_ylim(bottom=0.5)
     _legend(fig)
     ax.set_title("How long the games were (each strategy and setting on its own)")

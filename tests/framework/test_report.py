@@ -5,11 +5,15 @@ from __future__ import annotations
 import json
 import math
 import re
+import sqlite3
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 from matplotlib.image import imread
+from matplotlib.lines import Line2D
 
+from dealsearch import report
 from dealsearch.cli import main
 from dealsearch.games.beggar._engine import random_rows
 from dealsearch.games.beggar.catalogue import cycle_id
@@ -18,7 +22,16 @@ from dealsearch.games.beggar.notation import STANDARD, parse_deal
 from dealsearch.games.beggar.reverse import basin
 from dealsearch.log import RecordLog
 from dealsearch.projection import fit_tail
-from dealsearch.report import FIGURE_SIZE, FIGURES
+from dealsearch.report import (
+    FIGURE_SIZE,
+    FIGURES,
+    best_figure,
+    best_lines,
+    cycle_figure,
+    setting_text,
+    speed_figure,
+    speed_lines,
+)
 
 from deals import CASELLA
 
@@ -162,3 +175,92 @@ def test_the_cycle_figure_and_table_follow_run(tmp_path, capsys):
     page = (tmp_path / "r" / "index.html").read_text(encoding="utf-8")
     table = page.split("<h2>Cycles</h2>")[1]
     assert set(re.findall(r"<td>([0-9a-f]{12})</td>", table)) == first
+
+
+def test_best_so_far_counts_search_time_as_the_speed_samples_do(random_log, tmp_path):
+    """A run stopped for an hour between its start and its finds: the hour is not search."""
+    db = tmp_path / "stopped.sqlite"
+    db.write_bytes(random_log.read_bytes())
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE runs SET started = started - 3600")
+    log = RecordLog(db)
+    run = log.runs()[0]
+    [(xs, ys, _)] = best_lines(log, [run], "cards")
+    finds = [f for f in log.finds([run["id"]]) if f["outcome"] != "cycle"]
+    assert xs == sorted(xs) and set(xs[:-1]) <= {f["seconds"] for f in finds}
+    assert xs[-1] == run["seconds"] == log.samples(run["id"])[-1]["seconds"] < 3600
+    fig = best_figure([(xs, ys, "run 1")], "cards")
+    speed = speed_figure([([run["seconds"]], [1.0], "run 1")])
+    try:
+        label = fig.axes[0].get_xlabel()
+        assert label.startswith("search time") and "stopped does not count" in label
+        assert label == speed.axes[0].get_xlabel()
+    finally:
+        plt.close(fig)
+        plt.close(speed)
+
+
+def test_cycles_of_two_settings_are_two_named_series(tmp_path, capsys):
+    db = str(tmp_path / "cycles.sqlite")
+    for deck in ("------JJQQK", "-----JJQQ"):
+        assert main(["search", "exhaustive", "--deck", deck, "--workers", "1", "--db", db,
+                     "--json", "--quiet"]) == 0
+    capsys.readouterr()
+    log = RecordLog(db)
+    settings = [setting_text(run) for run in log.runs()]
+    assert len(set(settings)) == 2
+    cycles = log.cycles("beggar")
+    for shown in (cycles, [{**c, "deals": 1} for c in cycles]):  # bars, then periods
+        fig = cycle_figure(shown, ("cards", "tricks"))
+        try:
+            series = {bars.get_label(): len(bars) for bars in fig.axes[0].containers}
+            legend = [t.get_text() for t in fig.legends[0].get_texts()]
+        finally:
+            plt.close(fig)
+        assert set(series) == set(legend) == set(settings)
+        if shown is cycles:   # one bar per cycle, in its setting's series
+            assert sorted(series.values()) == sorted(
+                sum(c["options_key"] == run["options_key"] for c in cycles)
+                for run in log.runs())
+    main(["report", "--db", db, "--out", str(tmp_path / "r")])
+    table = (tmp_path / "r" / "index.html").read_text(encoding="utf-8").split(
+        "<h2>Cycles</h2>")[1]
+    assert all(f"<td>{setting}</td>" in table for setting in settings)
+
+
+def test_a_run_measured_once_is_a_marked_point_and_the_legend_hides_no_data(random_log):
+    log = RecordLog(random_log)
+    run = log.runs()[0]
+    [once] = speed_lines(log, [run])     # 100,000 deals: one speed measurement
+    assert len(once[0]) == 1
+    longer = ([10.0, 20.0, 30.0], [once[1][0] * 0.9] * 3, "run 2: random")
+    fig = speed_figure([longer, once])
+    try:
+        ax = fig.axes[0]
+        [point] = [line for line in ax.get_lines() if len(line.get_xdata()) == 1]
+        assert point.get_marker() in Line2D.filled_markers   # not '.', a dot of 3 pixels
+        assert point.get_markersize() >= 4
+        [legend] = fig.legends
+        assert ax.get_legend() is None
+        fig.canvas.draw()
+        box = legend.get_window_extent()
+        assert not box.overlaps(ax.get_window_extent())
+        assert all(not box.contains(*xy) for line in ax.get_lines()
+                   for xy in ax.transData.transform(line.get_xydata()))
+    finally:
+        plt.close(fig)
+
+
+def test_the_length_axis_says_plain_numbers_not_mathtext(random_log, tmp_path, monkeypatch):
+    """The report draws texts as written (no mathtext), so the log scale's labels must be
+    plain: '1,000', never '$\\mathdefault{10^{3}}$'."""
+    figures = {}
+    monkeypatch.setattr(report, "_save", lambda fig, path: figures.__setitem__(path.name, fig))
+    report.write_report(RecordLog(random_log), [], tmp_path, "beggar")
+    fig = figures["lengths.png"]
+    try:
+        fig.canvas.draw()
+        labels = [t.get_text() for t in fig.axes[0].get_yticklabels() if t.get_text()]
+    finally:
+        plt.close(fig)
+    assert labels and all(re.fullmatch(r"[\d,.]+", label) for label in labels), labels

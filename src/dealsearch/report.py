@@ -45,7 +45,7 @@ DPI = 100
 FIGURE_SIZE = (900, 500)  # pixels
 MAX_CYCLE_BARS = 15       # cycles drawn
 MAX_CYCLE_ROWS = 50       # cycles listed in the HTML table
-MARKER = 4                # points: every measured point is drawn, a lone one too
+MARKER = 5                # points: every measured point is drawn, a lone one too
 COLOURS = ("#4477aa", "#cc3311", "#228833", "#aa3377", "#ee7733", "#009988", "#bbbbbb")
 FIGURES = ("lengths.png", "best.png", "throughput.png", "records.png", "cycles.png")
 

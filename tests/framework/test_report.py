@@ -11,7 +11,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 from matplotlib.image import imread
-from matplotlib.lines import Line2D
+from matplotlib.markers import MarkerStyle
 
 from dealsearch import report
 from dealsearch.cli import main
@@ -238,8 +238,9 @@ def test_a_run_measured_once_is_a_marked_point_and_the_legend_hides_no_data(rand
     try:
         ax = fig.axes[0]
         [point] = [line for line in ax.get_lines() if len(line.get_xdata()) == 1]
-        assert point.get_marker() in Line2D.filled_markers   # not '.', a dot of 3 pixels
-        assert point.get_markersize() >= 4
+        style = MarkerStyle(point.get_marker())   # '.' is half the size of 'o'
+        across = style.get_path().transformed(style.get_transform()).get_extents().width
+        assert style.is_filled() and across * point.get_markersize() >= 5   # points
         [legend] = fig.legends
         assert ax.get_legend() is None
         fig.canvas.draw()

@@ -318,7 +318,8 @@ def speed_figure(lines: list[Line]) -> Any:
     ax.set_xlabel(f"search time ({unit}; time a run was stopped does not count)")
     ax.set_ylabel("deals per second")
     ax.yaxis.set_major_formatter(StrMethodFormatter("{x:,.0f}"))
-    ax.set_ylim(bottom=0)
+    top = max(max(ys) for _, ys, _ in lines)
+    ax.set_ylim(0, 1.1 * top or None)   # room for the top point's marker
     ax.set_xlim(left=0)
     _legend(fig)
     return fig
@@ -378,18 +379,15 @@ def _cycle_label(cycle: dict[str, Any], measures: tuple[str, ...]) -> str:
     return f"{cycle['id'][:6]}: period {period}, entry from {cycle[f'entry_{last}']} {last}"
 
 
-def cycle_setting(cycle: dict[str, Any]) -> str:
-    """The setting a cycle was found in, in words (:func:`describe_setting`)."""
-    return describe_setting(cycle["game"], cycle["game_options"], cycle["options_key"])
-
-
-def cycle_settings(cycles: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-    """The cycles by their setting (:func:`cycle_setting`), in the order given: cycles of
+def cycle_settings(cycles: list[dict[str, Any]]) -> dict[str, str]:
+    """Each cycle's setting (by its id), in words (:func:`describe_setting`): cycles of
     different rules are different catalogues."""
-    by: dict[str, list[dict[str, Any]]] = {}
+    words: dict[tuple[str, str], str] = {}
     for c in cycles:
-        by.setdefault(cycle_setting(c), []).append(c)
-    return by
+        if (c["game"], c["options_key"]) not in words:
+            words[c["game"], c["options_key"]] = describe_setting(
+                c["game"], c["game_options"], c["options_key"])
+    return {c["id"]: words[c["game"], c["options_key"]] for c in cycles}
 
 
 def cycle_figure(cycles: list[dict[str, Any]], measures: tuple[str, ...]) -> Any:
@@ -397,12 +395,13 @@ def cycle_figure(cycles: list[dict[str, Any]], measures: tuple[str, ...]) -> Any
     named in the legend, per setting."""
     fig, ax = _figure()
     last = measures[-1]
-    settings = cycle_settings(cycles)
+    setting_of = cycle_settings(cycles)
+    settings = list(dict.fromkeys(setting_of.values()))   # in the order of their cycles
     colours = dict(zip(settings, itertools.cycle(COLOURS), strict=False))
     if max(c["deals"] for c in cycles) > 1:
         shown = cycles[:MAX_CYCLE_BARS]
-        for setting, members in settings.items():
-            rows = [i for i, c in enumerate(shown) if c in members]
+        for setting in settings:
+            rows = [i for i, c in enumerate(shown) if setting_of[c["id"]] == setting]
             if rows:
                 ax.barh(rows, [shown[i]["deals"] for i in rows], color=colours[setting],
                         label=setting)
@@ -415,10 +414,11 @@ def cycle_figure(cycles: list[dict[str, Any]], measures: tuple[str, ...]) -> Any
         ax.set_xlabel("logged deals that enter the cycle")
     else:
         width = 0.8 / len(settings)   # the settings' bars side by side at each period
-        for i, (setting, members) in enumerate(settings.items()):
+        for i, setting in enumerate(settings):
             periods: dict[int, int] = {}
-            for c in members:
-                periods[c[f"period_{last}"]] = periods.get(c[f"period_{last}"], 0) + 1
+            for c in cycles:
+                if setting_of[c["id"]] == setting:
+                    periods[c[f"period_{last}"]] = periods.get(c[f"period_{last}"], 0) + 1
             offset = (i - (len(settings) - 1) / 2) * width
             ax.bar([p + offset for p in periods], list(periods.values()), width=width,
                    color=colours[setting], label=setting)
@@ -531,7 +531,7 @@ def _write_report(log: RecordLog, run_ids: list[int], out: Path, game: str,
                  r["workers"], _best(r, measure, measures[0])]
                 for r in chosen]
     last = measures[-1]
-    cycle_rows = [(c, cycle_setting(c)) for c in cycles[:MAX_CYCLE_ROWS]]
+    setting_of = cycle_settings(cycles[:MAX_CYCLE_ROWS])
     figure: Callable[[str, str, str], str] = lambda name, alt, absent: _figure_html(  # noqa: E731
         drew[name], name, alt, absent)
     page = f"""<!doctype html>
@@ -566,8 +566,9 @@ level. Other strategies' lengths are not random deals and get no fit.</p>
                        "No never-ending deal was found in these runs.")}
 {_table(["cycle", "setting", *(f"period {m}" for m in measures), f"shortest entry ({last})",
          "deals"],
-        [[c["id"], setting, *(c[f"period_{m}"] for m in measures), c[f"entry_{last}"],
-          f"{c['deals']:,}"] for c, setting in cycle_rows]) if cycles else ""}
+        [[c["id"], setting_of[c["id"]], *(c[f"period_{m}"] for m in measures),
+          c[f"entry_{last}"], f"{c['deals']:,}"] for c in cycles[:MAX_CYCLE_ROWS]])
+ if cycles else ""}
 {_more_cycles(len(cycles))}
 </body></html>
 """

@@ -161,12 +161,18 @@ def test_a_durak_report_fits_on_the_data_and_says_the_setting_in_words(tmp_path,
     assert 'src="cycles.png"' in page   # aggressive 3-player Durak cycles
 
 
-def test_the_cycle_figure_and_table_follow_run(tmp_path, capsys):
-    db = str(tmp_path / "cycles.sqlite")
+@pytest.fixture(scope="module")
+def two_decks(tmp_path_factory):
+    """Two exhaustive runs, each on its own deck (two settings), both with cycles."""
+    db = str(tmp_path_factory.mktemp("cycles") / "cycles.sqlite")
     for deck in ("------JJQQK", "-----JJQQ"):
         assert main(["search", "exhaustive", "--deck", deck, "--workers", "1", "--db", db,
                      "--json", "--quiet"]) == 0
-    capsys.readouterr()
+    return db
+
+
+def test_the_cycle_figure_and_table_follow_run(two_decks, tmp_path):
+    db = two_decks
     log = RecordLog(db)
     every = {c["id"] for c in log.cycles()}
     first = {c["id"] for c in log.cycles(run_ids=[1])}
@@ -200,12 +206,8 @@ def test_best_so_far_counts_search_time_as_the_speed_samples_do(random_log, tmp_
         plt.close(speed)
 
 
-def test_cycles_of_two_settings_are_two_named_series(tmp_path, capsys):
-    db = str(tmp_path / "cycles.sqlite")
-    for deck in ("------JJQQK", "-----JJQQ"):
-        assert main(["search", "exhaustive", "--deck", deck, "--workers", "1", "--db", db,
-                     "--json", "--quiet"]) == 0
-    capsys.readouterr()
+def test_cycles_of_two_settings_are_two_named_series(two_decks, tmp_path):
+    db = two_decks
     log = RecordLog(db)
     settings = [setting_text(run) for run in log.runs()]
     assert len(set(settings)) == 2
@@ -222,7 +224,7 @@ def test_cycles_of_two_settings_are_two_named_series(tmp_path, capsys):
             assert sorted(series.values()) == sorted(
                 sum(c["options_key"] == run["options_key"] for c in cycles)
                 for run in log.runs())
-    main(["report", "--db", db, "--out", str(tmp_path / "r")])
+    assert main(["report", "--db", db, "--out", str(tmp_path / "r")]) == 0
     table = (tmp_path / "r" / "index.html").read_text(encoding="utf-8").split(
         "<h2>Cycles</h2>")[1]
     assert all(f"<td>{setting}</td>" in table for setting in settings)

@@ -149,3 +149,9 @@ def test_the_rules_are_bounded_by_the_data_not_by_what_a_row_claims():
                  whole=False)[1] == []
     assert chunks_problem({"chunks": {"prefix": 3, "extra": [5], "spans": [[7, 9]]}}) is None
     assert chunks_problem({"chunks": {"prefix": 3, "spans": [[9, 7]]}}) is not None
+
+
+def test_a_find_keeps_its_runs_search_time_never_negative():
+    assert judge("finds", {"seconds": 12.5}, whole=False)[1] == []
+    assert judge("finds", {"seconds": -1.0}, whole=False)[1] == ["seconds is negative"]
+    assert judge("finds", {"seconds": None}, whole=False)[1] == ["seconds is empty (NULL)"]

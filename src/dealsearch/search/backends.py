@@ -199,7 +199,10 @@ class LocalBackend(Backend):
             for process in list(workers.values()):
                 with contextlib.suppress(OSError):
                     process.kill()
-        self.pool.shutdown(wait=wait, cancel_futures=True)
+        # Joined even after a kill (the pool's thread sees its workers gone at once): a thread
+        # left running raced the interpreter's exit, which writes to its wake-up pipe as the
+        # thread closes it (an OSError traceback after "interrupted").
+        self.pool.shutdown(wait=True, cancel_futures=True)
 
 
 @dataclass(frozen=True)

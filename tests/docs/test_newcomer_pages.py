@@ -20,8 +20,8 @@ DOCS = ROOT / "docs"
 
 def options(command: str, game: str) -> set[str]:
     """The long options of ``command`` as parsed for ``game`` (of each subcommand too)."""
-    parser = _subparser(build_parser(game), command)
-    assert parser is not None
+    parser = _subparser(build_parser(game, command), command)   # built: its options added
+    assert parser is not None and parser._actions[1:], f"{command}'s parser was not built"
     found: set[str] = set()
     stack = [parser]
     while stack:

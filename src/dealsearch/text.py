@@ -125,6 +125,15 @@ def count(value: float | None) -> str:
     return f"{value:,.3g}" if abs(value) < 1000 else f"{value:,.0f}"
 
 
+def counted(n: int, noun: str) -> str:
+    """``n`` (as :func:`count` writes it) and ``noun``, with an s where ``n`` is not 1.
+
+    >>> counted(1, "run"), counted(1234, "find"), counted(0, "problem")
+    ('1 run', '1,234 finds', '0 problems')
+    """
+    return f"{count(n)} {noun}{'' if n == 1 else 's'}"
+
+
 def ranks_text(spans: Sequence[Sequence[int]], most: int = 3) -> str:
     """Spans of ranks ``[start, stop)`` as people read them, the first few only.
 

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from ..strategies import STRATEGIES
-from ..text import count
+from ..text import counted
 from .damage import READ_ERRORS, damaged, is_damage
 from .rules import judge, text_factory
 from .schema import APPLICATION_ID, TABLES, VERSION, LogError, columns, connect, identify
@@ -81,8 +81,7 @@ class Reading:
     def summary(self) -> str:
         """How many rows of each table were read, e.g. '4 runs, 62 finds, ...'."""
         sizes = {t: len(self.rows.get(t, [])) for t in TABLES if t not in DERIVED}
-        return ", ".join(f"{count(n)} {t if n != 1 else t.removesuffix('s')}"
-                         for t, n in sizes.items())
+        return ", ".join(counted(n, t.removesuffix("s")) for t, n in sizes.items())
 
     @property
     def row_problems(self) -> list[Problem]:

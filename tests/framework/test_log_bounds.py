@@ -5,8 +5,10 @@ gigabyte."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -149,3 +151,35 @@ def test_the_rules_are_bounded_by_the_data_not_by_what_a_row_claims():
                  whole=False)[1] == []
     assert chunks_problem({"chunks": {"prefix": 3, "extra": [5], "spans": [[7, 9]]}}) is None
     assert chunks_problem({"chunks": {"prefix": 3, "spans": [[9, 7]]}}) is not None
+
+
+@pytest.fixture(scope="module")
+def exhaustive(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A log of an exhaustive run of a small deck, whose checkpoint holds the ranks played."""
+    db = tmp_path_factory.mktemp("ranks") / "log.sqlite"
+    assert main(["search", "exhaustive", "--deck", "------JJQQK", "--workers", "1", "--quiet",
+                 "--json", "--db", str(db)]) == 0
+    return db
+
+
+@pytest.mark.parametrize("played", ["x", 5, [[1]], [["a", "b"]], [[5, 1]], [[0, 1]] * 70_000])
+def test_the_ranks_an_exhaustive_run_played_are_spans(exhaustive, tmp_path, capsys, played):
+    """status prints them (a traceback on a crafted log before the rule)."""
+    db = Path(shutil.copy(exhaustive, tmp_path / "log.sqlite"))
+    with closing(sqlite3.connect(db)) as log, log:
+        checkpoint = json.loads(log.execute("SELECT checkpoint FROM runs").fetchone()[0])
+        assert checkpoint["strategy"]["ranks"] == [[0, 13860]]   # as written: sound
+        checkpoint["strategy"]["ranks"] = played
+        log.execute("UPDATE runs SET checkpoint = ?", (json.dumps(checkpoint),))
+    capsys.readouterr()
+    assert main(["status", "--all", "--db", str(db)]) == 1
+    err = capsys.readouterr().err
+    assert "checkpoint ranks is not a list of the spans of ranks played" in err
+
+
+@pytest.mark.parametrize("block", ["x", [1], [5, 1], [0, 1, 2]])
+def test_the_block_of_an_exhaustive_run_is_a_span(block):
+    options = json.dumps({"strategy": "exhaustive", "ranks": block})
+    assert judge("runs", {"options": options}, whole=False)[1] == [
+        "options ranks is not a block of ranks [start, end]"]
+    assert judge("runs", {"options": json.dumps({"ranks": [0, 9]})}, whole=False)[1] == []

@@ -4,7 +4,7 @@ Every reader (``records``, ``status``, ``report``, ``search --resume``) holds ea
 to these rules, and so does ``dealsearch log check``: a row that breaks one is skipped and
 counted by a reader, named by the check. The rules bound what a row may make a reader do (a
 log is a file from a stranger): text and JSON lengths, JSON nesting, numbers in range,
-histogram bins and widths, pids, the chunks of a checkpoint.
+histogram bins and widths, pids, the chunks and ranks of a checkpoint.
 
 >>> judge("histograms", {"run_id": 1, "measure": "cards", "bin_width": 10,
 ...                      "counts": '{"1000000000000": 1}'})[1]
@@ -176,6 +176,9 @@ def _values(table: str, v: dict[str, Any], json_: dict[str, Any]) -> list[str]:
             problem = chunks_problem(json_["checkpoint"].get("strategy"))
             if problem:
                 problems.append(f"checkpoint {problem}")
+        ranks = json_.get("options", {}).get("ranks")
+        if ranks is not None and not is_spans([ranks], 1):
+            problems.append("options ranks is not a block of ranks [start, end]")
     elif table in ("finds", "cycles"):
         if table == "finds" and json_.get("measures") == {}:
             problems.append("measures is empty")
@@ -211,11 +214,14 @@ def _values(table: str, v: dict[str, Any], json_: dict[str, Any]) -> list[str]:
 def chunks_problem(strategy: Any) -> str | None:
     """What is wrong with the chunks a strategy's checkpoint says are done (the
     :class:`~dealsearch.search.base.ChunkSet` every chunked strategy keeps), if anything:
-    ``{"prefix": count, "extra": [chunk, ...], "spans": [[start, stop], ...]}``."""
+    ``{"prefix": count, "extra": [chunk, ...], "spans": [[start, stop], ...]}``, and with the
+    ranks an exhaustive search says it played (``"ranks": [[start, end], ...]``)."""
     if strategy is None:
         return None
     if not isinstance(strategy, dict):
         return "strategy is not a JSON object"
+    if "ranks" in strategy and not is_spans(strategy["ranks"], MAX_CHUNKS_LISTED):
+        return "ranks is not a list of the spans of ranks played ([start, end], ...)"
     chunks = strategy.get("chunks")
     if chunks is None:
         return None
@@ -231,6 +237,14 @@ def chunks_problem(strategy: Any) -> str | None:
     if len(extra) + sum(stop - start for start, stop in spans) > MAX_CHUNKS_LISTED:
         return f"chunks lists more than {MAX_CHUNKS_LISTED:,} chunks done out of order"
     return None
+
+
+def is_spans(value: Any, most: int) -> bool:
+    """Whether ``value`` is a list of at most ``most`` spans ``[start, end]`` of ranks, each
+    whole numbers with ``start < end`` (the exhaustive search's block and ranks played)."""
+    return isinstance(value, list) and len(value) <= most and all(
+        isinstance(s, list) and len(s) == 2 and all(is_count(n) for n in s) and s[0] < s[1]
+        for s in value)
 
 
 def decode(table: str, row: Any, whole: bool = True) -> dict[str, Any]:

@@ -125,13 +125,13 @@ def count(value: float | None) -> str:
     return f"{value:,.3g}" if abs(value) < 1000 else f"{value:,.0f}"
 
 
-def counted(n: int, noun: str) -> str:
-    """``n`` (as :func:`count` writes it) and ``noun``, with an s where ``n`` is not 1.
+def counted(n: int, things: str) -> str:
+    """``n`` (as :func:`count` writes it) of ``things`` (:func:`unit`: singular for one).
 
-    >>> counted(1, "run"), counted(1234, "find"), counted(0, "problem")
+    >>> counted(1, "runs"), counted(1234, "finds"), counted(0, "problems")
     ('1 run', '1,234 finds', '0 problems')
     """
-    return f"{count(n)} {noun}{'' if n == 1 else 's'}"
+    return f"{count(n)} {unit(things, n)}"
 
 
 def ranks_text(spans: Sequence[Sequence[int]], most: int = 3) -> str:

@@ -62,7 +62,7 @@ def _check(db: str) -> int:
     for problem in problems:
         print(f"{db}: {problem}")
     if problems:   # the lines above, then one line on stderr (exit 1)
-        raise DamagedLog(f"{db} is damaged: {counted(len(problems), 'problem')} in "
+        raise DamagedLog(f"{db} is damaged: {counted(len(problems), 'problems')} in "
                          f"{reading.summary()}; save the rest with: dealsearch log recover "
                          f"--db {db} NEW.sqlite")
     print(f"{db} is sound: {reading.summary()}")
@@ -77,11 +77,11 @@ def _recover(db: str, out: str) -> int:
     recovery = recover(db, out)
     for line in recovery.left:
         print(f"{db}: {line}")
-    kept = ", ".join(counted(n, table.removesuffix("s")) for table, n in recovery.kept.items())
+    kept = ", ".join(counted(n, table) for table, n in recovery.kept.items())
     how = " (with the sqlite3 tool's .recover)" if recovery.used_sqlite else ""
     print(f"recovered {kept} into {out}{how}")
     if recovery.left:   # the lines above, then one line on stderr (exit 1)
-        raise DamagedLog(f"{counted(len(recovery.left), 'thing')} of {db} could not be "
+        raise DamagedLog(f"{counted(len(recovery.left), 'things')} of {db} could not be "
                          f"recovered (listed above); {out} holds the rest")
     return EXIT_OK
 

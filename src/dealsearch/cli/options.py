@@ -145,7 +145,7 @@ def check_workers(count: int, oversubscribe: bool) -> None:
     """Refuse (one line) more local workers than cores, unless ``--oversubscribe``."""
     if count > cores() and not oversubscribe:
         raise BadOption(f"--workers {count} is more than this machine's "
-                        f"{counted(cores(), 'core')}: more workers would only share them; add "
+                        f"{counted(cores(), 'cores')}: more workers would only share them; add "
                         "--oversubscribe to insist")
 
 

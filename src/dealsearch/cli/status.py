@@ -110,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
     runs = read_runs(args.db, args.all, skipped)
     status = _show(args, runs, last)
     if skipped:   # a damaged log: the runs that could be read were shown, then one line
-        raise damaged(args.db, f"{counted(len(skipped), 'row')} that cannot be read left out, "
+        raise damaged(args.db, f"{counted(len(skipped), 'rows')} that cannot be read left out, "
                                f"the first: {skipped[0]}")
     return status
 

@@ -81,7 +81,7 @@ class Reading:
     def summary(self) -> str:
         """How many rows of each table were read, e.g. '4 runs, 62 finds, ...'."""
         sizes = {t: len(self.rows.get(t, [])) for t in TABLES if t not in DERIVED}
-        return ", ".join(counted(n, t.removesuffix("s")) for t, n in sizes.items())
+        return ", ".join(counted(n, t) for t, n in sizes.items())
 
     @property
     def row_problems(self) -> list[Problem]:
@@ -411,6 +411,6 @@ def refuse_damaged(path: str | Path, run_id: int | None = None) -> None:
     nothing is written into a damaged log."""
     problems = check_before_writing(path, run_id)
     if problems:
-        count = f"{len(problems)} problem" + "s" * (len(problems) > 1)
+        count = counted(len(problems), "problems")
         raise damaged(path, f"{count}, nothing is written into a damaged log; the first: "
                             f"{problems[0]}")

@@ -22,7 +22,7 @@ from ..log.damage import damaged
 from ..log.ownership import describe as describe_owner
 from ..log.ownership import shown_status
 from ..strategies import STRATEGIES
-from ..text import count, counted, duration, measures, outcomes, ranks_text, rate, unit
+from ..text import count, counted, duration, measures, outcomes, ranks_text, rate
 from .advice import how_to_continue
 from .options import EXIT_OK, examples, open_log, shared
 
@@ -144,8 +144,7 @@ def _text(f: dict[str, Any], then: str) -> str:
         "default" if game is None or game.option_specs else "")
     kind = "search" if f["strategy"] in STRATEGIES else "run"   # e.g. a factory run
     lines = [f"run {f['run_id']} {f['status']}: {f['strategy']} {kind} of {f['game']}"
-             f"{f' ({setting})' if setting else ''}, {count(f['workers'])} "
-             f"{unit('workers', f['workers'])}"]
+             f"{f' ({setting})' if setting else ''}, {counted(f['workers'], 'workers')}"]
     if f["status"] == "stale":
         lines.append(f"  its owner, {describe_owner(f['owner'])}, is gone: {then}")
     budget = []

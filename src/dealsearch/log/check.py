@@ -334,8 +334,7 @@ def _ranked(reading: Reading) -> None:
 
 
 def _histogram_counts(reading: Reading, runs: dict[int, Row]) -> None:
-    """No histogram of a run counts more games than the run played (a log written before
-    games were plug-ins may count fewer: its histograms were saved apart from its counts)."""
+    """No histogram of a search run counts more games than the run played."""
     for row in reading.rows.get("histograms", []):
         run = runs.get(row.values.get("run_id"))  # type: ignore[arg-type]
         if row.problems or run is None or run.problems or \

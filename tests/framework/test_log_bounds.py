@@ -183,3 +183,19 @@ def test_the_block_of_an_exhaustive_run_is_a_span(block):
     assert judge("runs", {"options": options}, whole=False)[1] == [
         "options ranks is not a block of ranks [start, end]"]
     assert judge("runs", {"options": json.dumps({"ranks": [0, 9]})}, whole=False)[1] == []
+
+
+def test_the_rank_of_an_exhaustive_find_is_a_rank(exhaustive, tmp_path, capsys):
+    """records --cycles sorts the finds by rank (a traceback on a crafted log before)."""
+    db = Path(shutil.copy(exhaustive, tmp_path / "log.sqlite"))
+    with closing(sqlite3.connect(db)) as log, log:
+        (find, details), = log.execute("SELECT id, details FROM finds WHERE outcome = 'cycle' "
+                                       "ORDER BY id LIMIT 1")
+        assert isinstance(json.loads(details)["rank"], int)   # as written: sound
+        log.execute("UPDATE finds SET details = ? WHERE id = ?",
+                    (json.dumps({**json.loads(details), "rank": "x"}), find))
+    capsys.readouterr()
+    assert main(["records", "--cycles", "--db", str(db)]) == 1
+    out, err = capsys.readouterr()
+    assert "41 never-ending deals found by exhaustive search, by rank" in out
+    assert f"finds row {find}: details rank is not a rank" in err

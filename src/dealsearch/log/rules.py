@@ -182,6 +182,9 @@ def _values(table: str, v: dict[str, Any], json_: dict[str, Any]) -> list[str]:
     elif table in ("finds", "cycles"):
         if table == "finds" and json_.get("measures") == {}:
             problems.append("measures is empty")
+        if table == "finds" and "rank" in (json_.get("details") or {}) and \
+                not is_count(json_["details"]["rank"]):
+            problems.append("details rank is not a rank (a whole number from 0)")
         if table == "finds" and v.get("outcome") == "cycle" and "entry" in v and (
                 json_.get("entry") is None or json_.get("period") is None):
             problems.append("a cycle without its entry and period")

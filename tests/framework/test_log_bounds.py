@@ -76,6 +76,12 @@ CRAFTED = {
         "UPDATE runs SET checkpoint = json_set(checkpoint, '$.strategy.chunks',"
         " json('{\"prefix\": 0, \"spans\": [[0, 1000000000000000000]]}'))",
         "checkpoint chunks lists more than"),
+    "a best so far that is no deal": (
+        "UPDATE runs SET checkpoint = json_set(checkpoint, '$.best', 'x')",
+        "checkpoint best is not a deal with its measures"),
+    "a best so far of no count": (
+        "UPDATE runs SET checkpoint = json_set(checkpoint, '$.best.cards', 'many')",
+        "checkpoint best holds something other than counts"),
     "an owner's pid over 2^31": (
         "INSERT INTO owners VALUES (1, 't', 1099511627776, 'h', NULL, 0, 0)",
         "pid is not a process id"),

@@ -173,7 +173,8 @@ def _values(table: str, v: dict[str, Any], json_: dict[str, Any]) -> list[str]:
             if problem and name in v:
                 problems.append(f"{name} {problem}")
         if "checkpoint" in json_:
-            problem = chunks_problem(json_["checkpoint"].get("strategy"))
+            problem = chunks_problem(json_["checkpoint"].get("strategy")) or best_problem(
+                json_["checkpoint"].get("best"))
             if problem:
                 problems.append(f"checkpoint {problem}")
         ranks = json_.get("options", {}).get("ranks")
@@ -239,6 +240,19 @@ def chunks_problem(strategy: Any) -> str | None:
         return "chunks lists something other than spans of chunks done (spans)"
     if len(extra) + sum(stop - start for start, stop in spans) > MAX_CHUNKS_LISTED:
         return f"chunks lists more than {MAX_CHUNKS_LISTED:,} chunks done out of order"
+    return None
+
+
+def best_problem(best: Any) -> str | None:
+    """What is wrong with a run's best so far (``{"deal": text, measure: count, ...}``, or
+    none yet), if anything."""
+    if best is None:
+        return None
+    if not isinstance(best, dict) or not isinstance(best.get("deal"), str) or \
+            len(best["deal"]) > MAX_TEXT:
+        return "best is not a deal with its measures"
+    if not all(is_count(n) for name, n in best.items() if name != "deal"):
+        return "best holds something other than counts"
     return None
 
 

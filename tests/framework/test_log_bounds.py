@@ -82,6 +82,9 @@ CRAFTED = {
     "a best so far of no count": (
         "UPDATE runs SET checkpoint = json_set(checkpoint, '$.best.cards', 'many')",
         "checkpoint best holds something other than counts"),
+    "an objective that is no name": (
+        "UPDATE runs SET options = json_set(options, '$.objective', json('[1]'))",
+        "options objective is not the name of a measure"),
     "an owner's pid over 2^31": (
         "INSERT INTO owners VALUES (1, 't', 1099511627776, 'h', NULL, 0, 0)",
         "pid is not a process id"),

@@ -180,6 +180,9 @@ def _values(table: str, v: dict[str, Any], json_: dict[str, Any]) -> list[str]:
         ranks = json_.get("options", {}).get("ranks")
         if ranks is not None and not is_spans([ranks], 1):
             problems.append("options ranks is not a block of ranks [start, end]")
+        objective = json_.get("options", {}).get("objective")
+        if objective is not None and not isinstance(objective, str):
+            problems.append("options objective is not the name of a measure")
     elif table in ("finds", "cycles"):
         if table == "finds" and json_.get("measures") == {}:
             problems.append("measures is empty")

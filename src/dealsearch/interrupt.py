@@ -132,11 +132,6 @@ def raising() -> Iterator[None]:
         yield
 
 
-def requested() -> int | None:
-    """The first stop signal noted (raised or not), if any."""
-    return _noted[0] if _noted else None
-
-
 def check() -> None:
     """Raise :class:`Interrupted` for the next noted signal not yet raised, if any: called at
     a safe point of the code."""

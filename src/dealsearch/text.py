@@ -125,6 +125,15 @@ def count(value: float | None) -> str:
     return f"{value:,.3g}" if abs(value) < 1000 else f"{value:,.0f}"
 
 
+def counted(n: int, things: str) -> str:
+    """``n`` (as :func:`count` writes it) of ``things`` (:func:`unit`: singular for one).
+
+    >>> counted(1, "runs"), counted(1234, "finds"), counted(0, "problems")
+    ('1 run', '1,234 finds', '0 problems')
+    """
+    return f"{count(n)} {unit(things, n)}"
+
+
 def ranks_text(spans: Sequence[Sequence[int]], most: int = 3) -> str:
     """Spans of ranks ``[start, stop)`` as people read them, the first few only.
 

@@ -49,6 +49,8 @@ COMMANDS = {
     "drop the strategy": ["search", "random", "--resume", "1"],
     "an empty argument": ["verify", ""],
     "not '|'": ["verify", RECORD.replace("/", "|")],
+    "are for a tls:// --scheduler": ["search", "random", "--tls-cert", "cert.pem"],
+    "--dashboard is for": ["search", "random", "--dashboard"],
 }
 # ... or the test that asserts it.
 TESTS = {

@@ -172,9 +172,11 @@ def test_the_dask_backend_without_dask_says_what_to_install(capsys, tmp_path, mo
     (["--scheduler", "tls://127.0.0.1:1", "--tls-ca-file", "missing.pem", "--tls-cert",
       "missing.pem"], "no such certificate file: missing.pem"),
 ])
-def test_bad_backend_options_give_one_line_and_exit_2(capsys, tmp_path, argv, message):
+@pytest.mark.parametrize("command", [["search", "random"], ["factory", "--nodes", "1"]])
+def test_bad_backend_options_give_one_line_and_exit_2(capsys, tmp_path, argv, message,
+                                                      command):
     if "--backend" not in argv:
         pytest.importorskip("distributed")
-    assert main(["search", "random", "--db", str(tmp_path / "log.sqlite"), *argv]) == 2
+    assert main([*command, "--db", str(tmp_path / "log.sqlite"), *argv]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and message in err, err

@@ -19,17 +19,16 @@ import sqlite3
 import subprocess
 import sys
 import time
-from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
 import pytest
+from backends import Stuck
 
 from dealsearch.log import RecordLog
 from dealsearch.log import schema as log_schema
 from dealsearch.log import store as log_module
 from dealsearch.search import Runner, SearchSpec
-from dealsearch.search.backends import Backend
 from dealsearch.search.hooks import TestHooks
 
 from conftest import start_cli
@@ -206,30 +205,6 @@ def alive(pids: list[int]) -> bool:
 
 
 # ------------------------------------------------------------------ in-process, under faults
-
-class Stuck(Backend):
-    """A backend whose tasks run forever: an interrupt finds them all still running."""
-
-    name = "stuck"
-
-    @property
-    def slots(self) -> int:
-        return 1
-
-    def submit(self, fn: Any, *args: Any) -> Future[Any]:
-        future: Future[Any] = Future()
-        future.set_running_or_notify_cancel()
-        return future
-
-    def describe(self) -> str:
-        return "stuck"
-
-    def close(self, wait: bool = True) -> None:
-        pass
-
-    def wait_for_workers(self) -> None:
-        pass
-
 
 def test_a_second_ctrl_c_stops_at_once_and_the_run_is_still_interrupted(tmp_path: Path) -> None:
     spec = SearchSpec.from_json({"strategy": "random", "deals": 10**9, "seed": 1, "workers": 1})

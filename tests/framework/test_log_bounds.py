@@ -5,8 +5,10 @@ gigabyte."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -74,6 +76,15 @@ CRAFTED = {
         "UPDATE runs SET checkpoint = json_set(checkpoint, '$.strategy.chunks',"
         " json('{\"prefix\": 0, \"spans\": [[0, 1000000000000000000]]}'))",
         "checkpoint chunks lists more than"),
+    "a best so far that is no deal": (
+        "UPDATE runs SET checkpoint = json_set(checkpoint, '$.best', 'x')",
+        "checkpoint best is not a deal with its measures"),
+    "a best so far of no count": (
+        "UPDATE runs SET checkpoint = json_set(checkpoint, '$.best.cards', 'many')",
+        "checkpoint best holds something other than counts"),
+    "an objective that is no name": (
+        "UPDATE runs SET options = json_set(options, '$.objective', json('[1]'))",
+        "options objective is not the name of a measure"),
     "an owner's pid over 2^31": (
         "INSERT INTO owners VALUES (1, 't', 1099511627776, 'h', NULL, 0, 0)",
         "pid is not a process id"),
@@ -155,3 +166,51 @@ def test_a_find_keeps_its_runs_search_time_never_negative():
     assert judge("finds", {"seconds": 12.5}, whole=False)[1] == []
     assert judge("finds", {"seconds": -1.0}, whole=False)[1] == ["seconds is negative"]
     assert judge("finds", {"seconds": None}, whole=False)[1] == ["seconds is empty (NULL)"]
+
+
+@pytest.fixture(scope="module")
+def exhaustive(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A log of an exhaustive run of a small deck, whose checkpoint holds the ranks played."""
+    db = tmp_path_factory.mktemp("ranks") / "log.sqlite"
+    assert main(["search", "exhaustive", "--deck", "------JJQQK", "--workers", "1", "--quiet",
+                 "--json", "--db", str(db)]) == 0
+    return db
+
+
+@pytest.mark.parametrize("played", ["x", 5, [[1]], [["a", "b"]], [[5, 1]], [[0, 1]] * 70_000])
+def test_the_ranks_an_exhaustive_run_played_are_spans(exhaustive, tmp_path, capsys, played):
+    """status prints them (a traceback on a crafted log before the rule)."""
+    db = Path(shutil.copy(exhaustive, tmp_path / "log.sqlite"))
+    with closing(sqlite3.connect(db)) as log, log:
+        checkpoint = json.loads(log.execute("SELECT checkpoint FROM runs").fetchone()[0])
+        assert checkpoint["strategy"]["ranks"] == [[0, 13860]]   # as written: sound
+        checkpoint["strategy"]["ranks"] = played
+        log.execute("UPDATE runs SET checkpoint = ?", (json.dumps(checkpoint),))
+    capsys.readouterr()
+    assert main(["status", "--all", "--db", str(db)]) == 1
+    err = capsys.readouterr().err
+    assert "checkpoint ranks is not a list of the spans of ranks played" in err
+
+
+@pytest.mark.parametrize("block", ["x", [1], [5, 1], [0, 1, 2]])
+def test_the_block_of_an_exhaustive_run_is_a_span(block):
+    options = json.dumps({"strategy": "exhaustive", "ranks": block})
+    assert judge("runs", {"options": options}, whole=False)[1] == [
+        "options ranks is not a block of ranks [start, end]"]
+    assert judge("runs", {"options": json.dumps({"ranks": [0, 9]})}, whole=False)[1] == []
+
+
+def test_the_rank_of_an_exhaustive_find_is_a_rank(exhaustive, tmp_path, capsys):
+    """records --cycles sorts the finds by rank (a traceback on a crafted log before)."""
+    db = Path(shutil.copy(exhaustive, tmp_path / "log.sqlite"))
+    with closing(sqlite3.connect(db)) as log, log:
+        (find, details), = log.execute("SELECT id, details FROM finds WHERE outcome = 'cycle' "
+                                       "ORDER BY id LIMIT 1")
+        assert isinstance(json.loads(details)["rank"], int)   # as written: sound
+        log.execute("UPDATE finds SET details = ? WHERE id = ?",
+                    (json.dumps({**json.loads(details), "rank": "x"}), find))
+    capsys.readouterr()
+    assert main(["records", "--cycles", "--db", str(db)]) == 1
+    out, err = capsys.readouterr()
+    assert "41 never-ending deals found by exhaustive search, by rank" in out
+    assert f"finds row {find}: details rank is not a rank" in err

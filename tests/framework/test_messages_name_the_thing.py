@@ -63,6 +63,8 @@ def test_log_check_counts_one_run(tmp_path, capsys):
     capsys.readouterr()
     assert main(["log", "check", "--db", db]) == 0
     assert " 1 run, " in capsys.readouterr().out
+    assert main(["log", "recover", "--db", db, str(tmp_path / "saved.sqlite")]) == 0
+    assert capsys.readouterr().out.startswith("recovered 1 run, ")
 
 
 def test_status_times_the_searchs_last_write_not_its_own(tmp_path, capsys):

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from dealsearch.cli import main
 from dealsearch.log import RecordLog, ownership
 from dealsearch.log.ownership import Owner, RunOwned, RunTakenOver, claim, owner_of
 from dealsearch.search import Runner, SearchSpec
@@ -120,12 +121,13 @@ def test_two_resumes_racing_for_a_stale_run_leave_it_one_owner(tmp_path: Path) -
     assert run_row(db)["status"] == "interrupted"
 
 
-def stale_run(db: Path, host: str = "elsewhere", lease: float = -1.0) -> None:
+def stale_run(db: Path, host: str = "elsewhere", lease: float = -1.0, strategy: str = "random",
+              options: dict[str, Any] | None = None) -> None:
     """A log with run 1 'running', owned by a process on ``host`` whose lease ends
     ``lease`` seconds from now."""
     with RecordLog(db) as log:
-        run_id = log.start_run("random", {"strategy": "random", "deals": 1000, "seed": 1,
-                                          "workers": 1}, 1, 1, "beggar")
+        run_id = log.start_run(strategy, options or {"strategy": "random", "deals": 1000,
+                                                     "seed": 1, "workers": 1}, 1, 1, "beggar")
         now = time.time()
         log.db.execute("INSERT INTO owners VALUES (?, ?, ?, ?, ?, ?, ?)",
                        (run_id, "theirs", 4242, host, None, now - 60, now + lease))
@@ -190,3 +192,21 @@ def test_an_owner_that_was_taken_over_stops_without_writing(tmp_path: Path,
     assert 0 < after["deals"] == saves["deals"] < 2_000_000
     with RecordLog(db, readonly=True) as log:
         assert owner_of(log.db, 1)["token"] == "another"
+
+
+@pytest.mark.parametrize(("strategy", "options", "then"), [
+    ("random", None, "continue with: dealsearch search --resume 1 --db {db}"),
+    ("factory", {"resume": "dealsearch factory --resume"},
+     "continue with: dealsearch factory --resume 1 --db {db}"),
+    ("reverse", {"again": "dealsearch reverse --along X"},
+     "not resumable; start it again with: dealsearch reverse --along X"),
+])
+def test_status_says_how_to_continue_a_stale_run_as_records_does(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], strategy: str,
+        options: dict[str, Any] | None, then: str) -> None:
+    db = tmp_path / "log.sqlite"
+    stale_run(db, strategy=strategy, options=options)
+    assert main(["status", "--db", str(db)]) == 0
+    stale = capsys.readouterr().out.splitlines()[1]
+    assert stale.startswith("  its owner, pid 4242 on elsewhere since"), stale
+    assert stale.endswith(f", is gone: {then.format(db=db)}"), stale

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dealsearch.cli import main
-from dealsearch.cli.verify import MAX_DEAL_FILE
+from dealsearch.cli.deals import MAX_DEAL_FILE
 
 from conftest import run_cli
 
@@ -43,10 +43,11 @@ def test_an_endless_line_on_standard_input_is_refused(capsys, monkeypatch):
     assert "stdin, line 1: over 65,536 characters" in one_error(capsys, ["verify", "-"])
 
 
+@pytest.mark.parametrize("command", ["verify", "rank"])   # the deals both read
 @pytest.mark.parametrize("game", ["beggar", "spite"])
 @pytest.mark.parametrize("text", ["-J" * 200, "deals.txt" * 50, f"{'x' * 300}/deals.txt"])
-def test_an_argument_too_long_to_be_a_file_name_is_a_deal(game, text, capsys):
-    err = one_error(capsys, ["verify", "--game", game, text])
+def test_an_argument_too_long_to_be_a_file_name_is_a_deal(command, game, text, capsys):
+    err = one_error(capsys, [command, "--game", game, text])
     assert "File name too long" not in err and "no such file" not in err
 
 
@@ -66,6 +67,8 @@ def test_a_number_of_5000_digits_is_refused_in_a_short_line(option, capsys):
 @pytest.mark.parametrize(("argv", "line"), [
     (["verify", "x" * 1_000_000], "1 hand: a deal has 2 to 4 hands"),
     (["verify", f"{'x' * 200}.txt"], f"no such file: '{'x' * 60}'... (204 characters)"),
+    (["rank", f"{'x' * 200}.txt"], f"no such file: '{'x' * 60}'... (204 characters)"),
+    (["rank", "x" * 1_000_000], "1 hand: a deal has 2 to 4 hands"),
     (["search", "random", "--time", "x" * 1_000_000],
      f"argument --time: bad duration '{'x' * 60}'... (1,000,000 characters): write e.g."),
 ])

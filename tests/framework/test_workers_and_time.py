@@ -9,17 +9,16 @@ from __future__ import annotations
 
 import itertools
 import threading
-from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
 import pytest
+from backends import Stuck
 
 from dealsearch.cli import main
 from dealsearch.cli.options import cores
 from dealsearch.log import RecordLog
 from dealsearch.search import Runner, SearchSpec
-from dealsearch.search.backends import Backend
 
 
 @pytest.mark.parametrize("command", [["search", "random", "--deals", "1000"],
@@ -42,38 +41,10 @@ def test_oversubscribe_insists(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert f"{cores() + 1} workers" in capsys.readouterr().out
 
 
-class Endless(Backend):
-    """Tasks that never report, as on many workers sharing few cores: only the deadline
-    ends the run."""
-
-    name = "endless"
-
-    def __init__(self) -> None:
-        self.closed: list[bool] = []
-
-    @property
-    def slots(self) -> int:
-        return 4
-
-    def submit(self, fn: Any, *args: Any) -> Future[Any]:
-        future: Future[Any] = Future()
-        future.set_running_or_notify_cancel()
-        return future
-
-    def describe(self) -> str:
-        return "endless"
-
-    def close(self, wait: bool = True) -> None:
-        self.closed.append(wait)
-
-    def wait_for_workers(self) -> None:
-        pass
-
-
 def test_the_time_budget_ends_the_run_though_tasks_still_run(tmp_path: Path) -> None:
     spec = SearchSpec.from_json({"strategy": "random", "time": 2.0, "seed": 1, "workers": 4})
     ticks = itertools.count()
-    backend = Endless()
+    backend = Stuck(slots=4)
     summaries: list[Any] = []
 
     def search() -> None:   # in a thread, which a run that never ends cannot hold

@@ -1,10 +1,12 @@
-"""The options of a Dask cluster's security (TLS files, the dashboard), shared by every
-command that can run on a cluster (``search``, a game's own commands)."""
+"""The options of where the work runs (the backend, a Dask cluster's security: TLS files, the
+dashboard), shared by every command that can run on a cluster (``search``, a game's own
+commands)."""
 
 from __future__ import annotations
 
 import argparse
 
+from ..errors import BadOption
 from ..search.backends import DaskSecurity
 
 
@@ -25,3 +27,18 @@ def add_dask_options(parser: argparse.ArgumentParser) -> None:
 def dask_security(args: argparse.Namespace) -> DaskSecurity:
     """The TLS files given (--tls-ca-file, --tls-cert, --tls-key)."""
     return DaskSecurity(args.tls_ca_file, args.tls_cert, args.tls_key)
+
+
+def chosen_backend(args: argparse.Namespace) -> str:
+    """--backend, or dask when only --scheduler is given; one line where the options given do
+    not apply to it (TLS files without a scheduler, a dashboard for a cluster not started
+    here)."""
+    if args.backend == "local" and args.scheduler is not None:
+        raise BadOption("--scheduler needs --backend dask")
+    if dask_security(args).given() and args.scheduler is None:
+        raise BadOption("--tls-ca-file, --tls-cert and --tls-key are for a tls:// --scheduler")
+    name: str = args.backend or ("dask" if args.scheduler is not None else "local")
+    if args.dashboard and (name != "dask" or args.scheduler is not None):
+        raise BadOption("--dashboard is for the cluster --backend dask starts (without "
+                        "--scheduler; a scheduler you start serves its own)")
+    return name

@@ -11,7 +11,7 @@ from ..errors import BadOption, DamagedLog
 from ..game import Game
 from ..log.check import read_log
 from ..log.recover import recover
-from ..text import count
+from ..text import counted
 from .options import EXIT_OK, Parser, check_log_path, examples, shared
 
 
@@ -62,7 +62,7 @@ def _check(db: str) -> int:
     for problem in problems:
         print(f"{db}: {problem}")
     if problems:   # the lines above, then one line on stderr (exit 1)
-        raise DamagedLog(f"{db} is damaged: {_problems(len(problems))} in "
+        raise DamagedLog(f"{db} is damaged: {counted(len(problems), 'problems')} in "
                          f"{reading.summary()}; save the rest with: dealsearch log recover "
                          f"--db {db} NEW.sqlite")
     print(f"{db} is sound: {reading.summary()}")
@@ -77,14 +77,11 @@ def _recover(db: str, out: str) -> int:
     recovery = recover(db, out)
     for line in recovery.left:
         print(f"{db}: {line}")
-    kept = ", ".join(f"{count(n)} {table}" for table, n in recovery.kept.items())
+    kept = ", ".join(counted(n, table) for table, n in recovery.kept.items())
     how = " (with the sqlite3 tool's .recover)" if recovery.used_sqlite else ""
     print(f"recovered {kept} into {out}{how}")
     if recovery.left:   # the lines above, then one line on stderr (exit 1)
-        raise DamagedLog(f"{_problems(len(recovery.left), 'thing')} of {db} could not be "
+        raise DamagedLog(f"{counted(len(recovery.left), 'things')} of {db} could not be "
                          f"recovered (listed above); {out} holds the rest")
     return EXIT_OK
 
-
-def _problems(n: int, what: str = "problem") -> str:
-    return f"{count(n)} {what}" + ("s" if n != 1 else "")

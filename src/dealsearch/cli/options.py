@@ -33,7 +33,7 @@ from ..game import (
     make_options,
 )
 from ..log import RecordLog
-from ..text import parse_duration, plain
+from ..text import counted, parse_duration, plain
 
 EXIT_MISMATCH = EXIT_FAILED  # verify --known, records --verify: a stored count is wrong
 DEFAULT_DB = "dealsearch.sqlite"  # the log, in the current directory
@@ -144,9 +144,9 @@ def add_workers_options(parser: argparse.ArgumentParser, what: str = "worker pro
 def check_workers(count: int, oversubscribe: bool) -> None:
     """Refuse (one line) more local workers than cores, unless ``--oversubscribe``."""
     if count > cores() and not oversubscribe:
-        raise BadOption(f"--workers {count} is more than this machine's {cores()} "
-                        f"{'core' if cores() == 1 else 'cores'}: more workers would only share "
-                        "them; add --oversubscribe to insist")
+        raise BadOption(f"--workers {count} is more than this machine's "
+                        f"{counted(cores(), 'cores')}: more workers would only share them; add "
+                        "--oversubscribe to insist")
 
 
 def rank_span(text: str) -> tuple[int, int]:

@@ -9,15 +9,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
-from .. import __name__ as package_name
-from ..errors import BadInput, NoSuchFile
-from ..game import Game, GameError, GameOptions, get_game, looks_like_deal
-from ..search.distinct import DistinctDeals, numbering
+from ..game import Game, GameError, get_game
+from .deals import deal_numbering, deal_texts, not_a_deal
 from .options import (
-    EXIT_BAD_INPUT,
     EXIT_OK,
     add_game_options,
     examples,
@@ -25,7 +21,6 @@ from .options import (
     option_values,
     shared,
 )
-from .verify import deal_texts
 
 
 def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
@@ -47,14 +42,6 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
     return rank
 
 
-def deal_numbering(game: Game, options: GameOptions) -> DistinctDeals:
-    """The numbered deals of the options' layout; one line of bad input if it has none."""
-    try:
-        return numbering(game.layout(options))
-    except (GameError, ValueError) as error:
-        raise BadInput(f"no ranks: {error}") from None
-
-
 def run(args: argparse.Namespace) -> int:
     """``dealsearch rank``: print each deal's rank (exit 2 if a deal could not be read)."""
     game = get_game(args.game)
@@ -66,10 +53,7 @@ def run(args: argparse.Namespace) -> int:
             row = game.parse(text, options)
             number = deals.number(row)
         except (GameError, ValueError) as error:
-            if not where and not looks_like_deal(game, text):  # a misspelt file name
-                raise NoSuchFile(f"no such file: {text}") from None
-            print(f"{package_name}: error: {where}{error}", file=sys.stderr)
-            status = EXIT_BAD_INPUT
+            status = not_a_deal(game, where, text, error)
             continue
         canonical = game.format(deals.row(number), options)
         if args.json:

@@ -42,7 +42,7 @@ from ..search.runner import warm_worker
 from ..search.spec import ESCAPES, MAX_KICK, RESTARTS, EndlessSpace
 from ..text import budget, parse_duration, ranks_text
 from .advice import CANNOT_RESUME, how_to_continue
-from .cluster import add_dask_options, dask_security
+from .cluster import add_dask_options, chosen_backend, dask_security
 from .options import (
     DEFAULT_GAME,
     EXIT_OK,
@@ -50,6 +50,7 @@ from .options import (
     add_workers_options,
     check_log_path,
     check_workers,
+    cores,
     duration,
     examples,
     open_log,
@@ -211,22 +212,9 @@ def _spec(args: argparse.Namespace) -> SearchSpec:
     except EndlessSpace as error:   # say how long the whole space would take, measured
         sample = SearchSpec.from_json({**options, "deals": 1})
         raise BadOption(str(EndlessSpace(error.total, space_projection(
-            error.total, measure_rate(sample), os.cpu_count() or 1)))) from None
+            error.total, measure_rate(sample), cores())))) from None
     except (ValueError, TypeError) as error:
         raise BadOption(str(error)) from None
-
-
-def _backend_name(args: argparse.Namespace) -> str:
-    """--backend, or dask when only --scheduler is given."""
-    if args.backend == "local" and args.scheduler is not None:
-        raise BadOption("--scheduler needs --backend dask")
-    if dask_security(args).given() and args.scheduler is None:
-        raise BadOption("--tls-ca-file, --tls-cert and --tls-key are for a tls:// --scheduler")
-    name = args.backend or ("dask" if args.scheduler is not None else "local")
-    if args.dashboard and (name != "dask" or args.scheduler is not None):
-        raise BadOption("--dashboard is for the cluster --backend dask starts (without "
-                        "--scheduler; a scheduler you start serves its own)")
-    return name
 
 
 def _logged_spec(run: dict[str, Any], run_id: int, device: dict[str, str]) -> SearchSpec:
@@ -250,12 +238,11 @@ def _logged_spec(run: dict[str, Any], run_id: int, device: dict[str, str]) -> Se
 def _processes(args: argparse.Namespace, spec: SearchSpec) -> int:
     """Worker processes: --workers, else the spec's; a resumed run's spec is the log's, and
     a log may come from anyone, so it gets at most this machine's cores."""
-    cores = os.cpu_count() or 1
     if args.resume is None:
         return spec.worker_count
     if args.workers is not None:
-        return args.workers or cores
-    return min(spec.worker_count, cores)
+        return args.workers or cores()
+    return min(spec.worker_count, cores())
 
 
 def _open_backend(name: str, spec: SearchSpec, args: argparse.Namespace,
@@ -311,7 +298,7 @@ def run(args: argparse.Namespace) -> int:
 def _search(args: argparse.Namespace) -> int:
     args.hooks = args.hooks or TestHooks()   # a test's moments, else none
     args.hooks.reach("parsed")
-    backend_name = _backend_name(args)
+    backend_name = chosen_backend(args)
     if args.resume is not None:
         # --workers only says how many processes play it (its climbers and shards stay); the
         # device may change: deal j of chunk k is the same deal on any (the runs of a failed

@@ -21,8 +21,9 @@ from ..game import Game, GameError, describe_setting, get_game
 from ..log.damage import damaged
 from ..log.ownership import describe as describe_owner
 from ..log.ownership import shown_status
-from ..search import STRATEGIES
-from ..text import count, duration, measures, outcomes, ranks_text, rate, unit
+from ..strategies import STRATEGIES
+from ..text import count, counted, duration, measures, outcomes, ranks_text, rate
+from .advice import how_to_continue
 from .options import EXIT_OK, examples, open_log, shared
 
 
@@ -102,14 +103,6 @@ def _gone_owner(run: dict[str, Any]) -> dict[str, Any]:
     return {"owner": {key: owner[key] for key in ("pid", "host", "since")}}
 
 
-def _resume_command(run: dict[str, Any]) -> str:
-    """The command that continues a run: a search's, or the one a run stored (``resume``:
-    a command its id completes, e.g. a factory run's)."""
-    if run["strategy"] in STRATEGIES:
-        return "dealsearch search --resume"
-    return str(run["options"].get("resume") or "dealsearch search --resume")
-
-
 def run(args: argparse.Namespace) -> int:
     """``dealsearch status``."""
     skipped: list[str] = []
@@ -117,14 +110,14 @@ def run(args: argparse.Namespace) -> int:
     runs = read_runs(args.db, args.all, skipped)
     status = _show(args, runs, last)
     if skipped:   # a damaged log: the runs that could be read were shown, then one line
-        rows = f"{len(skipped)} row" + "s" * (len(skipped) > 1)
-        raise damaged(args.db, f"{rows} that cannot be read left out, the first: {skipped[0]}")
+        raise damaged(args.db, f"{counted(len(skipped), 'rows')} that cannot be read left out, "
+                               f"the first: {skipped[0]}")
     return status
 
 
 def _show(args: argparse.Namespace, runs: list[dict[str, Any]], last: float | None) -> int:
     figures = [describe(r) for r in runs]
-    resumes = [_resume_command(r) for r in runs]
+    advice = [how_to_continue(r, args.db) for r in runs]
     if args.json:
         for line in figures:
             print(json.dumps(line))
@@ -133,15 +126,15 @@ def _show(args: argparse.Namespace, runs: list[dict[str, Any]], last: float | No
         print(f"no search is running on {args.db}" + ("" if args.all else
               " (dealsearch status --all lists every run)"))
         return EXIT_OK
-    for f, resume in zip(figures, resumes, strict=True):
-        print(_text(f, resume))
+    for f, then in zip(figures, advice, strict=True):
+        print(_text(f, then))
     if last is not None and any(f["status"] == "running" for f in figures):
         print(f"the log was last written {duration(time.time() - last)} ago")
     return EXIT_OK
 
 
-def _text(f: dict[str, Any], resume: str = "dealsearch search --resume") -> str:
-    """A run's figures as a few plain lines (``resume``: the command that continues it)."""
+def _text(f: dict[str, Any], then: str) -> str:
+    """A run's figures as a few plain lines (``then``: how to continue it, if it is stale)."""
     try:
         game: Game | None = get_game(f["game"])
     except GameError:  # a run of a game this installation does not have
@@ -151,11 +144,9 @@ def _text(f: dict[str, Any], resume: str = "dealsearch search --resume") -> str:
         "default" if game is None or game.option_specs else "")
     kind = "search" if f["strategy"] in STRATEGIES else "run"   # e.g. a factory run
     lines = [f"run {f['run_id']} {f['status']}: {f['strategy']} {kind} of {f['game']}"
-             f"{f' ({setting})' if setting else ''}, {count(f['workers'])} "
-             f"{unit('workers', f['workers'])}"]
+             f"{f' ({setting})' if setting else ''}, {counted(f['workers'], 'workers')}"]
     if f["status"] == "stale":
-        lines.append(f"  its owner, {describe_owner(f['owner'])}, is gone: "
-                     f"{resume} {f['run_id']} continues it")
+        lines.append(f"  its owner, {describe_owner(f['owner'])}, is gone: {then}")
     budget = []
     if f["budget_deals"] is not None:
         budget.append(f"{count(f['budget_deals'])} deals")

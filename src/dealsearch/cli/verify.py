@@ -3,16 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import errno
 import json
-import os
-import stat
 import sys
-from collections.abc import Iterator, Sequence
 from typing import Any, TextIO
 
-from .. import __name__ as package_name
-from ..errors import BadInput, BadOption, NoSuchFile, NotAFile, NotATextFile
+from ..errors import BadInput, BadOption
 from ..game import (
     Game,
     GameError,
@@ -20,11 +15,9 @@ from ..game import (
     Trace,
     deal_options,
     get_game,
-    looks_like_deal,
 )
-from ..text import QUOTE_LIMIT, count, one_line, quoted
+from .deals import deal_numbering, deal_texts, not_a_deal
 from .options import (
-    EXIT_BAD_INPUT,
     EXIT_MISMATCH,
     EXIT_OK,
     add_game_options,
@@ -34,9 +27,6 @@ from .options import (
     shared,
     whole_number,
 )
-
-MAX_DEAL_FILE = 64 * 2**20   # bytes of a file of deals: hundreds of thousands of deals
-MAX_LINE = 64 * 2**10        # characters of a line of standard input
 
 
 def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
@@ -68,88 +58,6 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
     return verify
 
 
-def _is_path(source: str) -> bool:
-    """Whether ``source`` names something on disk."""
-    try:
-        os.stat(source)
-    except (OSError, ValueError):
-        return False
-    return True
-
-
-def _could_name_a_file(text: str) -> bool:
-    """Whether ``text`` could be a file's name: not too long for one (a text too long to be a
-    file name is a deal), and holding no NUL."""
-    try:
-        os.stat(text)
-    except OSError as error:
-        return error.errno != errno.ENAMETOOLONG
-    except ValueError:
-        return False
-    return True
-
-
-def _read_deal_file(source: str) -> list[str]:
-    """The lines of a file of deals: a regular file of at most :data:`MAX_DEAL_FILE` bytes
-    (never a device such as /dev/zero, read without end)."""
-    try:
-        with open(source, "rb") as file:
-            kind = os.fstat(file.fileno())
-            if stat.S_ISDIR(kind.st_mode):
-                raise NotAFile(f"{source} is a directory, not a file of deals")
-            if not stat.S_ISREG(kind.st_mode):
-                raise NotAFile(f"{source} is not a regular file of deals")
-            data = file.read(MAX_DEAL_FILE + 1)
-    except IsADirectoryError:
-        raise NotAFile(f"{source} is a directory, not a file of deals") from None
-    except OSError as error:
-        raise NoSuchFile(f"cannot read {source}: {error.strerror}") from None
-    if len(data) > MAX_DEAL_FILE:
-        raise NotATextFile(f"{source} is over {MAX_DEAL_FILE // 2**20} MiB: split it, or "
-                           "give it on standard input (verify -)")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        text = "\0"
-    if "\0" in text:  # NUL is valid UTF-8 but never in text
-        raise NotATextFile(f"{source} is not a text file (not UTF-8 text)")
-    return text.splitlines()
-
-
-def _stdin_lines() -> Iterator[str]:
-    """Standard input's lines, each at most :data:`MAX_LINE` characters (a deal is far
-    shorter; /dev/zero is one endless line)."""
-    try:
-        for number, line in enumerate(iter(lambda: sys.stdin.readline(MAX_LINE + 1), ""), 1):
-            if len(line) > MAX_LINE:
-                raise NotATextFile(f"stdin, line {number}: over {count(MAX_LINE)} characters, "
-                                   "not a deal")
-            yield line
-    except UnicodeDecodeError:
-        raise NotATextFile("standard input is not text (not UTF-8 text)") from None
-
-
-def deal_texts(sources: Sequence[str]) -> Iterator[tuple[str, str]]:
-    """(where, text) of every deal given: arguments, '-' (stdin) or files, one deal a line."""
-    for source in sources:
-        if not source.strip():   # Path('') is the current directory: not what was meant
-            raise BadInput("an empty argument is not a deal: give a deal, '-' or a file of "
-                           "deals")
-        if source == "-":
-            lines: Iterator[tuple[int, str]] = enumerate(_stdin_lines(), 1)
-            name = "stdin"
-        elif _is_path(source):
-            lines = enumerate(_read_deal_file(source), 1)
-            name = source
-        else:
-            yield "", source
-            continue
-        for number, line in lines:
-            line = line.split("#", 1)[0].strip()
-            if line:
-                yield f"{name}, line {number}: ", line
-
-
 def run(args: argparse.Namespace) -> int:
     """``dealsearch verify``: play deals and print their results."""
     game = get_game(args.game)
@@ -165,8 +73,6 @@ def run(args: argparse.Namespace) -> int:
         raise BadOption("verify needs a deal, '-' or a file of deals (or --rank N, --known)")
     deals = None
     if args.rank or args.show_rank:
-        from .rank import deal_numbering  # rank imports this module
-
         deals = deal_numbering(game, options)
     texts = [("", game.format(_deal_of_rank(deals, n), options)) for n in args.rank or ()]
     status = EXIT_OK
@@ -174,12 +80,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             canonical, result = game.verify(text, options)
         except GameError as error:
-            if not where and not looks_like_deal(game, text) and _could_name_a_file(text):
-                # a misspelt file name
-                named = text if len(text) <= QUOTE_LIMIT else quoted(text)
-                raise NoSuchFile(f"no such file: {named}") from None
-            print(f"{package_name}: error: {where}{one_line(error)}", file=sys.stderr)
-            status = EXIT_BAD_INPUT
+            status = not_a_deal(game, where, text, error)
             continue
         rank = _rank(deals, game, text, options) if deals is not None else None
         if args.json:

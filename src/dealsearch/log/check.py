@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from ..strategies import STRATEGIES
-from ..text import count
+from ..text import counted
 from .damage import READ_ERRORS, damaged, is_damage
 from .rules import judge, text_factory
 from .schema import APPLICATION_ID, TABLES, VERSION, LogError, columns, connect, identify
@@ -81,8 +81,7 @@ class Reading:
     def summary(self) -> str:
         """How many rows of each table were read, e.g. '4 runs, 62 finds, ...'."""
         sizes = {t: len(self.rows.get(t, [])) for t in TABLES if t not in DERIVED}
-        return ", ".join(f"{count(n)} {t if n != 1 else t.removesuffix('s')}"
-                         for t, n in sizes.items())
+        return ", ".join(counted(n, t) for t, n in sizes.items())
 
     @property
     def row_problems(self) -> list[Problem]:
@@ -335,8 +334,7 @@ def _ranked(reading: Reading) -> None:
 
 
 def _histogram_counts(reading: Reading, runs: dict[int, Row]) -> None:
-    """No histogram of a run counts more games than the run played (a log written before
-    games were plug-ins may count fewer: its histograms were saved apart from its counts)."""
+    """No histogram of a search run counts more games than the run played."""
     for row in reading.rows.get("histograms", []):
         run = runs.get(row.values.get("run_id"))  # type: ignore[arg-type]
         if row.problems or run is None or run.problems or \
@@ -412,6 +410,6 @@ def refuse_damaged(path: str | Path, run_id: int | None = None) -> None:
     nothing is written into a damaged log."""
     problems = check_before_writing(path, run_id)
     if problems:
-        count = f"{len(problems)} problem" + "s" * (len(problems) > 1)
+        count = counted(len(problems), "problems")
         raise damaged(path, f"{count}, nothing is written into a damaged log; the first: "
                             f"{problems[0]}")

@@ -4,7 +4,7 @@ Every reader (``records``, ``status``, ``report``, ``search --resume``) holds ea
 to these rules, and so does ``dealsearch log check``: a row that breaks one is skipped and
 counted by a reader, named by the check. The rules bound what a row may make a reader do (a
 log is a file from a stranger): text and JSON lengths, JSON nesting, numbers in range,
-histogram bins and widths, pids, the chunks of a checkpoint.
+histogram bins and widths, pids, the chunks and ranks of a checkpoint.
 
 >>> judge("histograms", {"run_id": 1, "measure": "cards", "bin_width": 10,
 ...                      "counts": '{"1000000000000": 1}'})[1]
@@ -173,14 +173,24 @@ def _values(table: str, v: dict[str, Any], json_: dict[str, Any]) -> list[str]:
             if problem and name in v:
                 problems.append(f"{name} {problem}")
         if "checkpoint" in json_:
-            problem = chunks_problem(json_["checkpoint"].get("strategy"))
+            problem = chunks_problem(json_["checkpoint"].get("strategy")) or best_problem(
+                json_["checkpoint"].get("best"))
             if problem:
                 problems.append(f"checkpoint {problem}")
+        ranks = json_.get("options", {}).get("ranks")
+        if ranks is not None and not is_spans([ranks], 1):
+            problems.append("options ranks is not a block of ranks [start, end]")
+        objective = json_.get("options", {}).get("objective")
+        if objective is not None and not isinstance(objective, str):
+            problems.append("options objective is not the name of a measure")
     elif table in ("finds", "cycles"):
         if table == "finds" and v.get("seconds", 0) < 0:
             problems.append("seconds is negative")
         if table == "finds" and json_.get("measures") == {}:
             problems.append("measures is empty")
+        if table == "finds" and "rank" in (json_.get("details") or {}) and \
+                not is_count(json_["details"]["rank"]):
+            problems.append("details rank is not a rank (a whole number from 0)")
         if table == "finds" and v.get("outcome") == "cycle" and "entry" in v and (
                 json_.get("entry") is None or json_.get("period") is None):
             problems.append("a cycle without its entry and period")
@@ -213,11 +223,14 @@ def _values(table: str, v: dict[str, Any], json_: dict[str, Any]) -> list[str]:
 def chunks_problem(strategy: Any) -> str | None:
     """What is wrong with the chunks a strategy's checkpoint says are done (the
     :class:`~dealsearch.search.base.ChunkSet` every chunked strategy keeps), if anything:
-    ``{"prefix": count, "extra": [chunk, ...], "spans": [[start, stop], ...]}``."""
+    ``{"prefix": count, "extra": [chunk, ...], "spans": [[start, stop], ...]}``, and with the
+    ranks an exhaustive search says it played (``"ranks": [[start, end], ...]``)."""
     if strategy is None:
         return None
     if not isinstance(strategy, dict):
         return "strategy is not a JSON object"
+    if "ranks" in strategy and not is_spans(strategy["ranks"], MAX_CHUNKS_LISTED):
+        return "ranks is not a list of the spans of ranks played ([start, end], ...)"
     chunks = strategy.get("chunks")
     if chunks is None:
         return None
@@ -233,6 +246,27 @@ def chunks_problem(strategy: Any) -> str | None:
     if len(extra) + sum(stop - start for start, stop in spans) > MAX_CHUNKS_LISTED:
         return f"chunks lists more than {MAX_CHUNKS_LISTED:,} chunks done out of order"
     return None
+
+
+def best_problem(best: Any) -> str | None:
+    """What is wrong with a run's best so far (``{"deal": text, measure: count, ...}``, or
+    none yet), if anything."""
+    if best is None:
+        return None
+    if not isinstance(best, dict) or not isinstance(best.get("deal"), str) or \
+            len(best["deal"]) > MAX_TEXT:
+        return "best is not a deal with its measures"
+    if not all(is_count(n) for name, n in best.items() if name != "deal"):
+        return "best holds something other than counts"
+    return None
+
+
+def is_spans(value: Any, most: int) -> bool:
+    """Whether ``value`` is a list of at most ``most`` spans ``[start, end]`` of ranks, each
+    whole numbers with ``start < end`` (the exhaustive search's block and ranks played)."""
+    return isinstance(value, list) and len(value) <= most and all(
+        isinstance(s, list) and len(s) == 2 and all(is_count(n) for n in s) and s[0] < s[1]
+        for s in value)
 
 
 def decode(table: str, row: Any, whole: bool = True) -> dict[str, Any]:

@@ -267,12 +267,6 @@ def identify(db: sqlite3.Connection, path: str) -> str:
     return "log"
 
 
-def tables(db: sqlite3.Connection) -> set[str]:
-    """The names of the tables on ``db`` (not views, not SQLite's own)."""
-    return {_text(name) for (name,) in db.execute(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")}
-
-
 def declared(tables_: Iterable[str] = TABLES) -> dict[tuple[str, str], tuple[bool, str]]:
     """(table, column) -> (may be NULL, its declared type), from this release's schema."""
     db = sqlite3.connect(":memory:")

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ..game import get_game
+from ..text import counted
 from .check import refuse_damaged
 from .damage import READ_ERRORS, damaged, is_damage, is_locked, locked
 from .finds import Find, decode_find
@@ -170,7 +171,7 @@ class RecordLog:
     def raise_skipped(self) -> None:
         """After reading: raise :class:`DamagedLog` if damaged rows were left out."""
         if self.skipped:
-            rows = f"{len(self.skipped)} row" + "s" * (len(self.skipped) > 1)
+            rows = counted(len(self.skipped), "rows")
             raise damaged(self.path, f"{rows} that cannot be read left out, the first: "
                                      f"{self.skipped[0]}")
 

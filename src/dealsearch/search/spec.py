@@ -70,8 +70,8 @@ class SearchSpec:
 
     ``game`` names a registered game and ``game_options`` holds the option values given
     (names of its ``option_specs``; those not given take the game's defaults). Campaign files
-    and runs logged before games were plug-ins write the game's options beside the search's
-    (``rules = "standard"``): :meth:`from_json` files them under ``game_options``.
+    write the game's options beside the search's (``rules = "standard"``): :meth:`from_json`
+    files them under ``game_options``.
     """
 
     strategy: str

@@ -197,7 +197,7 @@ def test_a_factory_run_has_one_owner_and_a_group_sigterm_ends_it_interrupted(tmp
         first.communicate()
     status = run_cli("status", "--db", str(db)).stdout
     assert status.startswith("run 1 stale: factory run of beggar"), status
-    assert "dealsearch factory --resume 1 continues it" in status
+    assert f"continue with: dealsearch factory --resume 1 --db {db}" in status, status
     assert "left of 10 min" in status, status      # the factory's own budget
 
     taker = start_cli("factory", "--resume", "1", "--workers", "1", "--db", str(db))

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shlex
 import sys
 import time
@@ -26,12 +25,13 @@ from tqdm import tqdm
 
 from ... import interrupt
 from ...cli.advice import CANNOT_RESUME, how_to_continue
-from ...cli.cluster import add_dask_options, dask_security
+from ...cli.cluster import add_dask_options, chosen_backend, dask_security
 from ...cli.options import (
     EXIT_OK,
     add_workers_options,
     check_log_path,
     check_workers,
+    cores,
     duration,
     examples,
     open_log,
@@ -236,11 +236,9 @@ def _resumed(args: argparse.Namespace) -> tuple[Settings, dict[str, Any], dict[s
 
 
 def _open_backend(args: argparse.Namespace) -> Backend:
-    if args.backend == "local" and args.scheduler is not None:
-        raise BadOption("--scheduler needs --backend dask")
-    name = args.backend or ("dask" if args.scheduler is not None else "local")
+    name = chosen_backend(args)
     try:
-        backend = open_backend(name, args.workers or _cores(), args.scheduler,
+        backend = open_backend(name, args.workers or cores(), args.scheduler,
                                dask_security(args), args.dashboard)
     except MissingDask:
         raise BadOption(f"--backend dask needs Dask: {DASK_EXTRA}") from None
@@ -255,10 +253,6 @@ def _open_backend(args: argparse.Namespace) -> Backend:
             backend.close()
             raise
     return backend
-
-
-def _cores() -> int:
-    return os.cpu_count() or 1
 
 
 def run(args: argparse.Namespace) -> int:

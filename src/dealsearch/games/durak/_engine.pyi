@@ -1,5 +1,5 @@
 """Type stubs of the compiled Durak engine (``_engine.pyx``); the friendly API is the
-:class:`~dealsearch.games.durak.DurakGame` in ``__init__.py``."""
+:class:`~dealsearch.games.durak.game.DurakGame` in ``game.py``."""
 
 from collections.abc import Sequence
 from typing import Any

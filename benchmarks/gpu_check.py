@@ -42,7 +42,6 @@ import time
 import traceback
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -57,7 +56,6 @@ from dealsearch.search.spec import SearchSpec
 WATCHDOG_SECONDS = 330
 DEAL_BY_DEAL = 10**6
 SLICE_CHUNKS = 16       # chunks per launch in step 3: many slices, each at its own offset
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def say(text: str) -> None:
@@ -168,8 +166,7 @@ def cli_search(device: str, deals: int, seed: int, max_cards: int, folder: str) 
             "--json", "--quiet", "--db", os.path.join(folder, f"{device}.sqlite")]
     if device == "cpu":
         argv += ["--workers", str(os.cpu_count() or 1)]
-    done = subprocess.run(argv, capture_output=True, text=True, timeout=200,
-                          env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=200)
     if done.returncode != 0:
         raise RuntimeError(f"{' '.join(argv[2:])}: exit {done.returncode}: "
                            f"{done.stderr.strip()[-500:]}")

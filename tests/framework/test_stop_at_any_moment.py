@@ -55,13 +55,18 @@ def check_stopped(process: subprocess.Popen[str], signum: int, signalled: float 
     assert "Traceback" not in err and "Exception ignored" not in err, f"{label}: {err}"
     assert len(err.strip().splitlines()) <= 1, f"{label}: {err}"
     runs = run_ids(db)
-    if process.returncode == 0:   # the signal came after the end: the run is done
-        assert logged(db) == alone, label
+    # Killed by the signal's default action: before Python ran a line of ours, or after the
+    # command's last, as the interpreter exits (its handlers are gone then; the log is as
+    # the command left it). A shell says 128 + signum for either.
+    at_exit = process.returncode == -signum and bool(runs)
+    if process.returncode == 0 or (at_exit and logged(db)["status"] == "done"):
+        assert logged(db) == alone, label   # the signal came after the end: the run is done
         return False
-    if process.returncode == -signum:   # before Python ran a line of ours: its default
-        assert not runs and not out and not err, label   # (a shell says 128 + signum too)
+    if process.returncode == -signum and not runs:
+        assert not out and not err, label
         return True
-    assert process.returncode == 128 + signum, f"{label}: exit {process.returncode}: {err}"
+    assert at_exit or process.returncode == 128 + signum, (
+        f"{label}: exit {process.returncode}: {err}")
     if not runs:   # stopped before a run was logged: nothing was said of one
         assert "run " not in out, f"{label}: {out}"
         return True

@@ -212,8 +212,10 @@ def schema_problems(db: sqlite3.Connection) -> list[str]:
     another kind (trigger, view) or name, or a table or index whose text is not this
     release's (another column, a generated one, another type or constraint). Empty: the
     schema is exactly this release's."""
-    found = {tuple(_text(v) if v is not None else None for v in row) for row in db.execute(
-        "SELECT type, name, tbl_name, sql FROM sqlite_master")}
+    # a damaged sqlite_master may hold NULLs where SQLite writes text: named as empty
+    found = {(_text(kind), _text(name), _text(table), None if sql is None else _text(sql))
+             for kind, name, table, sql in db.execute(
+                 "SELECT type, name, tbl_name, sql FROM sqlite_master")}
     problems = []
     names = {(kind, name): sql for kind, name, _, sql in EXPECTED}
     for kind, name, table, sql in sorted(found - EXPECTED, key=lambda e: (e[0], e[1])):

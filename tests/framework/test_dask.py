@@ -91,28 +91,30 @@ def run_collecting(spec: SearchSpec, db: str, backend: DaskBackend | None = None
 
 
 def test_a_worker_killed_mid_run_loses_nothing_and_counts_nothing_twice(tmp_path):
+    distributed = pytest.importorskip("distributed")
     spec = SearchSpec("exhaustive", game_options={"deck": BIG_DECK}, workers=2)
     expected, expected_cycles = run_collecting(spec, str(tmp_path / "local.sqlite"))
-    killed: dict[str, list[str]] = {}
+    marker = tmp_path / "killed"
+
+    class KillAtSecondTask(distributed.WorkerPlugin):
+        """The first worker to start its second task dies there (kill -9), once per cluster."""
+
+        def setup(self, worker: Any) -> None:
+            self.worker, self.started = worker, 0
+
+        def transition(self, key: Any, start: str, finish: str, **kwargs: Any) -> None:
+            if finish != "executing":
+                return
+            self.started += 1
+            if self.started == 2 and not marker.exists():
+                marker.write_text(self.worker.address)
+                os.kill(os.getpid(), signal.SIGKILL)
 
     with new_cluster() as cluster, DaskBackend(cluster.scheduler_address) as backend:
-        client = backend.client
-
-        def kill_a_busy_worker(find: Find) -> None:
-            if killed:
-                return
-            running = {worker: list(keys) for worker, keys in client.processing().items()
-                       if keys}
-            if not running:  # every task in flight is done: try again at the next find
-                return
-            victim = max(running, key=lambda worker: len(running[worker]))
-            os.kill(client.run(os.getpid)[victim], signal.SIGKILL)
-            killed[victim] = running[victim]
-
-        summary, cycles = run_collecting(spec, str(tmp_path / "dask.sqlite"), backend,
-                                         also=kill_a_busy_worker)
-        assert killed, "a worker was killed while it ran a task"
-        assert next(iter(killed)) not in client.nthreads()
+        backend.client.register_plugin(KillAtSecondTask())
+        summary, cycles = run_collecting(spec, str(tmp_path / "dask.sqlite"), backend)
+        assert marker.exists(), "a worker was killed while it ran a task"
+        assert marker.read_text() not in backend.client.nthreads()
 
     assert summary.status == "done"
     assert (summary.deals, summary.total, summary.outcomes, summary.best) == (

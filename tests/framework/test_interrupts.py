@@ -36,9 +36,9 @@ from conftest import start_cli
 # Settings with many never-ending deals, so the finds compared are many: BMN on the
 # specialised loops (a small deck), Durak on the generic ones.
 SETTINGS = {
-    "beggar": ["random", "--deck", "--------JJQQKK", "--deals", "120000000"],
+    "beggar": ["random", "--deck", "--------JJQQKK", "--deals", "60000000"],
     "durak": ["random", "--game", "durak", "--players", "3", "--policy", "aggressive",
-              "--deals", "12000000"],  # long enough for the interrupts to land
+              "--deals", "6000000"],  # long enough for the interrupts to land
 }
 
 

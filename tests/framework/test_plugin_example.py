@@ -33,12 +33,12 @@ def test_the_example_game_runs_through_search_log_records_and_report(capsys, tmp
     assert "war" in game_names()
     db = str(tmp_path / "log.sqlite")
     for strategy in ("random", "climb"):
-        assert main(["search", strategy, "--game", "war", "--values", "4", "--deals", "3000",
+        assert main(["search", strategy, "--game", "war", "--values", "4", "--deals", "1000",
                      "--workers", "1", "--seed", "2", "--db", db, "--json", "--quiet"]) == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     summaries = [line for line in lines if "strategy" in line and "deals" in line
                  and "outcomes" in line]
-    assert [s["deals"] for s in summaries] == [3000, 3000]
+    assert [s["deals"] for s in summaries] == [1000, 1000]
     with RecordLog(db, readonly=True) as log:
         runs = log.runs()
         finds = log.finds(game="war")

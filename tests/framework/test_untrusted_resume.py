@@ -5,6 +5,7 @@ its worker count starts at most this machine's cores unless the user says otherw
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
 from pathlib import Path
 
@@ -19,14 +20,22 @@ from conftest import ctrl_c_after_first_find
 SPEC = {"strategy": "random", "seed": 5, "workers": 1, "deals": 400_000, "game": "spite"}
 
 
-@pytest.fixture
-def interrupted(tmp_path: Path) -> Path:
-    """A log holding run 1: a Spite search interrupted after its first find."""
-    db = tmp_path / "log.sqlite"
+@pytest.fixture(scope="module")
+def interrupted_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A log holding run 1: a Spite search interrupted after its first find (made once)."""
+    db = tmp_path_factory.mktemp("interrupted") / "log.sqlite"
     with RecordLog(db) as log:
         summary = Runner(SearchSpec.from_json(SPEC), log, on_find=ctrl_c_after_first_find(),
                          progress=False).run()
     assert summary.status == "interrupted"
+    return db
+
+
+@pytest.fixture
+def interrupted(interrupted_once: Path, tmp_path: Path) -> Path:
+    """A copy of that log for one test to plant in and resume."""
+    db = tmp_path / "log.sqlite"
+    shutil.copyfile(interrupted_once, db)
     return db
 
 

@@ -50,7 +50,7 @@ def test_the_time_budget_ends_the_run_though_tasks_still_run(tmp_path: Path) -> 
     def search() -> None:   # in a thread, which a run that never ends cannot hold
         with RecordLog(tmp_path / "log.sqlite") as log:
             runner = Runner(spec, log, progress=False, backend=backend,
-                            clock=lambda: next(ticks) * 0.01)  # 10 ms a look at the clock
+                            clock=lambda: next(ticks) * 0.05)  # 50 ms a look at the clock
             summaries.append(runner.run())
 
     thread = threading.Thread(target=search, daemon=True)

@@ -130,10 +130,12 @@ def play_on_device(spec: SearchSpec, task: Task, chunk_deals: int,
     return report
 
 
-def cross_check(spec: SearchSpec, played: ChunkPlay, cpu: Report, rows: Rows) -> None:
+def cross_check(spec: SearchSpec, played: ChunkPlay, cpu: Report, rows: Rows,
+                where: str = "") -> None:
     """Raise :class:`DeviceMismatch` unless the device's chunk (its hand-backs played on the
     exact engine) is the CPU's: counts, histograms, and its records (a chunk without
-    hand-backs, whose records the device kept); ``rows`` deals (chunk, deal) pairs."""
+    hand-backs, whose records the device kept); ``rows`` deals (chunk, deal) pairs, ``where``
+    names the chunk (default: ``chunk N``)."""
     game = spec.plugin
     mine = Report.for_game(played.chunk, game)
     mine.deals = sum(played.counts)
@@ -156,8 +158,8 @@ def cross_check(spec: SearchSpec, played: ChunkPlay, cpu: Report, rows: Rows) ->
             differ.append(f"finds ({len(found)} found, the CPU {len(cpu.finds)})")
     if differ:
         raise DeviceMismatch(
-            f"--device {spec.device}: chunk {played.chunk} differs from its replay on the CPU "
-            f"({'; '.join(differ)}): the device's results cannot be trusted")
+            f"--device {spec.device}: {where or f'chunk {played.chunk}'} differs from its "
+            f"replay on the CPU ({'; '.join(differ)}): the device's results cannot be trusted")
 
 
 def _task_records(scores: list[int | None]) -> list[bool]:
@@ -219,7 +221,10 @@ def play_block_on_device(spec: SearchSpec, task: Task, chunk_deals: int,
     played = device_block_player(spec).play(start, task.key, deals, chunk_deals, hists, widths,
                                             spec.device_check_every)
     for check in played.checks:
-        cross_check(spec, check, play_cpu(spec, chunk_task(check.chunk)), rows)
+        shard = chunk_task(check.chunk)
+        end = shard.payload["start"] + shard.payload["deals"]
+        cross_check(spec, check, play_cpu(spec, shard), rows,
+                    f"shard {check.chunk} (ranks {shard.payload['start']}:{end})")
     report.checked = len(played.checks)
     report.deals = sum(played.counts)
     report.count(game, played.counts, played.totals)

@@ -311,8 +311,11 @@ class Runner:
         self.rate: float | None = None   # deals per worker-second, measured from reports
         self.in_flight_deals = 0         # deals of the tasks submitted and not yet absorbed
         self.commits = 0
-        # --verify-blocks: each task's second play, by the future of its first
+        # --verify-blocks: each task's second play, by the future of its first; a device's
+        # tasks are played again on the CPU (another device, and the engine the kernel copies)
         self.second_plays: dict[Future[Report], Future[Report]] = {}
+        self.second_spec = spec if spec.device == "cpu" else replace(
+            spec, device="cpu", gpu_check_every=None)
 
     # ------------------------------------------------------------------ bookkeeping
 
@@ -562,7 +565,8 @@ class Runner:
                             break
                         future = backend.submit(run_task, spec, task)
                         if spec.verify_blocks:   # the same task again, to compare
-                            self.second_plays[future] = backend.submit(run_task, spec, task)
+                            self.second_plays[future] = backend.submit(
+                                run_task, self.second_spec, task)
                         in_flight[future] = task
                         self.in_flight_deals += _deals(task)
                         future.add_done_callback(ready.put)

@@ -191,9 +191,10 @@ def test_a_device_refuses_what_its_kernel_cannot_play() -> None:
                           ({"deck": "-" * 60 + "JJQQKKAA"}, "52")):
         with pytest.raises(ValueError, match=words):
             spec("gpu", **values)
-    with pytest.raises(ValueError, match="random searches"):
+    with pytest.raises(ValueError, match="is for random and exhaustive searches"):
         SearchSpec.from_json({"strategy": "climb", "device": "gpu"})
-    with pytest.raises(ValueError, match="durak has no engine for --device gpu"):
+    with pytest.raises(ValueError, match="durak has no engine for random searches on --device "
+                                         "gpu"):
         SearchSpec.from_json({"strategy": "random", "device": "gpu", "game": "durak"})
     with pytest.raises(ValueError, match="unknown device"):
         spec("tpu")
@@ -295,6 +296,14 @@ def fake_records(grid, block, args):
     _gpu_emulate.bmn_records(grid, block, checked("bmn_records", args))
 
 
+def fake_unrank(grid, block, args):
+    _gpu_emulate.bmn_unrank(grid, block, checked("bmn_unrank", args))
+
+
+def fake_blocks(grid, block, args):
+    _gpu_emulate.bmn_blocks(grid, block, checked("bmn_blocks", args))
+
+
 class FakeStream:
     def __init__(self, non_blocking=False):
         pass
@@ -320,7 +329,8 @@ class FakeEvent:
 class FakeModule:
     def __init__(self, code, options=()):
         assert '#include "' not in code     # the headers are pasted in
-        self.kernels = {"bmn_random": fake_play, "bmn_records": fake_records}
+        self.kernels = {"bmn_random": fake_play, "bmn_records": fake_records,
+                        "bmn_unrank": fake_unrank, "bmn_blocks": fake_blocks}
 
     def get_function(self, name):
         return self.kernels[name]
@@ -512,7 +522,7 @@ def test_the_run_time_source_builds_with_nvrtc_without_spills(arch, capsys) -> N
     report = gpu_build.build(gpu.kernel_source(), arch, NVRTC, gpu_build.cupy_include())
     with capsys.disabled():
         print(f"\nNVRTC {report.nvrtc}: " + "; ".join(report.lines()))
-    assert set(report.kernels) == {"bmn_random", "bmn_records"}
+    assert set(report.kernels) == set(gpu.KERNELS)
     for name, use in report.kernels.items():
         assert use.spill_bytes == 0 and use.stack_bytes == 0, (name, report.log)
         assert 0 < use.registers <= 64, name       # 4 blocks of 256 threads per SM

@@ -73,8 +73,9 @@ def _fingerprint(report: Report) -> tuple[Any, ...]:
              for deal, r in report.finds])
 
 
-def _compare_plays(task: Task, first: Report, second: Report) -> None:
-    """Raise :class:`_PlaysDiffer`, naming the task's shards, if two plays differ."""
+def _compare_plays(task: Task, first: Report, second: Report, device: str = "cpu") -> None:
+    """Raise :class:`_PlaysDiffer`, naming the task's shards, if two plays differ (the first
+    on ``device``; the second on the CPU)."""
     if _fingerprint(first) == _fingerprint(second):
         return
     where = f"task {task.key}"
@@ -82,9 +83,11 @@ def _compare_plays(task: Task, first: Report, second: Report) -> None:
         start = task.payload["start"]
         where = (f"the shards from {task.key} (ranks {start:,} to "
                  f"{start + task.payload['deals'] - 1:,})")
-    raise _PlaysDiffer(f"{where} gave different results on two workers ({first.deals:,} "
-                       f"deals, outcomes {first.outcomes} against {second.outcomes}): a "
-                       "worker plays wrongly")
+    on, wrong = ("two workers", "a worker") if device == "cpu" else \
+        (f"--device {device} and the CPU", "the device")
+    raise _PlaysDiffer(f"{where} gave different results on {on} ({first.deals:,} deals, "
+                       f"outcomes {first.outcomes} against {second.outcomes}): {wrong} plays "
+                       "wrongly")
 
 
 def describe_failure(error: BaseException) -> str:
@@ -627,7 +630,7 @@ class Runner:
         report = _report(future)
         second = self.second_plays.pop(future, None)
         if second is not None:
-            _compare_plays(task, report, _report(second))
+            _compare_plays(task, report, _report(second), self.spec.device)
         return report
 
     def _renew(self) -> None:

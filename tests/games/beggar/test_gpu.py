@@ -373,6 +373,33 @@ def test_the_cupy_host_slices_a_run_and_gets_the_emulations_results(monkeypatch,
         assert runs["cpu"].handbacks.max() > 4_000
 
 
+def test_the_cupy_host_plays_a_block_of_ranks_as_the_emulation(monkeypatch):
+    """The rank kernels launched by CupyDevice (bmn_unrank then bmn_blocks per slice, their
+    arguments checked against _gpu_kernel.cu's parameters), and the next block launched
+    ahead: the emulation's results."""
+    monkeypatch.setitem(sys.modules, "cupy", FAKE_CUPY)
+    monkeypatch.setattr(gpu, "SLICE_CHUNKS", 2)
+    on_gpu = gpu.CupyDevice()
+    launched = []
+    real_launch = on_gpu.launch
+    monkeypatch.setattr(on_gpu, "launch", lambda t, work: launched.append(work.first_rank)
+                        or real_launch(t, work))
+    options = beggar_options(rules="italian")
+    player = gpu.GpuBlocks(options, "cards", on_gpu)
+    twin = gpu.GpuBlocks(options, "cards", gpu.EmulatedDevice())
+    first = 90016849133615 - 2_500      # Zanotto's never-ending deal: a hand-back
+    plays = []
+    for start in (first, first + 5_500, first - 10**9):
+        hists = [np.zeros(2048, np.int64), np.zeros(4096, np.int64)]
+        twin_hists = [np.zeros(2048, np.int64), np.zeros(4096, np.int64)]
+        plays.append(player.play(start, 4, 5_500, 1_000, hists, [10, 1]))
+        assert plays[-1] == twin.play(start, 4, 5_500, 1_000, twin_hists, [10, 1])
+        assert all((a == b).all() for a, b in zip(hists, twin_hists, strict=True))
+    assert plays[0].handbacks == [(4 + 2, 500)] and plays[0].counts[0] == 5_499
+    assert launched == [first, first + 5_500, first + 5_500, first + 11_000, first - 10**9,
+                        first - 10**9 + 5_500]
+
+
 def test_the_gpu_plays_the_next_chunks_while_the_host_reports(monkeypatch):
     """Each call launches the chunks after its own; a call for them takes that work, a call
     for other chunks launches its own: either way the results are the emulation's."""

@@ -467,6 +467,8 @@ def test_the_device_check_runs_end_to_end_on_the_emulation(tmp_path) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
     assert any("games handed back at the limit" in line and "finds 0" in line for line in out)
     assert any("differences from the CPU's summary: none" in line for line in out)
+    assert any("never-ending at ranks [90016849133615]" in line and "differences: 0 " in line
+               for line in out)
     assert out[-1].startswith("gpu check: 300000 deals, 0 differences, ")
     assert out[-1].endswith(" deals/s (CPU emulation of the GPU kernel)")
 

@@ -7,6 +7,7 @@ block player, at any offset, across kernel launches, with cycles, limits and han
 from __future__ import annotations
 
 import random
+import sys
 
 import numpy as np
 import pytest
@@ -223,6 +224,24 @@ def test_a_device_that_cannot_play_the_block_says_so_in_one_line(capsys, tmp_pat
                  "--db", str(tmp_path / "log.sqlite")])
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(err) == 1 and words in err[0], err
+    assert not (tmp_path / "log.sqlite").exists()
+
+
+def test_a_device_space_too_big_to_finish_is_refused_in_one_line(capsys, tmp_path) -> None:
+    """The projection is measured on the CPU (a traceback before: the device's task)."""
+    code = main(["search", "exhaustive", "--device", "emulate", "--db",
+                 str(tmp_path / "log.sqlite")])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1 and "6.54e+20 deals would never end" in err[0], err
+
+
+def test_without_cupy_a_gpu_block_is_one_line_and_exit_2(capsys, monkeypatch, tmp_path) -> None:
+    monkeypatch.setitem(sys.modules, "cupy", None)     # import cupy raises ImportError
+    monkeypatch.setattr(device_module, "_samplers", {})
+    code = main(["search", "exhaustive", "--ranks", "0:1000", "--device", "gpu", "--db",
+                 str(tmp_path / "log.sqlite")])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1 and "--device gpu needs CuPy" in err[0], err
     assert not (tmp_path / "log.sqlite").exists()
 
 

@@ -89,13 +89,18 @@ def cpu_chunk(args: tuple[dict, int, int]) -> Report:
 def cpu_report(spec: SearchSpec, deals: int) -> Report:
     """The CPU engine's report of deals 0..deals-1 (chunk by chunk, on every core)."""
     spec_json = {**spec.to_json(), "device": "cpu", "gpu_check_every": None}
-    work = [(spec_json, k, min(CHUNK_DEALS, deals - k * CHUNK_DEALS))
-            for k in range(-(-deals // CHUNK_DEALS))]
+    return on_every_core(spec, cpu_chunk, [(spec_json, k, min(CHUNK_DEALS,
+                                                              deals - k * CHUNK_DEALS))
+                                           for k in range(-(-deals // CHUNK_DEALS))])
+
+
+def on_every_core(spec: SearchSpec, play: Any, work: list[Any]) -> Report:
+    """The reports of ``play`` for each item of ``work`` (on every core), summed."""
     total = Report.for_game(0, spec.plugin)
     # spawn: a forked child of a process that has started CUDA cannot be trusted
     with ProcessPoolExecutor(os.cpu_count() or 1,
                              mp_context=multiprocessing.get_context("spawn")) as pool:
-        for report in pool.map(cpu_chunk, work, chunksize=4):
+        for report in pool.map(play, work, chunksize=4):
             total.deals += report.deals
             total.total += report.total
             total.outcomes = [a + b for a, b in zip(total.outcomes, report.outcomes,
@@ -206,20 +211,10 @@ def block_check(device: str, deals: int, seconds: float, emulate: bool) -> tuple
     device_s = time.perf_counter() - t
     player.device.slice_chunks = gpu.SLICE_CHUNKS
     spec_json = {**spec.to_json(), "device": "cpu", "gpu_check_every": None}
-    work = [(spec_json, k, first + k * MAX_SHARD, min(MAX_SHARD, deals - k * MAX_SHARD))
-            for k in range(-(-deals // MAX_SHARD))]
-    on_cpu = Report.for_game(0, spec.plugin)
     t = time.perf_counter()
-    with ProcessPoolExecutor(os.cpu_count() or 1,
-                             mp_context=multiprocessing.get_context("spawn")) as pool:
-        for report in pool.map(cpu_shard, work, chunksize=4):
-            on_cpu.deals += report.deals
-            on_cpu.total += report.total
-            on_cpu.outcomes = [a + b for a, b in zip(on_cpu.outcomes, report.outcomes,
-                                                     strict=True)]
-            for measure, hist in report.histograms.items():
-                on_cpu.histograms[measure] += hist
-            on_cpu.finds.extend(report.finds)
+    on_cpu = on_every_core(spec, cpu_shard, [
+        (spec_json, k, first + k * MAX_SHARD, min(MAX_SHARD, deals - k * MAX_SHARD))
+        for k in range(-(-deals // MAX_SHARD))])
     cpu_s = time.perf_counter() - t
 
     def summary(report: Report) -> tuple[Any, ...]:

@@ -158,7 +158,7 @@ DS_FN void ds_rank_deal(ds_warp *wp, ds_block *s, const ds_run *r, const ds_u64 
                 planes[1] = starts[3 * (w / DS_SPAN) + 1];
                 planes[2] = starts[3 * (w / DS_SPAN) + 2];
             } else {        /* (never a slot written now: a lane dealing now dealt last time) */
-                const int was = (end - wp->last + l) & (DS_BACKLOG - 1);
+                const int was = (end + DS_BACKLOG - wp->last + l) & (DS_BACKLOG - 1);
                 planes[0] = s->planes[wp->warp][0][was];
                 planes[1] = s->planes[wp->warp][1][was];
                 planes[2] = s->planes[wp->warp][2][was];

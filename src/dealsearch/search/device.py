@@ -143,8 +143,8 @@ def cross_check(spec: SearchSpec, played: ChunkPlay, cpu: Report, rows: Rows,
     for hist, device_hist in zip(mine.hist_args(game)[0], played.hists, strict=True):
         hist += device_hist
     if played.handbacks:
-        where = [(played.chunk, deal) for deal in played.handbacks]
-        add_batch(mine, game, play_batch(game, rows(where), spec.options))
+        backs = [(played.chunk, deal) for deal in played.handbacks]
+        add_batch(mine, game, play_batch(game, rows(backs), spec.options))
     differ = []
     if (mine.deals, mine.total, mine.outcomes) != (cpu.deals, cpu.total, cpu.outcomes):
         differ.append(f"counts {mine.outcomes}, CPU {cpu.outcomes}")

@@ -214,6 +214,19 @@ def test_a_spoilt_shard_stops_the_block_in_one_line(capsys, monkeypatch, tmp_pat
         "replay on the CPU (cards histogram)" in err[0], err
 
 
+def test_a_spoilt_shard_with_a_hand_back_is_named_by_its_ranks(capsys, monkeypatch,
+                                                               tmp_path) -> None:
+    monkeypatch.setattr(gpu.KernelHost, "spoil_chunk", 4)     # Zanotto's deal's shard
+    monkeypatch.setattr(device_module, "_samplers", {})
+    code = main(["search", "exhaustive", "--rules", "italian", "--ranks",
+                 f"{ZANOTTO - 30_000}:{ZANOTTO + 20_000}", "--device", "emulate", "--workers",
+                 "1", "--gpu-check-every", "1", "--quiet", "--db", str(tmp_path / "log.sqlite")])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 1
+    assert len(err) == 1 and f"shard 4 (ranks {ZANOTTO - 5_000}:{ZANOTTO + 1_250}) differs" \
+        in err[0], err
+
+
 @pytest.mark.parametrize(("argv", "words"), [
     (["--players", "3"], "--device emulate: the GPU engine plays two players"),
     (["--game", "spite"], "spite has no engine for exhaustive searches on --device emulate"),

@@ -193,6 +193,31 @@ def _rows(spec: SearchSpec, where: list[tuple[int, int]]) -> npt.NDArray[np.uint
     return device_sampler(spec).rows(chunks, deals)
 
 
+class _Block:
+    """A task's ranks for a device: chunk ``k``'s deal ``j`` (chunks of ``chunk_deals``, the
+    task's key the first's number) is rank ``start + (k - key) * chunk_deals + j``."""
+
+    def __init__(self, spec: SearchSpec, task: Task, chunk_deals: int) -> None:
+        self.numbering = DistinctDeals(spec.layout)
+        self.key, self.chunk_deals = task.key, chunk_deals
+        self.start, self.deals = int(task.payload["start"]), int(task.payload["deals"])
+
+    def rank(self, chunk: int, deal: int) -> int:
+        """The rank of a chunk's deal."""
+        return self.start + (chunk - self.key) * self.chunk_deals + deal
+
+    def rows(self, where: list[tuple[int, int]]) -> npt.NDArray[np.uint8]:
+        """The rows of (chunk, deal) pairs."""
+        dealt = [self.numbering.row(self.rank(chunk, deal)) for chunk, deal in where]
+        return np.array(dealt, dtype=np.uint8).reshape(len(where), self.numbering.width)
+
+    def chunk_task(self, chunk: int) -> Task:
+        """A chunk alone, as a task of the CPU's block player."""
+        first = self.rank(chunk, 0)
+        return Task(chunk, {"start": first,
+                            "deals": min(self.chunk_deals, self.start + self.deals - first)})
+
+
 def play_block_on_device(spec: SearchSpec, task: Task, chunk_deals: int,
                          play_cpu: Callable[[SearchSpec, Task], Report]) -> Report:
     """A run of shards of ranks (chunks of ``chunk_deals``, the task's key the first's number)
@@ -202,28 +227,15 @@ def play_block_on_device(spec: SearchSpec, task: Task, chunk_deals: int,
     hand-backs are played on the exact engine; so the device's chunk records and the
     hand-backs, in rank order, filtered as the CPU filters its games, are the CPU's finds."""
     game = spec.plugin
-    deals_of = DistinctDeals(spec.layout)
-    start, deals = int(task.payload["start"]), int(task.payload["deals"])
+    block = _Block(spec, task, chunk_deals)
     report = Report.for_game(task.key, game)
     hists, widths = report.hist_args(game)
-
-    def rank(chunk: int, deal: int) -> int:
-        return start + (chunk - task.key) * chunk_deals + deal
-
-    def rows(where: list[tuple[int, int]]) -> npt.NDArray[np.uint8]:
-        dealt = [deals_of.row(rank(chunk, deal)) for chunk, deal in where]
-        return np.array(dealt, dtype=np.uint8).reshape(len(where), deals_of.width)
-
-    def chunk_task(chunk: int) -> Task:
-        first = rank(chunk, 0)
-        return Task(chunk, {"start": first, "deals": min(chunk_deals, start + deals - first)})
-
-    played = device_block_player(spec).play(start, task.key, deals, chunk_deals, hists, widths,
-                                            spec.device_check_every)
+    played = device_block_player(spec).play(block.start, task.key, block.deals, chunk_deals,
+                                            hists, widths, spec.device_check_every)
     for check in played.checks:
-        shard = chunk_task(check.chunk)
+        shard = block.chunk_task(check.chunk)
         end = shard.payload["start"] + shard.payload["deals"]
-        cross_check(spec, check, play_cpu(spec, shard), rows,
+        cross_check(spec, check, play_cpu(spec, shard), block.rows,
                     f"shard {check.chunk} (ranks {shard.payload['start']}:{end})")
     report.checked = len(played.checks)
     report.deals = sum(played.counts)
@@ -232,36 +244,44 @@ def play_block_on_device(spec: SearchSpec, task: Task, chunk_deals: int,
     objective = game.measures.index(spec.objective or game.measures[0])
     # (rank, score or None for a cycle, its find if known): the candidates, in rank order
     found: list[tuple[int, int | None, tuple[str, GameResult] | None]] = [
-        (rank(chunk, deal), find_score, None) for chunk, deal, find_score in played.finds
+        (block.rank(chunk, deal), find_score, None) for chunk, deal, find_score in played.finds
         if chunk not in played.replay]
     if played.handbacks:    # games the device did not settle: the exact engine's
-        back = rows(played.handbacks)
-        batch = play_batch(game, back, spec.options)
+        batch = play_batch(game, block.rows(played.handbacks), spec.options)
         add_batch(report, game, batch)
         for (chunk, deal), outcome, measures in zip(played.handbacks, batch.outcome,
                                                     batch.measures, strict=True):
             name = game.outcomes[outcome]
             if chunk not in played.replay and (name == "cycle" or name in ended):
-                found.append((rank(chunk, deal),
+                found.append((block.rank(chunk, deal),
                               None if name == "cycle" else int(measures[objective]), None))
     for chunk in played.replay:     # more records than the device keeps: the CPU's
-        for text, result in play_cpu(spec, chunk_task(chunk)).finds:
-            found.append((int(result.details["rank"]),
-                          score(result, spec) if result.outcome in ended else None,
-                          (text, result)))
-    found.sort(key=lambda find: find[0])
+        found += [(int(result.details["rank"]),
+                   score(result, spec) if result.outcome in ended else None, (text, result))
+                  for text, result in play_cpu(spec, block.chunk_task(chunk)).finds]
+    report.finds = _block_finds(spec, block, sorted(found, key=lambda find: find[0]))
+    return report
+
+
+def _block_finds(spec: SearchSpec, block: _Block,
+                 found: list[tuple[int, int | None, tuple[str, GameResult] | None]]
+                 ) -> list[tuple[str, GameResult]]:
+    """The finds the CPU's block player keeps of candidates in rank order (every cycle, and
+    each win longer than every one before it: see ``tally``), those not known yet played
+    again on the CPU for their full results, each with its rank."""
     best, kept = 0, []
-    for find in found:      # as the CPU's block player keeps its games: see tally
+    for find in found:
         if find[1] is None or find[1] > best:
             best = best if find[1] is None else find[1]
             kept.append(find)
     mine = [number for number, _, known in kept if known is None]
-    dealt = rows([(task.key, number - start) for number in mine])
+    dealt = block.rows([(block.key, number - block.start) for number in mine])
     results = dict(zip(mine, zip(dealt, results_of(spec, dealt), strict=True), strict=True))
+    finds = []
     for number, _, known in kept:
         if known is None:
             row, result = results[number]
             known = (compact(row, spec), replace(result, details={**result.details,
                                                                   "rank": number}))
-        report.finds.append(known)
-    return report
+        finds.append(known)
+    return finds

@@ -100,7 +100,8 @@ def same_block(values, start, deals, shard, key=3):
 
 @pytest.mark.parametrize(("values", "start"), [
     ({}, 0), ({}, 10**12 + 7), ({}, 6 * 10**20), ({"rules": "italian"}, 193 * 10**12),
-    ({"objective": "tricks"}, 3 * 10**19)])
+    ({"objective": "tricks"}, 3 * 10**19), ({"hand_sizes": "30/22", "max_tricks": 60}, 10**20)],
+    ids=str)
 def test_a_block_on_the_kernel_is_the_cpus(values, start) -> None:
     assert same_block(values, start, 60_000, 7_000).finds     # at least the longest game
 

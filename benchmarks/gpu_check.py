@@ -14,7 +14,12 @@
 4. runs ``dealsearch search random --device gpu`` through the command line, and the same
    search on the CPU, and compares their summaries (deals, cards, outcomes, best);
 5. times the kernel alone (launches of whole slices, nothing done on the host) and at least
-   ``--seconds`` (default 10) of steady search play, as a search plays.
+   ``--seconds`` (default 10) of steady search play, as a search plays;
+6. a block of ranks (exhaustive search, ``bmn_unrank`` and ``bmn_blocks``): 10^6 deals of the
+   52-card space past 2^64 deal by deal against the kernels compiled for the CPU, then a
+   block of ``--deals`` Italian deals around Zanotto's never-ending deal (in launches of 16
+   shards, one in 10 cross-checked) against the CPU's block player on every core (counts,
+   histograms, the never-ending deals' ranks, the best), and the rank kernels' rate alone.
 
 ``--emulate`` runs the same script on the kernel compiled for the CPU (``--device emulate``),
 on fewer deals, on any machine (step 2 is then the same code twice: skipped). The last line is
@@ -49,13 +54,22 @@ import numpy as np
 from dealsearch.devices import DeviceUnavailable
 from dealsearch.games.beggar import gpu, gpu_build
 from dealsearch.search.base import Report, Task, compact
-from dealsearch.search.device import device_sampler, play_on_device, task_finds
+from dealsearch.search.device import (
+    device_block_player,
+    device_sampler,
+    play_block_on_device,
+    play_on_device,
+    task_finds,
+)
+from dealsearch.search.exhaustive import MAX_SHARD, play_shard_cpu
 from dealsearch.search.random_search import CHUNK_DEALS, GPU_MAX_UNITS, play_chunk_cpu
 from dealsearch.search.spec import SearchSpec
 
 WATCHDOG_SECONDS = 330
 DEAL_BY_DEAL = 10**6
 SLICE_CHUNKS = 16       # chunks per launch in step 3: many slices, each at its own offset
+ZANOTTO = 90016849133615    # a never-ending Italian deal's rank (N1k06's numbering)
+HIGH_RANK = 5 * 10**20      # a 52-card block past 2^64
 
 
 def say(text: str) -> None:
@@ -75,13 +89,18 @@ def cpu_chunk(args: tuple[dict, int, int]) -> Report:
 def cpu_report(spec: SearchSpec, deals: int) -> Report:
     """The CPU engine's report of deals 0..deals-1 (chunk by chunk, on every core)."""
     spec_json = {**spec.to_json(), "device": "cpu", "gpu_check_every": None}
-    work = [(spec_json, k, min(CHUNK_DEALS, deals - k * CHUNK_DEALS))
-            for k in range(-(-deals // CHUNK_DEALS))]
+    return on_every_core(spec, cpu_chunk, [(spec_json, k, min(CHUNK_DEALS,
+                                                              deals - k * CHUNK_DEALS))
+                                           for k in range(-(-deals // CHUNK_DEALS))])
+
+
+def on_every_core(spec: SearchSpec, play: Any, work: list[Any]) -> Report:
+    """The reports of ``play`` for each item of ``work`` (on every core), summed."""
     total = Report.for_game(0, spec.plugin)
     # spawn: a forked child of a process that has started CUDA cannot be trusted
     with ProcessPoolExecutor(os.cpu_count() or 1,
                              mp_context=multiprocessing.get_context("spawn")) as pool:
-        for report in pool.map(cpu_chunk, work, chunksize=4):
+        for report in pool.map(play, work, chunksize=4):
             total.deals += report.deals
             total.total += report.total
             total.outcomes = [a + b for a, b in zip(total.outcomes, report.outcomes,
@@ -127,10 +146,11 @@ def describe(sampler: Any, emulate: bool) -> None:
         say(f"GPU: {device.name}, {props['multiProcessorCount']} multiprocessors, "
             f"{ghz(13, 'clockRate')}, memory {ghz(36, 'memoryClockRate')}, compute "
             f"capability {props.get('major')}.{props.get('minor')}")
-        kernel = device.play_fn
-        say(f"bmn_random as loaded: {getattr(kernel, 'num_regs', '?')} registers, "
-            f"{getattr(kernel, 'shared_size_bytes', '?')} B shared, "
-            f"{getattr(kernel, 'local_size_bytes', '?')} B local")
+        for name in ("bmn_random", "bmn_blocks"):
+            kernel = device.functions[name]
+            say(f"{name} as loaded: {getattr(kernel, 'num_regs', '?')} registers, "
+                f"{getattr(kernel, 'shared_size_bytes', '?')} B shared, "
+                f"{getattr(kernel, 'local_size_bytes', '?')} B local")
     library = gpu_build.find_nvrtc()
     if library is not None:
         try:
@@ -150,13 +170,76 @@ def deal_by_deal(spec: SearchSpec, sampler: Any) -> int:
     on_cpu = gpu.EmulatedDevice().scores(t, work)
     bad = np.flatnonzero(on_gpu != on_cpu)
     for w in bad[:5]:
-        chunk, deal = divmod(int(w), CHUNK_DEALS, play_chunk_cpu)
+        chunk, deal = divmod(int(w), CHUNK_DEALS)
         row = sampler.rows(np.array([chunk], np.uint64), np.array([deal], np.uint64))[0]
         say(f"  deal {deal} of chunk {chunk} ({compact(row, spec)}): GPU {on_gpu[w]}, "
             f"CPU {on_cpu[w]} ({gpu._gpu_emulate.HANDBACK} = handed back)")
     handed = int((on_cpu == gpu._gpu_emulate.HANDBACK).sum())
     say(f"  {len(bad)} deals differ ({handed} handed back)")
     return len(bad)
+
+
+def cpu_shard(args: tuple[dict, int, int, int]) -> Report:
+    """One shard of ranks on the CPU's block player (in a worker process)."""
+    spec_json, shard, start, deals = args
+    return play_shard_cpu(SearchSpec.from_json(spec_json),
+                          Task(shard, {"start": start, "deals": deals}))
+
+
+def block_check(device: str, deals: int, seconds: float, emulate: bool) -> tuple[int, float]:
+    """Step 6: the rank kernels against the CPU (see the module); the differences and the
+    kernels' rate alone."""
+    differ = 0
+    high = SearchSpec.from_json({"strategy": "exhaustive", "device": device, "workers": 1,
+                                 "ranks": [HIGH_RANK, HIGH_RANK + DEAL_BY_DEAL]})
+    player = device_block_player(high)
+    if not emulate:
+        work = gpu.Work(0, DEAL_BY_DEAL, MAX_SHARD, 10, 2048, 4096, first_rank=HIGH_RANK)
+        on_gpu = player.device.scores(player.table, work)
+        on_cpu = gpu.EmulatedDevice().scores(player.table, work)
+        differ += int((on_gpu != on_cpu).sum())
+        say(f"  deal by deal from rank {HIGH_RANK:,}: {differ} of {DEAL_BY_DEAL:,} deals differ")
+    first = ZANOTTO - deals // 2
+    spec = SearchSpec.from_json({"strategy": "exhaustive", "device": device, "workers": 1,
+                                 "ranks": [first, first + deals], "gpu_check_every": 10,
+                                 "game_options": {"rules": "italian"}})
+    player = device_block_player(spec)
+    player.device.slice_chunks = SLICE_CHUNKS
+    t = time.perf_counter()
+    on_device = play_block_on_device(spec, Task(0, {"start": first, "deals": deals}), MAX_SHARD,
+                                     play_shard_cpu)
+    device_s = time.perf_counter() - t
+    player.device.slice_chunks = gpu.SLICE_CHUNKS
+    spec_json = {**spec.to_json(), "device": "cpu", "gpu_check_every": None}
+    t = time.perf_counter()
+    on_cpu = on_every_core(spec, cpu_shard, [
+        (spec_json, k, first + k * MAX_SHARD, min(MAX_SHARD, deals - k * MAX_SHARD))
+        for k in range(-(-deals // MAX_SHARD))])
+    cpu_s = time.perf_counter() - t
+
+    def summary(report: Report) -> tuple[Any, ...]:
+        cycles = sorted(r.details["rank"] for _, r in report.finds if r.outcome == "cycle")
+        best = max((r.measures["cards"], r.details["rank"]) for _, r in report.finds
+                   if r.outcome == "win")
+        return report.deals, report.total, report.outcomes, cycles, best
+
+    mine, theirs = summary(on_device), summary(on_cpu)
+    bins = sum(int((on_cpu.histograms[m] != on_device.histograms[m]).sum())
+               for m in on_cpu.histograms)
+    differ += bins + sum(a != b for a, b in zip(mine, theirs, strict=True))
+    say(f"  block of {deals:,} Italian deals from rank {first:,}: device {device_s:.1f} s, CPU "
+        f"({os.cpu_count()} cores) {cpu_s:.1f} s; never-ending at ranks {mine[3]}, best "
+        f"{mine[4][0]} cards at rank {mine[4][1]}; {on_device.checked} shards cross-checked; "
+        f"differences: {differ} (CPU: {theirs[2]}, cycles {theirs[3]}, best {theirs[4]})")
+    shards, played, began = 4 * SLICE_CHUNKS if emulate else 4 * gpu.SLICE_CHUNKS, 0, \
+        time.perf_counter()
+    start = first + deals
+    while time.perf_counter() - began < seconds:
+        work = gpu.Work(0, shards * MAX_SHARD, MAX_SHARD, 10, 2048, 4096, first_rank=start)
+        player.device.collect(player.device.launch(player.table, work))
+        played += work.n
+        start += work.n
+    return differ, played / (time.perf_counter() - began)
 
 
 def cli_search(device: str, deals: int, seed: int, max_cards: int, folder: str) -> dict:
@@ -296,6 +379,12 @@ def main() -> int:
         say(f"speed: a search's steady play, at least {seconds:g} s ...")
         state["rate"], task_deals = search_rate(spec, 2 * 10**6, seconds)
         say(f"  search: {state['rate']:,.0f} deals/s (tasks of {task_deals:,} deals)")
+
+        block_deals = 3 * 10**5 if args.emulate else 10**7
+        say(f"blocks of ranks: exhaustive search on {name} and on the CPU ...")
+        differ, block_rate = block_check(device, block_deals, seconds, args.emulate)
+        state["differences"] += differ
+        say(f"  rank kernels only: {block_rate:,.0f} deals/s")
     except Exception as error:   # say what failed, and still end with the summary line
         traceback.print_exc(file=sys.stdout)
         say(f"failed: {type(error).__name__}: {error}")

@@ -4,7 +4,9 @@ Walking a block in rank order should cost little beside playing it: one unrankin
 then the next distinct ordering of each deal (``_lanes.BlockPlayer``). Compare ``deals_per_s``
 in ``extra_info`` of the two cases (issue target: exhaustive at least 0.9 times random), on the
 40-card Italian deck (where N1k06's catalogue numbers deals) and the 52-card standard deck.
-Worker tasks only (no log, no processes): what one core plays.
+Worker tasks only (no log, no processes): what one core plays. ``exhaustive-emulate`` plays
+the block on the GPU's rank kernels compiled for the CPU (``--device emulate``: a warp's 32
+lanes in lockstep on one core), beside the CPU's lanes.
 """
 
 from __future__ import annotations
@@ -26,12 +28,13 @@ RULES = {"italian": ZANOTTO - DEALS // 2, "standard": 326_767_067_443_439_122_50
 
 
 @pytest.mark.parametrize("rules", RULES)
-@pytest.mark.parametrize("strategy", ["exhaustive", "random"])
+@pytest.mark.parametrize("strategy", ["exhaustive", "exhaustive-emulate", "random"])
 def test_block_rate_beside_random(benchmark: Any, rules: str, strategy: str) -> None:
-    if strategy == "exhaustive":
+    if strategy.startswith("exhaustive"):
+        device = "emulate" if strategy.endswith("emulate") else "cpu"
         spec = SearchSpec("exhaustive", workers=1, game_options={"rules": rules},
-                          ranks=(RULES[rules], RULES[rules] + DEALS))
-        task = Task(0, {"start": RULES[rules], "deals": DEALS})
+                          ranks=(RULES[rules], RULES[rules] + DEALS), device=device)
+        task = Task(0, {"start": RULES[rules], "deals": DEALS, "shard": 50_000})
         play = play_shard
     else:
         spec = SearchSpec("random", workers=1, seed=1, game_options={"rules": rules})

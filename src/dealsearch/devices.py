@@ -1,11 +1,13 @@
-"""The devices a random search may run on, and what a game offers to run there.
+"""The devices a random or exhaustive search may run on, and what a game offers to run there.
 
 ``--device cpu`` (the default) plays on the compiled players; ``gpu`` on a game's
-:class:`DeviceSampler` (a game offers one through the :class:`DeviceSearch` capability);
-``emulate`` runs the device's code compiled for the CPU (slow: for tests and for checking a
-kernel without the device). How a search turns a sampler's :class:`DevicePlay` into the report
-the CPU would have sent: :mod:`dealsearch.search.device`. A leaf beside :mod:`dealsearch.game`,
-so that a spec checks its device without importing the search.
+:class:`DeviceSampler` (random deals: a game offers one through the :class:`DeviceSearch`
+capability) or :class:`DeviceBlockPlayer` (blocks of ranks, an exhaustive search's: the
+:class:`DeviceBlocks` capability); ``emulate`` runs the device's code compiled for the CPU
+(slow: for tests and for checking a kernel without the device). How a search turns a
+device's :class:`DevicePlay` into the report the CPU would have sent:
+:mod:`dealsearch.search.device`. A leaf beside :mod:`dealsearch.game`, so that a spec checks
+its device without importing the search.
 """
 
 from __future__ import annotations
@@ -88,15 +90,52 @@ class DeviceSearch(Protocol):
         """The sampler; raises :class:`DeviceUnavailable` if the device is not usable here."""
 
 
+class DeviceBlockPlayer(Protocol):
+    """A game's player of blocks of ranks on a device, for one run (options, objective).
+
+    Ranks number the orderings of the layout's deck (a layout without fixed or unordered
+    segments), as :mod:`dealsearch.search.distinct` does."""
+
+    name: str   # the device in words
+
+    def play(self, first_rank: int, first_chunk: int, deals: int, chunk_deals: int,
+             hists: Sequence[npt.NDArray[np.int64]], widths: Sequence[int],
+             check_every: int = 0) -> DevicePlay:
+        """Play the deals of ranks ``first_rank`` to ``first_rank + deals - 1``, cut into
+        chunks of ``chunk_deals`` (the last perhaps fewer) numbered from ``first_chunk`` on
+        (a chunk's deal ``j``: rank ``first_rank + (chunk - first_chunk) * chunk_deals +
+        j``); add the settled games into ``hists``. As :meth:`DeviceSampler.play` for the
+        rest: each chunk's records from a best of 0, its hand-backs, and the chunks whose
+        number is a multiple of ``check_every`` also alone, in ``checks``."""
+
+
+@runtime_checkable
+class DeviceBlocks(Protocol):
+    """A game whose exhaustive search (blocks of ranks) can run on a device other than the
+    CPU."""
+
+    def device_refusal(self, options: GameOptions, device: str) -> str | None:
+        """Why ``device`` cannot play these options (None if it can)."""
+
+    def device_block_player(self, options: GameOptions, objective: str, device: str
+                            ) -> DeviceBlockPlayer:
+        """The block player; raises :class:`DeviceUnavailable` if the device is not usable
+        here."""
+
+
+# the capability a strategy's device search needs of a game
+CAPABILITIES: dict[str, type] = {"random": DeviceSearch, "exhaustive": DeviceBlocks}
+
+
 def device_refusal(game: Game, options: GameOptions, strategy: str, device: str) -> str | None:
     """Why a search cannot run on ``device`` (None if it can)."""
     if device not in DEVICES:
         return f"unknown device {device!r}: choose from {', '.join(DEVICES)}"
     if device == "cpu":
         return None
-    if strategy != "random":
-        return f"--device {device} is for random searches"
-    if not isinstance(game, DeviceSearch):
-        return f"{game.name} has no engine for --device {device}"
-    refusal = game.device_refusal(options, device)
+    if strategy not in CAPABILITIES:
+        return f"--device {device} is for {' and '.join(CAPABILITIES)} searches"
+    if not isinstance(game, CAPABILITIES[strategy]):
+        return f"{game.name} has no engine for {strategy} searches on --device {device}"
+    refusal = game.device_refusal(options, device)   # type: ignore[attr-defined]
     return f"--device {device}: {refusal}" if refusal else None

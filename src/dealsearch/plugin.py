@@ -29,7 +29,7 @@ class attributes, checked with ``isinstance`` (:class:`Reference`, :class:`Trace
 :class:`BatchPlayer`, :class:`BatchDetails`, :class:`CycleCatalogue`, :class:`CycleIds`,
 :class:`Histograms`, :class:`Throughput`, :class:`DealerVersion`,
 :class:`DealOptions`, :class:`PlaysBackwards`, :class:`FastSearch`, :class:`FastBlocks`,
-:class:`DeviceSearch`,
+:class:`DeviceSearch`, :class:`DeviceBlocks`,
 :class:`GameCommands`, :class:`PublishedRecords`, ...), each with a
 framework function giving the default (:func:`canonical`, :func:`cycle_id`,
 :func:`histogram`, :func:`finished`, ...). A game writes its text with the framework's
@@ -52,6 +52,8 @@ from ._kernel import Kernel, PythonKernel
 from .devices import (
     GPU_EXTRA,
     ChunkPlay,
+    DeviceBlockPlayer,
+    DeviceBlocks,
     DevicePlay,
     DeviceSampler,
     DeviceSearch,
@@ -121,6 +123,8 @@ __all__ = [
     "CycleIds",
     "DealOptions",
     "DealerVersion",
+    "DeviceBlockPlayer",
+    "DeviceBlocks",
     "DevicePlay",
     "DeviceSampler",
     "DeviceSearch",

@@ -40,7 +40,7 @@ COMMANDS = {
     "bad duration '-5m'": ["search", "random", "--time", "-5m"],
     "bad duration '1h90'": ["search", "random", "--time", "1h90"],
     "bad duration 'soon'": ["search", "random", "--time", "soon"],
-    "is for random searches": ["search", "climb", "--device", "gpu"],
+    "is for random and exhaustive searches": ["search", "climb", "--device", "gpu"],
     "plays two players": ["search", "random", "--device", "gpu", "--players", "3"],
     "durak has no engine": ["search", "random", "--game", "durak", "--device", "gpu"],
     "bad duration '0'": ["search", "random", "--time", "0"],
@@ -91,9 +91,14 @@ TESTS = {
                            "test_factory_resume_of_a_search_run_names_the_search"),
     "needs CuPy": ("games/beggar/test_gpu.py",
                    "test_without_cupy_device_gpu_is_one_line_and_exit_2"),
-    "differs from its replay on the CPU": (
+    "chunk 4000 differs from its replay on the CPU": (
         "games/beggar/test_gpu.py",
         "test_a_spoilt_chunk_stops_the_run_in_one_line_and_it_resumes_on_the_cpu"),
+    "shard 2000 (ranks 100000000:100050000) differs from its replay on the CPU": (
+        "games/beggar/test_gpu_blocks.py", "test_a_spoilt_shard_stops_the_block_in_one_line"),
+    "on --device gpu and the CPU": (
+        "games/beggar/test_gpu_blocks.py",
+        "test_verify_blocks_on_a_device_plays_each_task_again_on_the_cpu"),
     "earlier beggar dealer": ("framework/test_log.py", "test_a_random_run_dealt_by_an_earlier_"
                               "dealer_keeps_its_finds_but_is_not_continued"),
     # a damaged log: the page's numbers are an example; these tests assert each line's form

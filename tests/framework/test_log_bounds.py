@@ -200,6 +200,17 @@ def test_the_block_of_an_exhaustive_run_is_a_span(block):
     assert judge("runs", {"options": json.dumps({"ranks": [0, 9]})}, whole=False)[1] == []
 
 
+def test_ranks_past_64_bits_are_ranks():
+    """A 52-card deck has 6.5e20 deals: its blocks, ranks played and finds' ranks are sound
+    (a run there was called damaged as it ended)."""
+    high = [5 * 10**20, 5 * 10**20 + 9]
+    assert judge("runs", {"options": json.dumps({"ranks": high})}, whole=False)[1] == []
+    checkpoint = json.dumps({"strategy": {"ranks": [high], "chunks": {"prefix": 1}}})
+    assert judge("runs", {"checkpoint": checkpoint}, whole=False)[1] == []
+    details = json.dumps({"rank": high[1]})
+    assert judge("finds", {"details": details}, whole=False)[1] == []
+
+
 def test_the_rank_of_an_exhaustive_find_is_a_rank(exhaustive, tmp_path, capsys):
     """records --cycles sorts the finds by rank (a traceback on a crafted log before)."""
     db = Path(shutil.copy(exhaustive, tmp_path / "log.sqlite"))

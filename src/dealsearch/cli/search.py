@@ -280,7 +280,8 @@ def _budget_words(spec: SearchSpec) -> str:
     """The budget as the start line says it: ``budget 1 h 30 min or 10,000,000 deals,
     whichever comes first``."""
     words = budget(spec.time, spec.deals)
-    ranks = "each task played twice, " if spec.verify_blocks else ""
+    ranks = "" if not spec.verify_blocks else "each task played twice, " if spec.device == "cpu" \
+        else "each task played again on the CPU, "
     if spec.ranks is not None:
         ranks += f"ranks {ranks_text([spec.ranks])}, "
     if words != "none":

@@ -89,6 +89,12 @@ def is_count(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < _INT64
 
 
+def is_rank(value: Any) -> bool:
+    """A deal's rank: a whole number from 0, of up to 30 digits (the command line's most): a
+    52-card deck's ranks pass 2**63 (JSON holds them; only counts go into SQLite integers)."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 10 ** 30
+
+
 def installed_game(name: object) -> Game[Any] | None:
     """The game called ``name``, or None if it is not installed here (or ``name`` is not a
     game's name: a damaged row's)."""
@@ -189,7 +195,7 @@ def _values(table: str, v: dict[str, Any], json_: dict[str, Any]) -> list[str]:
         if table == "finds" and json_.get("measures") == {}:
             problems.append("measures is empty")
         if table == "finds" and "rank" in (json_.get("details") or {}) and \
-                not is_count(json_["details"]["rank"]):
+                not is_rank(json_["details"]["rank"]):
             problems.append("details rank is not a rank (a whole number from 0)")
         if table == "finds" and v.get("outcome") == "cycle" and "entry" in v and (
                 json_.get("entry") is None or json_.get("period") is None):
@@ -265,7 +271,7 @@ def is_spans(value: Any, most: int) -> bool:
     """Whether ``value`` is a list of at most ``most`` spans ``[start, end]`` of ranks, each
     whole numbers with ``start < end`` (the exhaustive search's block and ranks played)."""
     return isinstance(value, list) and len(value) <= most and all(
-        isinstance(s, list) and len(s) == 2 and all(is_count(n) for n in s) and s[0] < s[1]
+        isinstance(s, list) and len(s) == 2 and all(is_rank(n) for n in s) and s[0] < s[1]
         for s in value)
 
 

@@ -6,8 +6,10 @@ distinct orderings of the deck (a multiset) in lexicographic order of the card c
 search covers the ranks ``[START, END)`` it is given (default: all), in shards; unranking a
 task's first deal makes every task independent of the others, and each next deal is the
 previous one stepped to the next ordering (a game's block player, or
-:meth:`DistinctDeals.block`). :func:`count_deals`, :func:`unrank` and :func:`rank` number the
-orderings of a plain multiset.
+:meth:`DistinctDeals.block`). On ``--device gpu`` (or ``emulate``) a game's device block player
+plays the tasks (:func:`~dealsearch.search.device.play_block_on_device`), for the same
+report. :func:`count_deals`, :func:`unrank` and :func:`rank` number the orderings of a plain
+multiset.
 
 >>> count_deals((2, 1))
 3
@@ -28,10 +30,12 @@ import numpy.typing as npt
 
 from ..game import GameResult, batch_result, finished, play_batch, specialised_block_player
 from .base import NumberedSearch, Report, Task, add_batch, compact, results_of
+from .device import play_block_on_device
 from .distinct import DistinctDeals
 from .spec import SearchSpec
 
 MAX_SHARD = 50_000   # deals: a shard; a task is a run of shards, sized by the workers' speed
+GPU_MAX_UNITS = 16_384  # shards a GPU task may take: under 2 s at 5 * 10^8 deals/s
 BATCH = 10_000       # rows played at once by a game's batch player
 MAX_FINDS = 256      # finds kept per call of a game's block player
 
@@ -100,14 +104,24 @@ class ExhaustiveSearch(NumberedSearch):
         """Deals of one unit of work (a task is a run of shards)."""
         return self.shard_size
 
+    @property
+    def max_units(self) -> int | None:
+        """The most shards a task may take, if not the runner's usual (a GPU needs long
+        tasks to keep busy)."""
+        return GPU_MAX_UNITS if self.spec.device == "gpu" else None
+
     def next_task(self, units: int = 1) -> Task | None:
         """The next run of at most ``units`` shards, or None when all are handed out."""
+        if self.spec.device == "gpu":
+            # powers of two, so that task sizes rarely change: a GPU plays the next task
+            # ahead, which serves only if it is the same size
+            units = 1 << (units.bit_length() - 1)
         taken = self.chunks.take_run(units)
         if taken is None:
             return None
         shard, count = taken
         start = self.first + shard * self.shard_size
-        return Task(shard, {"start": start,
+        return Task(shard, {"start": start, "shard": self.shard_size,
                             "deals": min(count * self.shard_size, self.end - start)})
 
     def absorb(self, report: Report) -> None:
@@ -144,20 +158,30 @@ class ExhaustiveSearch(NumberedSearch):
 
 def measure_rate(spec: SearchSpec, seconds: float = 0.5) -> float:
     """Deals per second one core plays of the spec's layout, measured on blocks taken across
-    the space (the deals of low ranks are not typical)."""
+    the space (the deals of low ranks are not typical), on the CPU whatever the spec's
+    device."""
     total = DistinctDeals(spec.layout).total
     played, began = 0, time.perf_counter()
     for part in range(1, 9):
         size = 2_000 if played == 0 else max(1_000, int(played / (time.perf_counter() - began)
                                                          * seconds / 8))
         start = min(total * part // 9, max(0, total - size))
-        played += play_shard(spec, Task(0, {"start": start, "deals": min(size, total)})).deals
+        played += play_shard_cpu(spec, Task(0, {"start": start, "deals": min(size, total)})
+                                 ).deals
     return played / (time.perf_counter() - began)
 
 
 def play_shard(spec: SearchSpec, task: Task) -> Report:
     """Play every deal of a run of shards; report every cycle and the longest games, each
-    with its rank in the details. On the game's own block player where it has one."""
+    with its rank in the details. On the game's own block player where it has one; on the
+    spec's device, the same report (its chunks: the task's shards)."""
+    if spec.device != "cpu":
+        return play_block_on_device(spec, task, task.payload["shard"], play_shard_cpu)
+    return play_shard_cpu(spec, task)
+
+
+def play_shard_cpu(spec: SearchSpec, task: Task) -> Report:
+    """:func:`play_shard` on the CPU."""
     deals = DistinctDeals(spec.layout)
     player = (specialised_block_player(spec.plugin, spec.options, spec.objective or "")
               if deals.plain else None)

@@ -73,8 +73,9 @@ def _fingerprint(report: Report) -> tuple[Any, ...]:
              for deal, r in report.finds])
 
 
-def _compare_plays(task: Task, first: Report, second: Report) -> None:
-    """Raise :class:`_PlaysDiffer`, naming the task's shards, if two plays differ."""
+def _compare_plays(task: Task, first: Report, second: Report, device: str = "cpu") -> None:
+    """Raise :class:`_PlaysDiffer`, naming the task's shards, if two plays differ (the first
+    on ``device``; the second on the CPU)."""
     if _fingerprint(first) == _fingerprint(second):
         return
     where = f"task {task.key}"
@@ -82,9 +83,11 @@ def _compare_plays(task: Task, first: Report, second: Report) -> None:
         start = task.payload["start"]
         where = (f"the shards from {task.key} (ranks {start:,} to "
                  f"{start + task.payload['deals'] - 1:,})")
-    raise _PlaysDiffer(f"{where} gave different results on two workers ({first.deals:,} "
-                       f"deals, outcomes {first.outcomes} against {second.outcomes}): a "
-                       "worker plays wrongly")
+    on, wrong = ("two workers", "a worker") if device == "cpu" else \
+        (f"--device {device} and the CPU", "the device")
+    raise _PlaysDiffer(f"{where} gave different results on {on} ({first.deals:,} deals, "
+                       f"outcomes {first.outcomes} against {second.outcomes}): {wrong} plays "
+                       "wrongly")
 
 
 def describe_failure(error: BaseException) -> str:
@@ -311,8 +314,11 @@ class Runner:
         self.rate: float | None = None   # deals per worker-second, measured from reports
         self.in_flight_deals = 0         # deals of the tasks submitted and not yet absorbed
         self.commits = 0
-        # --verify-blocks: each task's second play, by the future of its first
+        # --verify-blocks: each task's second play, by the future of its first; a device's
+        # tasks are played again on the CPU (another device, and the engine the kernel copies)
         self.second_plays: dict[Future[Report], Future[Report]] = {}
+        self.second_spec = spec if spec.device == "cpu" else replace(
+            spec, device="cpu", gpu_check_every=None)
 
     # ------------------------------------------------------------------ bookkeeping
 
@@ -562,7 +568,8 @@ class Runner:
                             break
                         future = backend.submit(run_task, spec, task)
                         if spec.verify_blocks:   # the same task again, to compare
-                            self.second_plays[future] = backend.submit(run_task, spec, task)
+                            self.second_plays[future] = backend.submit(
+                                run_task, self.second_spec, task)
                         in_flight[future] = task
                         self.in_flight_deals += _deals(task)
                         future.add_done_callback(ready.put)
@@ -623,7 +630,7 @@ class Runner:
         report = _report(future)
         second = self.second_plays.pop(future, None)
         if second is not None:
-            _compare_plays(task, report, _report(second))
+            _compare_plays(task, report, _report(second), self.spec.device)
         return report
 
     def _renew(self) -> None:

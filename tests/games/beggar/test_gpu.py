@@ -191,9 +191,10 @@ def test_a_device_refuses_what_its_kernel_cannot_play() -> None:
                           ({"deck": "-" * 60 + "JJQQKKAA"}, "52")):
         with pytest.raises(ValueError, match=words):
             spec("gpu", **values)
-    with pytest.raises(ValueError, match="random searches"):
+    with pytest.raises(ValueError, match="is for random and exhaustive searches"):
         SearchSpec.from_json({"strategy": "climb", "device": "gpu"})
-    with pytest.raises(ValueError, match="durak has no engine for --device gpu"):
+    with pytest.raises(ValueError, match="durak has no engine for random searches on --device "
+                                         "gpu"):
         SearchSpec.from_json({"strategy": "random", "device": "gpu", "game": "durak"})
     with pytest.raises(ValueError, match="unknown device"):
         spec("tpu")
@@ -295,6 +296,14 @@ def fake_records(grid, block, args):
     _gpu_emulate.bmn_records(grid, block, checked("bmn_records", args))
 
 
+def fake_unrank(grid, block, args):
+    _gpu_emulate.bmn_unrank(grid, block, checked("bmn_unrank", args))
+
+
+def fake_blocks(grid, block, args):
+    _gpu_emulate.bmn_blocks(grid, block, checked("bmn_blocks", args))
+
+
 class FakeStream:
     def __init__(self, non_blocking=False):
         pass
@@ -320,7 +329,8 @@ class FakeEvent:
 class FakeModule:
     def __init__(self, code, options=()):
         assert '#include "' not in code     # the headers are pasted in
-        self.kernels = {"bmn_random": fake_play, "bmn_records": fake_records}
+        self.kernels = {"bmn_random": fake_play, "bmn_records": fake_records,
+                        "bmn_unrank": fake_unrank, "bmn_blocks": fake_blocks}
 
     def get_function(self, name):
         return self.kernels[name]
@@ -361,6 +371,33 @@ def test_the_cupy_host_slices_a_run_and_gets_the_emulations_results(monkeypatch,
     if deck != "exact":
         assert len(runs["cpu"].handbacks) > 5     # cycles, in more than one slice
         assert runs["cpu"].handbacks.max() > 4_000
+
+
+def test_the_cupy_host_plays_a_block_of_ranks_as_the_emulation(monkeypatch):
+    """The rank kernels launched by CupyDevice (bmn_unrank then bmn_blocks per slice, their
+    arguments checked against _gpu_kernel.cu's parameters), and the next block launched
+    ahead: the emulation's results."""
+    monkeypatch.setitem(sys.modules, "cupy", FAKE_CUPY)
+    monkeypatch.setattr(gpu, "SLICE_CHUNKS", 2)
+    on_gpu = gpu.CupyDevice()
+    launched = []
+    real_launch = on_gpu.launch
+    monkeypatch.setattr(on_gpu, "launch", lambda t, work: launched.append(work.first_rank)
+                        or real_launch(t, work))
+    options = beggar_options(rules="italian")
+    player = gpu.GpuBlocks(options, "cards", on_gpu)
+    twin = gpu.GpuBlocks(options, "cards", gpu.EmulatedDevice())
+    first = 90016849133615 - 2_500      # Zanotto's never-ending deal: a hand-back
+    plays = []
+    for start in (first, first + 5_500, first - 10**9):
+        hists = [np.zeros(2048, np.int64), np.zeros(4096, np.int64)]
+        twin_hists = [np.zeros(2048, np.int64), np.zeros(4096, np.int64)]
+        plays.append(player.play(start, 4, 5_500, 1_000, hists, [10, 1]))
+        assert plays[-1] == twin.play(start, 4, 5_500, 1_000, twin_hists, [10, 1])
+        assert all((a == b).all() for a, b in zip(hists, twin_hists, strict=True))
+    assert plays[0].handbacks == [(4 + 2, 500)] and plays[0].counts[0] == 5_499
+    assert launched == [first, first + 5_500, first + 5_500, first + 11_000, first - 10**9,
+                        first - 10**9 + 5_500]
 
 
 def test_the_gpu_plays_the_next_chunks_while_the_host_reports(monkeypatch):
@@ -430,6 +467,8 @@ def test_the_device_check_runs_end_to_end_on_the_emulation(tmp_path) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
     assert any("games handed back at the limit" in line and "finds 0" in line for line in out)
     assert any("differences from the CPU's summary: none" in line for line in out)
+    assert any("never-ending at ranks [90016849133615]" in line and "differences: 0 " in line
+               for line in out)
     assert out[-1].startswith("gpu check: 300000 deals, 0 differences, ")
     assert out[-1].endswith(" deals/s (CPU emulation of the GPU kernel)")
 
@@ -512,7 +551,7 @@ def test_the_run_time_source_builds_with_nvrtc_without_spills(arch, capsys) -> N
     report = gpu_build.build(gpu.kernel_source(), arch, NVRTC, gpu_build.cupy_include())
     with capsys.disabled():
         print(f"\nNVRTC {report.nvrtc}: " + "; ".join(report.lines()))
-    assert set(report.kernels) == {"bmn_random", "bmn_records"}
+    assert set(report.kernels) == set(gpu.KERNELS)
     for name, use in report.kernels.items():
         assert use.spill_bytes == 0 and use.stack_bytes == 0, (name, report.log)
         assert 0 < use.registers <= 64, name       # 4 blocks of 256 threads per SM

@@ -1,14 +1,16 @@
 # cython: language_level=3
-"""The GPU kernel compiled for the CPU: the very code of ``_gpu_kernel.cu`` (its body,
-``_gpu_random.h``, on the rule step ``_gpu_step.h``, the dealer ``_deals.h`` and the warp
-primitives ``_gpu_warp.h``, whose host definitions run a warp's 32 lanes in lockstep).
+"""The GPU kernels compiled for the CPU: the very code of ``_gpu_kernel.cu`` (its body,
+``_gpu_random.h``, on the rule step ``_gpu_step.h``, the dealers ``_deals.h`` and
+``_gpu_blocks.h`` and the warp primitives ``_gpu_warp.h``, whose host definitions run a warp's
+32 lanes in lockstep).
 
-:func:`bmn_random` and :func:`bmn_records` take the kernels' launch arguments exactly as
-CuPy's ``RawKernel`` does, ``(grid, block, args)`` with numpy arrays for the device's, and
-check each against the kernel's parameter, so the host side of the GPU engine
-(``gpu.KernelHost``) runs unchanged on them: ``--device emulate`` and the test suite execute
-the device's whole path, loop and bookkeeping included. :func:`deal_rows` deals chosen deals
-as rows (the host's way back from a deal's number to its cards).
+:func:`bmn_random`, :func:`bmn_unrank`, :func:`bmn_blocks` and :func:`bmn_records` take the
+kernels' launch arguments exactly as CuPy's ``RawKernel`` does, ``(grid, block, args)`` with
+numpy arrays for the device's, and check each against the kernel's parameter, so the host side
+of the GPU engine (``gpu.KernelHost``) runs unchanged on them: ``--device emulate`` and the
+test suite execute the device's whole path, loop and bookkeeping included. :func:`deal_rows`
+deals chosen deals as rows (the host's way back from a deal's number to its cards);
+:func:`next_rows` steps rows to the next in rank order as the rank kernel does.
 """
 
 cimport cython
@@ -24,6 +26,7 @@ HANDBACK = DS_HANDBACK          # the score of a deal handed back to the exact e
 MAX_CARDS = DS_GPU_MAX_CARDS    # the largest deal the kernel plays (two players)
 MAX_BINS = DS_MAX_BINS          # histogram bins the kernel sums per block, per measure
 BLOCK = DS_BLOCK                # threads per block
+SPAN = DS_SPAN                  # bmn_blocks: deals of a span (one unranking each)
 
 
 def seed_key(seed):
@@ -63,35 +66,25 @@ def _launch(grid, block, threads):
     return _whole("grid", grid[0], 1, 1 << 16)
 
 
-def bmn_random(grid, block, args):
-    """Run the kernel ``bmn_random`` (``_gpu_kernel.cu``: its parameters, in order) on
-    ``grid`` blocks of ``BLOCK`` threads, as the GPU would: every deal's score into
-    ``scores``, the hand-backs listed, totals and histograms added."""
-    blocks = _launch(grid, block, DS_BLOCK)
-    if len(args) != 24:
-        raise ValueError("bmn_random takes 24 arguments")
-    (pay_word, size0, total, cap_cards, cap_tricks, by_tricks, courts, n_courts, key, first,
-     chunk_deals, n, work, scores, handbacks, handback_count, room, w_base, totals,
-     card_hist, card_bins, card_bin, trick_hist, trick_bins) = args
+cdef object _fill_run(ds_run* r, rules, n, results):
+    """Check the kernels' shared parameters (the rules before the dealer's, the results after
+    it) and fill ``r`` with them; returns the arrays, which must outlive the launch."""
+    pay_word, size0, total, cap_cards, cap_tricks, by_tricks = rules
+    (work, scores, handbacks, handback_count, room, w_base, totals, card_hist, card_bins,
+     card_bin, trick_hist, trick_bins) = results
     u64, i32 = np.uint64, np.int32
-    cdef ds_run r
     r.t.pay_word = _value("pay_word", pay_word, u64, 0, UINT64_MAX)
     r.t.total = _value("total", total, i32, 2, DS_GPU_MAX_CARDS)
     r.t.size0 = _value("size0", size0, i32, 1, r.t.total - 1)
     r.t.cap_cards = _value("cap_cards", cap_cards, i32, 1, 1 << 30)
     r.t.cap_tricks = _value("cap_tricks", cap_tricks, i32, 1, 1 << 30)
     r.t.by_tricks = _value("by_tricks", by_tricks, i32, 0, 1)
-    r.n_courts = _value("n_courts", n_courts, i32, 0, r.t.total)
-    r.seed_key = _value("seed_key", key, u64, 0, UINT64_MAX)
-    r.first_stream = _value("first_stream", first, u64, 0, UINT64_MAX)
-    r.chunk_deals = _value("chunk_deals", chunk_deals, u64, 1, 1 << 40)
     r.n = _value("n", n, u64, 0, (1 << 32) - 1)
     r.handback_room = _value("handback_room", room, u64, 0, 1 << 40)
     r.w_base = _value("w_base", w_base, u64, 0, 1 << 62)
     r.card_bins = _value("card_bins", card_bins, i32, 1, DS_MAX_BINS)
     r.card_bin = _value("card_bin", card_bin, i32, 1, 1 << 30)
     r.trick_bins = _value("trick_bins", trick_bins, i32, 1, DS_MAX_BINS)
-    cdef const uint8_t[::1] court_v = _pointer("courts", courts, np.uint8, r.n_courts)
     cdef uint64_t[::1] work_v = _pointer("work", work, u64, 1)
     cdef uint32_t[::1] score_v = _pointer("scores", scores, np.uint32, r.n)
     cdef uint64_t[::1] back_v = _pointer("handbacks", handbacks, u64, r.handback_room)
@@ -99,7 +92,6 @@ def bmn_random(grid, block, args):
     cdef uint64_t[::1] total_v = _pointer("totals", totals, u64, 4)
     cdef uint64_t[::1] card_v = _pointer("card_hist", card_hist, u64, r.card_bins)
     cdef uint64_t[::1] trick_v = _pointer("trick_hist", trick_hist, u64, r.trick_bins)
-    r.courts = &court_v[0]
     r.work = &work_v[0]
     r.scores = &score_v[0]
     r.handbacks = &back_v[0]
@@ -107,11 +99,118 @@ def bmn_random(grid, block, args):
     r.totals = &total_v[0]
     r.card_hist = &card_v[0]
     r.trick_hist = &trick_v[0]
-    cdef int grid_blocks = blocks, done
+    return (work_v, score_v, back_v, count_v, total_v, card_v, trick_v)
+
+
+cdef object _run_grid(const ds_run* r, const uint64_t* starts, int blocks):
+    cdef int done
     with nogil:
-        done = ds_host_random(&r, grid_blocks)
+        done = ds_host_grid(r, starts, blocks)
     if done != 0:
         raise MemoryError("no memory for the emulated grid")
+
+
+def bmn_random(grid, block, args):
+    """Run the kernel ``bmn_random`` (``_gpu_kernel.cu``: its parameters, in order) on
+    ``grid`` blocks of ``BLOCK`` threads, as the GPU would: every deal's score into
+    ``scores``, the hand-backs listed, totals and histograms added."""
+    blocks = _launch(grid, block, DS_BLOCK)
+    if len(args) != 24:
+        raise ValueError("bmn_random takes 24 arguments")
+    courts, n_courts, key, first, chunk_deals, n = args[6:12]
+    u64 = np.uint64
+    cdef ds_run r
+    kept = _fill_run(&r, args[:6], n, args[12:])
+    r.n_courts = _value("n_courts", n_courts, np.int32, 0, r.t.total)
+    r.seed_key = _value("seed_key", key, u64, 0, UINT64_MAX)
+    r.first_stream = _value("first_stream", first, u64, 0, UINT64_MAX)
+    r.chunk_deals = _value("chunk_deals", chunk_deals, u64, 1, 1 << 40)
+    cdef const uint8_t[::1] court_v = _pointer("courts", courts, np.uint8, r.n_courts)
+    r.courts = &court_v[0]
+    _run_grid(&r, NULL, blocks)
+    del kept
+
+
+def bmn_blocks(grid, block, args):
+    """Run the kernel ``bmn_blocks`` (its parameters, in order): deals 0..n-1 of a block in
+    rank order, each span's first deal in ``starts`` (:func:`bmn_unrank`'s); the rest as
+    :func:`bmn_random`."""
+    blocks = _launch(grid, block, DS_BLOCK)
+    if len(args) != 20:
+        raise ValueError("bmn_blocks takes 20 arguments")
+    starts, n = args[6:8]
+    cdef ds_run r
+    kept = _fill_run(&r, args[:6], n, args[8:])
+    r.n_courts = 0
+    r.chunk_deals = 1
+    cdef const uint64_t[::1] start_v = _pointer("starts", starts, np.uint64,
+                                                3 * ((r.n + DS_SPAN - 1) // DS_SPAN))
+    _run_grid(&r, &start_v[0], blocks)
+    del kept
+
+
+def _ranks(deck_word, total, space_hi, space_lo, first_hi, first_lo):
+    """The rank kernel's ``ds_ranks``, its parameters checked (a rank below the space)."""
+    u64 = np.uint64
+    cdef ds_ranks k
+    k.deck_word = _value("deck_word", deck_word, u64, 0, UINT64_MAX)
+    k.total = _value("total", total, np.int32, 2, DS_GPU_MAX_CARDS)
+    if sum((int(deck_word) >> (8 * c)) & 0xff for c in range(8)) != k.total:
+        raise ValueError("deck_word must hold total cards")
+    k.space.hi = _value("space_hi", space_hi, u64, 0, UINT64_MAX)
+    k.space.lo = _value("space_lo", space_lo, u64, 0, UINT64_MAX)
+    k.first.hi = _value("first_hi", first_hi, u64, 0, UINT64_MAX)
+    k.first.lo = _value("first_lo", first_lo, u64, 0, UINT64_MAX)
+    return k
+
+
+def bmn_unrank(grid, block, args):
+    """Run the kernel ``bmn_unrank`` (its parameters, in order): the first deal of each span
+    of ``SPAN`` deals of deals 0..n-1 (deal w: rank first + w), as bit-planes into
+    ``starts``."""
+    _launch(grid, block, block[0] if isinstance(block, tuple) and block else 0)
+    if len(args) != 8:
+        raise ValueError("bmn_unrank takes 8 arguments")
+    cdef ds_ranks k = _ranks(*args[:6])
+    cdef uint64_t n = _value("n", args[6], np.uint64, 0, (1 << 32) - 1)
+    cdef uint64_t spans = (n + DS_SPAN - 1) // DS_SPAN, x
+    _, _, space_hi, space_lo, first_hi, first_lo = (int(a) for a in args[:6])
+    if (first_hi << 64 | first_lo) + n > (space_hi << 64 | space_lo):
+        raise ValueError("the deals run past the last rank")
+    cdef uint64_t[::1] start_v = _pointer("starts", args[7], np.uint64, 3 * spans)
+    with nogil:
+        for x in range(spans):
+            ds_span_start(&k, n, DS_SPAN, x, &start_v[0])
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def next_rows(rows):
+    """Each row (a 2-D uint8 array of card classes below 8, at most 64 cards) stepped to the
+    next in rank order as the rank kernel steps its deals (``ds_next_planes``); the last
+    ordering stays as it is."""
+    if (not isinstance(rows, np.ndarray) or rows.dtype != np.uint8 or rows.ndim != 2
+            or rows.shape[1] > 64 or (rows.size and rows.max() >= 8)):
+        raise ValueError("rows must be a 2-D uint8 array of classes below 8, at most 64 "
+                         "cards each")
+    cdef const uint8_t[:, ::1] rv = np.ascontiguousarray(rows)
+    out = np.empty_like(rows)
+    cdef uint8_t[:, ::1] ov = out
+    cdef Py_ssize_t i
+    cdef int j, cards = rows.shape[1]
+    cdef uint64_t planes[3]
+    with nogil:
+        for i in range(rv.shape[0]):
+            planes[0] = planes[1] = planes[2] = 0
+            for j in range(cards):
+                planes[0] |= <uint64_t>(rv[i, j] & 1) << j
+                planes[1] |= <uint64_t>((rv[i, j] >> 1) & 1) << j
+                planes[2] |= <uint64_t>((rv[i, j] >> 2) & 1) << j
+            ds_next_planes(planes, cards)
+            for j in range(cards):
+                ov[i, j] = <uint8_t>(((planes[0] >> j) & 1) | (((planes[1] >> j) & 1) << 1)
+                                     | (((planes[2] >> j) & 1) << 2))
+    return out
 
 
 @cython.boundscheck(False)

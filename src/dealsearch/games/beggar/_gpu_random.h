@@ -1,7 +1,9 @@
-/* The body of the GPU kernel bmn_random, written once against the primitives of _gpu_warp.h:
- * _gpu_kernel.cu runs it on the GPU (a thread per lane), ds_host_random below runs it on the
- * CPU (a warp's 32 lanes in lockstep, the grid's warps taking turns), for --device emulate and
- * the test suite. What it does, for deals 0..n-1 of a run of chunks:
+/* The body of the GPU kernels bmn_random (random deals) and bmn_blocks (a block of ranks),
+ * written once against the primitives of _gpu_warp.h: _gpu_kernel.cu runs it on the GPU (a
+ * thread per lane), ds_host_grid below runs it on the CPU (a warp's 32 lanes in lockstep, the
+ * grid's warps taking turns), for --device emulate and the test suite. The two kernels differ
+ * only in their dealer (ds_warp_deal, ds_rank_deal). What it does, for deals 0..n-1 of a run
+ * of chunks:
  *
  * - Work. A persistent grid: every warp takes deals from one work counter until none are left,
  *   and each lane takes its next deal as soon as its game ends, so no lane waits for the
@@ -12,6 +14,13 @@
  *   they need, the whole warp takes 32 consecutive deals from the counter and deals them at
  *   once, one per lane. The deals are the counter-based dealer's (_deals.h), so which lane or
  *   warp plays a deal changes nothing.
+ * - Dealing by rank (bmn_blocks). Deal w is the deal of rank first + w (_gpu_blocks.h): the
+ *   deals are cut into spans of DS_SPAN, whose first deals bmn_unrank has unranked into
+ *   ``starts`` (a thread per span: unranking takes 128-bit counting, too many registers
+ *   beside a game). The warp takes 32 spans at once, one per lane; each time it deals, every
+ *   lane puts its span's next deal into the backlog (the first from ``starts``, then its
+ *   last deal stepped to the next, ds_next_planes). The backlog then serves as for random
+ *   deals, so no lane waits for another's game either.
  * - Results. Each deal's score goes to scores[w] (DS_HANDBACK for a game past the caps, also
  *   listed in ``handbacks`` for the host to replay on the exact engine); counts, totals and
  *   histograms are summed per block in shared memory and added to global memory once per
@@ -21,6 +30,7 @@
 #ifndef DS_GPU_RANDOM_H
 #define DS_GPU_RANDOM_H
 
+#include "_gpu_blocks.h"
 #include "_gpu_step.h"
 #include "_gpu_warp.h"
 
@@ -28,6 +38,7 @@
 #define DS_BLOCK 256        /* threads per block */
 #define DS_BLOCK_WARPS (DS_BLOCK / DS_WARP)
 #define DS_BACKLOG 64       /* a warp's dealt deals in waiting: a power of two, >= 2 * 32 - 1 */
+#define DS_SPAN 64          /* bmn_blocks: consecutive deals a lane walks from one unranking */
 
 /* The kernel's arguments (see bmn_random in _gpu_kernel.cu). */
 typedef struct {
@@ -73,6 +84,9 @@ typedef struct {
     int warp;               /* in its block */
     int head, count;        /* the backlog's oldest deal, and how many wait */
     int dry;                /* the work counter has run past n */
+    ds_u64 span;            /* bmn_blocks: the first deal of the warp's spans, ... */
+    int left;               /* ... how many deals each span has still to deal, ... */
+    int last;               /* ... and how many lanes dealt last time */
 } ds_warp;
 
 DS_FN void ds_block_begin(ds_block *s, const ds_run *r)
@@ -88,7 +102,8 @@ DS_FN void ds_block_begin(ds_block *s, const ds_run *r)
 DS_FN void ds_warp_begin(ds_warp *wp, int warp)
 {
     wp->warp = warp;
-    wp->head = wp->count = wp->dry = 0;
+    wp->head = wp->count = wp->dry = wp->left = wp->last = 0;
+    wp->span = 0;
     DS_EACH_LANE(l) {
         ds_lane *me = &wp->lane[DS_MINE(l)];
         me->playing = 0;
@@ -118,6 +133,53 @@ DS_FN void ds_warp_deal(ds_warp *wp, ds_block *s, const ds_run *r)
     wp->dry = base + DS_WARP >= r->n;
 }
 
+/* The whole warp deals the next deal of each of its spans into its backlog: deal span +
+ * l * DS_SPAN + step, from lane l. A lane reads its span's first deal from ``starts`` (the
+ * warp takes 32 new spans when they are spent), and steps its last deal, which is still in
+ * the backlog, to the next (the backlog's slots are rewritten only by deals, and the last
+ * deals are the ``last`` slots before the first free one), so a lane keeps no deal in its
+ * registers. */
+DS_FN void ds_rank_deal(ds_warp *wp, ds_block *s, const ds_run *r, const ds_u64 *starts)
+{
+    const int fresh = wp->left == 0;
+    if (fresh) {
+        wp->span = ds_warp_take(r->work, DS_WARP * DS_SPAN);
+        wp->left = DS_SPAN;
+    }
+    const ds_u64 first = wp->span + (ds_u64)(DS_SPAN - wp->left);  /* lane 0's deal */
+    const int end = wp->head + wp->count;       /* the backlog's first free slot */
+    DS_SYNC_WARP();         /* the slots written below were read in an earlier turn */
+    DS_EACH_LANE(l) {
+        const ds_u64 w = first + (ds_u64)l * DS_SPAN;
+        if (w < r->n) {
+            ds_u64 planes[3];
+            if (fresh) {    /* w is a span's first deal */
+                planes[0] = starts[3 * (w / DS_SPAN)];
+                planes[1] = starts[3 * (w / DS_SPAN) + 1];
+                planes[2] = starts[3 * (w / DS_SPAN) + 2];
+            } else {        /* (never a slot written now: a lane dealing now dealt last time) */
+                const int was = (end + DS_BACKLOG - wp->last + l) & (DS_BACKLOG - 1);
+                planes[0] = s->planes[wp->warp][0][was];
+                planes[1] = s->planes[wp->warp][1][was];
+                planes[2] = s->planes[wp->warp][2][was];
+                ds_next_planes(planes, r->t.total);
+            }
+            const int at = (end + l) & (DS_BACKLOG - 1);
+            s->planes[wp->warp][0][at] = planes[0];
+            s->planes[wp->warp][1][at] = planes[1];
+            s->planes[wp->warp][2][at] = planes[2];
+            s->deal[wp->warp][at] = (ds_u32)w;
+        }
+    }
+    DS_SYNC_WARP();         /* every lane sees the whole backlog */
+    /* the lanes whose deal is below n: a prefix of the warp */
+    const ds_u64 dealt = first < r->n ? (r->n - first + DS_SPAN - 1) / DS_SPAN : 0;
+    wp->last = dealt < DS_WARP ? (int)dealt : DS_WARP;
+    wp->count += wp->last;
+    wp->left--;
+    wp->dry = wp->left ? first + 1 >= r->n : wp->span + (ds_u64)DS_WARP * DS_SPAN >= r->n;
+}
+
 /* A lane's game ended (DS_OVER_WON or DS_OVER_HANDBACK): its score and sums. */
 DS_FN void ds_lane_settle(ds_lane *me, int over, ds_block *s, const ds_run *r)
 {
@@ -141,15 +203,20 @@ DS_FN void ds_lane_settle(ds_lane *me, int over, ds_block *s, const ds_run *r)
 }
 
 /* One turn of a warp: the lanes without a game take one from the backlog (the warp deals
- * first if it holds too few), then every lane with a game plays one step, and settles the
- * game if it ended. Returns 0 once the warp has nothing left to play. */
-DS_FN int ds_warp_turn(ds_warp *wp, ds_block *s, const ds_run *r)
+ * first if it holds too few: by rank given its spans' ``starts``, else random deals),
+ * then every lane with a game plays one step, and settles the game if it ended. Returns 0
+ * once the warp has nothing left to play. */
+DS_FN int ds_warp_turn(ds_warp *wp, ds_block *s, const ds_run *r, const ds_u64 *starts)
 {
     const unsigned idle = DS_BALLOT(l, !wp->lane[DS_MINE(l)].playing);
     if (idle) {
         const int want = ds_popc(idle);
-        if (wp->count < want && !wp->dry)
-            ds_warp_deal(wp, s, r);
+        if (wp->count < want && !wp->dry) {
+            if (starts)
+                ds_rank_deal(wp, s, r, starts);
+            else
+                ds_warp_deal(wp, s, r);
+        }
         const int given = want < wp->count ? want : wp->count;
         if (given == 0 && want == DS_WARP)
             return 0;       /* no lane has a game, and the backlog is dry and empty */
@@ -199,10 +266,11 @@ DS_FN void ds_block_end(ds_block *s, const ds_run *r)
 #if !defined(__CUDACC__) && !defined(__CUDACC_RTC__)
 #include <stdlib.h>
 
-/* The kernel on the host: ``grid`` blocks, their phases in the kernel's order, the grid's
- * warps taking turns one step at a time (so they share the work counter, the backlog
- * discipline and the block sums as the GPU's warps do). Returns 0, or -1 out of memory. */
-static int ds_host_random(const ds_run *r, int grid)
+/* A kernel on the host (bmn_random, or bmn_blocks given ``starts``): ``grid`` blocks,
+ * their phases in the kernel's order, the grid's warps taking turns one step at a time (so
+ * they share the work counter, the backlog discipline and the block sums as the GPU's warps
+ * do). Returns 0, or -1 out of memory. */
+static int ds_host_grid(const ds_run *r, const ds_u64 *starts, int grid)
 {
     const int warps = grid * DS_BLOCK_WARPS;
     ds_block *blocks = (ds_block *)calloc((size_t)grid, sizeof(ds_block));
@@ -215,14 +283,14 @@ static int ds_host_random(const ds_run *r, int grid)
     for (int b = 0; b < grid; b++)
         ds_block_begin(&blocks[b], r);
     /* __syncthreads() */
-    for (int k = 0; k < warps; k++) {
-        ds_warp_begin(&wps[k], k % DS_BLOCK_WARPS);
-        live[k] = 1;
+    for (int w = 0; w < warps; w++) {
+        ds_warp_begin(&wps[w], w % DS_BLOCK_WARPS);
+        live[w] = 1;
     }
     for (int left = warps; left > 0;) {
-        for (int k = 0; k < warps; k++)
-            if (live[k] && !ds_warp_turn(&wps[k], &blocks[k / DS_BLOCK_WARPS], r)) {
-                live[k] = 0;
+        for (int w = 0; w < warps; w++)
+            if (live[w] && !ds_warp_turn(&wps[w], &blocks[w / DS_BLOCK_WARPS], r, starts)) {
+                live[w] = 0;
                 left--;
             }
     }

@@ -15,10 +15,9 @@
  *   ds_popc, ds_warp_take (one atomicAdd on the work counter for the warp, broadcast),
  *   ds_atomic_add32/64 (shared or global memory), DS_BLOCK_FOR (a block-strided loop),
  *   DS_SYNC_WARP (the warp's barrier for its shared memory; on the host: nothing to do)
- * The block's barriers sit between the phases the kernel (_gpu_kernel.cu) and the host's grid
- * (ds_host_random) call in the same order. Another kernel (say, ranking deals for an
- * exhaustive search) would be written the same way: its body in a header of its own on these
- * primitives, an entry point in _gpu_kernel.cu, a host grid beside ds_host_random.
+ * The block's barriers sit between the phases the kernels (_gpu_kernel.cu) and the host's grid
+ * (ds_host_grid) call in the same order. Both kernels' bodies (random deals, and a block of
+ * ranks dealt by _gpu_blocks.h) are written this way, in _gpu_random.h.
  */
 #ifndef DS_GPU_WARP_H
 #define DS_GPU_WARP_H

@@ -299,7 +299,8 @@ class BeggarGame(Game[BeggarOptions]):
         return FastSampler(options, seed, stream, objective, best)
 
     def device_refusal(self, options: BeggarOptions, device: str) -> str | None:
-        """Why the GPU engine (or its CPU emulation) cannot play these options."""
+        """Why the GPU engine (or its CPU emulation) cannot play these options (random deals or
+        blocks of ranks alike)."""
         from .gpu import refusal
 
         return refusal(options)
@@ -309,6 +310,12 @@ class BeggarGame(Game[BeggarOptions]):
         from .gpu import GpuSampler, open_device
 
         return GpuSampler(options, seed, objective, open_device(device))
+
+    def device_block_player(self, options: BeggarOptions, objective: str, device: str) -> Any:
+        """Blocks of ranks on ``device`` (``gpu``: CuPy, imported only now; ``emulate``)."""
+        from .gpu import GpuBlocks, open_device
+
+        return GpuBlocks(options, objective, open_device(device))
 
     def block_player(self, options: BeggarOptions, objective: str) -> Any | None:
         """Blocks of deals in rank order on the lanes (``_lanes.BlockPlayer``), for decks

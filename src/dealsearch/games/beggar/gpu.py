@@ -1,11 +1,12 @@
-"""BMN random search on a GPU (CuPy), or on the CPU: the host side of ``_gpu_kernel.cu``.
+"""BMN searches on a GPU (CuPy), or on the CPU: the host side of ``_gpu_kernel.cu``.
 
-:class:`GpuSampler` is what BMN offers the framework's device search
-(:mod:`dealsearch.devices`): it plays a run of chunks on a device and reports the games
-the device settled, each chunk's record-setting deals and the games handed back (past
-:data:`CAP_PER_CARD` cards per card, or the agreed limit: only the exact engine can tell a
-cycle or a limit). :class:`KernelHost` launches the kernels and collects their results on
-either of two devices, which run the same kernel source:
+:class:`GpuSampler` (random deals) and :class:`GpuBlocks` (an exhaustive search's blocks of
+ranks) are what BMN offers the framework's device searches (:mod:`dealsearch.devices`): each
+plays a run of chunks on a device and reports the games the device settled, each chunk's
+record-setting deals and the games handed back (past :data:`CAP_PER_CARD` cards per card, or
+the agreed limit: only the exact engine can tell a cycle or a limit). :class:`KernelHost`
+launches the kernels and collects their results on either of two devices, which run the same
+kernel source:
 
 - :class:`CupyDevice`: the kernel compiled at run time by NVRTC (``cupy.RawModule``), so the
   wheel needs no CUDA; CuPy is imported only here, only when a GPU is asked for.
@@ -22,6 +23,7 @@ import re
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from math import factorial, prod
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +41,7 @@ SLICE_CHUNKS = 512      # chunks per kernel launch: its scores take 4 bytes a de
 BLOCK = _gpu_emulate.BLOCK   # threads per block (DS_BLOCK)
 MAX_BINS = _gpu_emulate.MAX_BINS  # histogram bins a block sums (DS_MAX_BINS)
 I64 = npt.NDArray[np.int64]
+KERNELS = ("bmn_random", "bmn_unrank", "bmn_blocks", "bmn_records")  # _gpu_kernel.cu's
 # CuPy, NVRTC and the CUDA runtime for a CUDA 12 driver (the gpu extra's are CUDA 13's)
 CUDA12_INSTALL = "pip install cupy-cuda12x nvidia-cuda-nvrtc-cu12 nvidia-cuda-runtime-cu12"
 
@@ -64,6 +67,8 @@ class KernelTable:
     by_tricks: bool
     courts: npt.NDArray[np.uint8]   # the court cards' classes, ascending
     seed_key: int
+    deck_word: int          # cards of class c in bits 8c..8c+7 (ranks' deck)
+    space: int              # the deck's distinct orderings: ranks 0 .. space - 1
 
     @classmethod
     def build(cls, options: BeggarOptions, seed: int, objective: str) -> KernelTable:
@@ -79,14 +84,18 @@ class KernelTable:
             by_tricks=objective == "tricks",
             courts=np.repeat(np.arange(len(rules.deck), dtype=np.uint8), rules.deck)
             [rules.deck[0]:],
-            seed_key=_gpu_emulate.seed_key(seed))
+            seed_key=_gpu_emulate.seed_key(seed),
+            deck_word=sum(count << (8 * c) for c, count in enumerate(rules.deck)),
+            space=factorial(total) // prod(factorial(count) for count in rules.deck))
 
 
 @dataclass(frozen=True)
 class Work:
     """A run of deals for a device: deals 0..n-1 of the chunks of ``chunk_deals`` deals from
-    ``first_stream`` on, with histograms of ``card_bins`` bins of ``card_bin`` cards and of
-    ``trick_bins`` bins of one trick. Each chunk whose number is a multiple of
+    chunk ``first_stream`` on, with histograms of ``card_bins`` bins of ``card_bin`` cards
+    and of ``trick_bins`` bins of one trick. The deals are the random ones of those streams,
+    or, given ``first_rank``, the deals of ranks ``first_rank`` on (chunk ``first_stream``
+    then only numbers the first chunk). Each chunk whose number is a multiple of
     ``check_every`` (0: none) is played in a launch of its own, with sums of its own, for the
     host to check against the CPU."""
 
@@ -97,6 +106,7 @@ class Work:
     card_bins: int
     trick_bins: int
     check_every: int = 0
+    first_rank: int | None = None
 
     def slices(self, most: int) -> list[tuple[int, int, bool]]:
         """The launches, as (first chunk, end chunk, checked): at most ``most`` chunks each,
@@ -164,9 +174,10 @@ class KernelHost:
     slice_chunks = SLICE_CHUNKS
     spoil_chunk: int | None = None  # tests only: this chunk's results spoilt, as by a bad GPU
 
-    def __init__(self, xp: Any, play_fn: Any, records_fn: Any) -> None:
-        self.xp, self.play_fn, self.records_fn = xp, play_fn, records_fn
+    def __init__(self, xp: Any, functions: dict[str, Any]) -> None:
+        self.xp, self.functions = xp, functions
         self.score_buffer: Any = None
+        self.start_buffer: Any = None
 
     def stream(self) -> Any:
         """The context the launches are queued in."""
@@ -183,7 +194,8 @@ class KernelHost:
     def launch(self, t: KernelTable, work: Work) -> Launched:
         """Queue the work's kernels and return (on a GPU, at once): a slice of
         ``slice_chunks`` chunks per launch of ``bmn_random`` (its scores take 4 bytes a
-        deal), each followed by ``bmn_records``. Only small arrays are kept."""
+        deal), or of ``bmn_unrank`` and ``bmn_blocks`` for ranks, each followed by
+        ``bmn_records``. Only small arrays are kept."""
         xp, u64, i32 = self.xp, np.uint64, np.int32
         n, per_chunk = work.n, work.chunk_deals
         chunks = -(-n // per_chunk)
@@ -217,19 +229,38 @@ class KernelHost:
                 size = min(c1 * per_chunk, n) - start
                 seen += checked
                 at = seen if checked else 0
-                self.play_fn((self.grid,), (BLOCK,), (
-                    u64(t.pay_word), i32(t.size0), i32(t.total), i32(t.cap_cards),
-                    i32(t.cap_tricks), i32(t.by_tricks), courts, i32(len(t.courts)),
-                    u64(t.seed_key), u64(work.first_stream + c0), u64(per_chunk), u64(size),
-                    out.work[s:s + 1], scores, out.handbacks[s], out.handback_counts[s:s + 1],
-                    u64(room), u64(start), out.totals[at], out.card_hist[at],
-                    i32(work.card_bins), i32(work.card_bin), out.trick_hist[at],
-                    i32(work.trick_bins)))
-                self.records_fn((max(1, -(-(c1 - c0) // 128)),), (128,), (
+                rules = (u64(t.pay_word), i32(t.size0), i32(t.total), i32(t.cap_cards),
+                         i32(t.cap_tricks), i32(t.by_tricks))
+                results = (out.work[s:s + 1], scores, out.handbacks[s],
+                           out.handback_counts[s:s + 1], u64(room), u64(start), out.totals[at],
+                           out.card_hist[at], i32(work.card_bins), i32(work.card_bin),
+                           out.trick_hist[at], i32(work.trick_bins))
+                if work.first_rank is None:
+                    self.functions["bmn_random"]((self.grid,), (BLOCK,), (
+                        *rules, courts, i32(len(t.courts)), u64(t.seed_key),
+                        u64(work.first_stream + c0), u64(per_chunk), u64(size), *results))
+                else:
+                    starts = self._starts(t, work.first_rank + start, size)
+                    self.functions["bmn_blocks"]((self.grid,), (BLOCK,), (
+                        *rules, starts, u64(size), *results))
+                self.functions["bmn_records"]((max(1, -(-(c1 - c0) // 128)),), (128,), (
                     scores, u64(size), u64(per_chunk), out.found[c0:c1],
                     out.found_scores[c0:c1], out.counts[c0:c1], i32(RECORD_ROOM)))
             out.done.record(stream)
         return out
+
+    def _starts(self, t: KernelTable, first: int, n: int) -> Any:
+        """Queue ``bmn_unrank``: the first deal of each span of n deals from rank ``first``
+        on, in a buffer bmn_blocks then reads (queued after, on the same stream)."""
+        u64 = np.uint64
+        spans = -(-n // _gpu_emulate.SPAN)
+        if self.start_buffer is None or len(self.start_buffer) < 3 * spans:
+            self.start_buffer = self.xp.empty(3 * spans, dtype=self.xp.uint64)
+        low = (1 << 64) - 1
+        self.functions["bmn_unrank"]((max(1, -(-spans // 128)),), (128,), (
+            u64(t.deck_word), np.int32(t.total), u64(t.space >> 64), u64(t.space & low),
+            u64(first >> 64), u64(first & low), u64(n), self.start_buffer))
+        return self.start_buffer
 
     def collect(self, launched: Launched) -> DeviceRun:
         """Wait for the work's kernels (only its own: work launched after it plays on) and
@@ -285,7 +316,7 @@ class EmulatedDevice(KernelHost):
     grid = 2                # two blocks, so that warps of two blocks share the work
 
     def __init__(self) -> None:
-        super().__init__(np, _gpu_emulate.bmn_random, _gpu_emulate.bmn_records)
+        super().__init__(np, {name: getattr(_gpu_emulate, name) for name in KERNELS})
 
 
 class CupyDevice(KernelHost):
@@ -313,18 +344,17 @@ class CupyDevice(KernelHost):
         self.sms = int(props["multiProcessorCount"])
         try:
             module = cupy.RawModule(code=kernel_source(), options=("--std=c++17",))
-            play_fn = module.get_function("bmn_random")
-            records_fn = module.get_function("bmn_records")
+            functions = {name: module.get_function(name) for name in KERNELS}
         except Exception as error:  # NVRTC's CompileException, or a driver too old
             first = str(error).strip().splitlines()[:1] or [type(error).__name__]
             raise DeviceUnavailable(f"--device gpu: the kernel did not build: {first[0]}"
                                     ) from None
-        super().__init__(cupy, play_fn, records_fn)
-        try:    # enough blocks to fill every multiprocessor once: the kernel is persistent
-            function = getattr(play_fn, "kernel", play_fn)   # RawKernel's Function
-            per_sm = cupy.cuda.driver.occupancyMaxActiveBlocksPerMultiprocessor(
-                function.ptr, BLOCK, 0)
-        except Exception:   # an older CuPy: what the kernel's registers allow
+        super().__init__(cupy, functions)
+        try:    # enough blocks to fill every multiprocessor once: the kernels are persistent
+            per_sm = min(cupy.cuda.driver.occupancyMaxActiveBlocksPerMultiprocessor(
+                getattr(functions[name], "kernel", functions[name]).ptr, BLOCK, 0)
+                for name in ("bmn_random", "bmn_blocks"))    # RawKernel's Function
+        except Exception:   # an older CuPy: what the kernels' registers allow
             per_sm = 4
         self.grid = self.sms * max(1, int(per_sm))
         self._stream = cupy.cuda.Stream(non_blocking=True)
@@ -389,38 +419,32 @@ def open_device(device: str) -> CupyDevice | EmulatedDevice:
     return CupyDevice() if device == "gpu" else EmulatedDevice()
 
 
-class GpuSampler:
-    """BMN's random search on a device, for one run (see :mod:`dealsearch.devices`).
+class _DevicePlayer:
+    """What the random and the block players share: a run's table on a device, the next run
+    launched ahead on a GPU, and the device's results as a :class:`DevicePlay`.
 
     On a GPU, each call also launches the run of chunks right after its own, the size of its
     own (what the search runner hands out next), so the GPU plays on while the host turns this
     call's results into a report; a call for other chunks drops that work unused."""
 
-    def __init__(self, options: BeggarOptions, seed: int, objective: str,
-                 device: CupyDevice | EmulatedDevice) -> None:
-        self.table = KernelTable.build(options, seed, objective)
+    def __init__(self, table: KernelTable, device: CupyDevice | EmulatedDevice) -> None:
+        self.table = table
         self.device = device
         self.name = device.name
         self.ahead: tuple[Work, Any] | None = None
 
-    def play(self, first_chunk: int, deals: int, chunk_deals: int, hists: Sequence[I64],
-             widths: Sequence[int], check_every: int = 0) -> DevicePlay:
-        """Play ``deals`` deals from chunk ``first_chunk`` on; add into ``hists``. The chunks
-        whose number is a multiple of ``check_every`` come back also one by one (``checks``)."""
-        if len(hists) != 2 or widths[1] != 1 or max(len(h) for h in hists) > MAX_BINS:
-            raise ValueError(f"BMN histograms: cards and tricks (bins of 1), up to {MAX_BINS} "
-                             "bins each")
-        work = Work(first_chunk, deals, chunk_deals, int(widths[0]), len(hists[0]),
-                    len(hists[1]), check_every)
+    def _play(self, work: Work, after: Work | None, hists: Sequence[I64]) -> DevicePlay:
+        """Play ``work`` (launched ahead, or now), launch ``after`` ahead (on a GPU), and
+        report the chunks' results, ``hists`` added into."""
         ahead, self.ahead = self.ahead, None
         launched: Any = ahead[1] if ahead is not None and ahead[0] == work else \
             self.device.launch(self.table, work)
-        if self.device.asynchronous:
-            after = replace(work, first_stream=first_chunk + -(-deals // chunk_deals))
+        if self.device.asynchronous and after is not None:
             self.ahead = (after, self.device.launch(self.table, after))
         run = self.device.collect(launched)
         hists[0] += run.card_hist
         hists[1] += run.trick_hist
+        first_chunk, chunk_deals = work.first_stream, work.chunk_deals
         finds: list[tuple[int, int, int]] = []
         replay: list[int] = []
         for c, count in enumerate(run.record_counts.tolist()):
@@ -445,8 +469,56 @@ class GpuSampler:
         return DevicePlay(counts=[won, 0, 0], totals=[cards, tricks], finds=finds,
                           handbacks=handbacks, replay=replay, checks=checks)
 
+
+def _work(first_chunk: int, deals: int, chunk_deals: int, hists: Sequence[I64],
+          widths: Sequence[int], check_every: int, first_rank: int | None = None) -> Work:
+    if len(hists) != 2 or widths[1] != 1 or max(len(h) for h in hists) > MAX_BINS:
+        raise ValueError(f"BMN histograms: cards and tricks (bins of 1), up to {MAX_BINS} "
+                         "bins each")
+    return Work(first_chunk, deals, chunk_deals, int(widths[0]), len(hists[0]), len(hists[1]),
+                check_every, first_rank)
+
+
+class GpuSampler(_DevicePlayer):
+    """BMN's random search on a device, for one run (see :mod:`dealsearch.devices`)."""
+
+    def __init__(self, options: BeggarOptions, seed: int, objective: str,
+                 device: CupyDevice | EmulatedDevice) -> None:
+        super().__init__(KernelTable.build(options, seed, objective), device)
+
+    def play(self, first_chunk: int, deals: int, chunk_deals: int, hists: Sequence[I64],
+             widths: Sequence[int], check_every: int = 0) -> DevicePlay:
+        """Play ``deals`` deals from chunk ``first_chunk`` on; add into ``hists``. The chunks
+        whose number is a multiple of ``check_every`` come back also one by one (``checks``)."""
+        work = _work(first_chunk, deals, chunk_deals, hists, widths, check_every)
+        return self._play(work, replace(work, first_stream=first_chunk + -(-deals // chunk_deals)),
+                          hists)
+
     def rows(self, chunks: npt.NDArray[np.uint64], deals: npt.NDArray[np.uint64]
              ) -> npt.NDArray[np.uint8]:
         """Deal ``deals[i]`` of chunk ``chunks[i]``: the CPU players' deals, and the GPU's."""
         return _gpu_emulate.deal_rows(self.table.courts, self.table.total, self.table.seed_key,
                                       chunks, deals)
+
+
+class GpuBlocks(_DevicePlayer):
+    """BMN's exhaustive search on a device, for one run: blocks of consecutive ranks (see
+    :mod:`dealsearch.devices`), the deals of the deck's orderings in rank order."""
+
+    def __init__(self, options: BeggarOptions, objective: str,
+                 device: CupyDevice | EmulatedDevice) -> None:
+        super().__init__(KernelTable.build(options, 0, objective), device)
+
+    def play(self, first_rank: int, first_chunk: int, deals: int, chunk_deals: int,
+             hists: Sequence[I64], widths: Sequence[int], check_every: int = 0) -> DevicePlay:
+        """Play the deals of ranks ``first_rank`` to ``first_rank + deals - 1``, in chunks of
+        ``chunk_deals`` numbered from ``first_chunk`` on; add into ``hists``. The chunks whose
+        number is a multiple of ``check_every`` come back also one by one (``checks``)."""
+        if not 0 <= first_rank <= first_rank + deals <= self.table.space:
+            raise ValueError(f"ranks {first_rank} to {first_rank + deals}: the deck has "
+                             f"{self.table.space} orderings")
+        work = _work(first_chunk, deals, chunk_deals, hists, widths, check_every, first_rank)
+        after_rank = first_rank + deals
+        after = replace(work, first_stream=first_chunk + -(-deals // chunk_deals),
+                        first_rank=after_rank, n=min(deals, self.table.space - after_rank))
+        return self._play(work, after if after.n > 0 else None, hists)

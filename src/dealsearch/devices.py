@@ -17,7 +17,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from .game import Game, GameOptions
+from .game import Game, GameOptions, feature
 
 DEVICES = ("cpu", "gpu", "emulate")
 GPU_EXTRA = "pip install 'dealsearch[gpu]'"
@@ -76,6 +76,7 @@ class DeviceSampler(Protocol):
         """Deal ``deals[i]`` of chunk ``chunks[i]``, one row each."""
 
 
+@feature
 @runtime_checkable
 class DeviceSearch(Protocol):
     """A game whose random search can run on a device other than the CPU."""

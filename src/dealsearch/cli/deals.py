@@ -12,7 +12,7 @@ from collections.abc import Iterator, Sequence
 
 from .. import __name__ as package_name
 from ..errors import BadInput, NoSuchFile, NotAFile, NotATextFile
-from ..game import Game, GameError, GameOptions, looks_like_deal
+from ..game import Game, GameError, GameOptions
 from ..search.distinct import DistinctDeals, numbering
 from ..text import QUOTE_LIMIT, count, one_line, quoted
 from .options import EXIT_BAD_INPUT
@@ -107,7 +107,7 @@ def not_a_deal(game: Game, where: str, text: str, error: Exception) -> int:
     """A given text that is no deal of ``game``: a misspelt file name raises
     :class:`NoSuchFile`; otherwise its error line is printed (``where`` it was read) and the
     exit status of bad input returned, for the command to go on with the next deal."""
-    if not where and not looks_like_deal(game, text) and _could_name_a_file(text):
+    if not where and not game.looks_like_deal(text) and _could_name_a_file(text):
         named = text if len(text) <= QUOTE_LIMIT else quoted(text)
         raise NoSuchFile(f"no such file: {named}") from None
     print(f"{package_name}: error: {where}{one_line(error)}", file=sys.stderr)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from .. import __name__ as package_name
 from .. import interrupt
 from ..errors import BadOption, DealsearchError
-from ..game import DEFAULT_GAME, Command, GameCommands, GameError, game_names, get_game, iter_games
+from ..game import DEFAULT_GAME, Command, GameError, game_names, get_game, iter_games
 from ..interrupt import exit_status
 from ..text import one_line
 from .options import EXIT_BAD_INPUT, EXIT_OK, Parser, chosen_game, examples
@@ -153,12 +153,11 @@ def _refuse_unknown_options(parser: argparse.ArgumentParser, argv: Sequence[str]
 
 
 def all_commands() -> list[Command]:
-    """The framework's commands, then every registered game's own (:class:`GameCommands`)."""
+    """The framework's commands, then every registered game's own (:meth:`Game.commands`)."""
     found = list(COMMANDS)
     for game in iter_games():
-        if isinstance(game, GameCommands):
-            # A variant of a game (a subclass) brings the same commands: listed once.
-            found.extend(c for c in game.commands() if c not in found)
+        # A variant of a game (a subclass) brings the same commands: listed once.
+        found.extend(c for c in game.commands() if c not in found)
     return found
 
 

@@ -33,7 +33,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..devices import ChunkPlay, DeviceMismatch, DeviceSampler, DeviceSearch
-from ..game import GameResult, finished, play_batch
+from ..game import GameResult, finished
 from .base import Report, Task, add_batch, compact, results_of, score
 from .spec import SearchSpec
 
@@ -75,7 +75,7 @@ def play_on_device(spec: SearchSpec, task: Task, chunk_deals: int,
     report.deals = sum(played.counts)
     report.count(game, played.counts, played.totals)
     if played.handbacks:    # games the device did not settle: the exact engine's counts
-        add_batch(report, game, play_batch(game, _rows(spec, played.handbacks), spec.options))
+        add_batch(report, game, game.play_batch(_rows(spec, played.handbacks), spec.options))
     replay = set(played.replay) | {chunk for chunk, _ in played.handbacks}
     ended = finished(game)
     # (chunk, deal in it or its text, score or None for a cycle, result if known), in order
@@ -114,7 +114,7 @@ def cross_check(spec: SearchSpec, played: ChunkPlay, cpu: Report) -> None:
         hist += device_hist
     if played.handbacks:
         where = [(played.chunk, deal) for deal in played.handbacks]
-        add_batch(mine, game, play_batch(game, _rows(spec, where), spec.options))
+        add_batch(mine, game, game.play_batch(_rows(spec, where), spec.options))
     differ = []
     if (mine.deals, mine.total, mine.outcomes) != (cpu.deals, cpu.total, cpu.outcomes):
         differ.append(f"counts {mine.outcomes}, CPU {cpu.outcomes}")

@@ -18,7 +18,7 @@ import numpy as np
 
 from .._kernel import Kernel
 from ..errors import BadOption
-from ..game import finished, random_dealer, specialised_sampler
+from ..game import finished, specialised_sampler
 from ._generic import Sampler
 from .base import NumberedSearch, Report, Task, compact, results_of
 from .device import play_on_device
@@ -38,7 +38,7 @@ class RandomSearch(NumberedSearch):
         self.spec = spec
         super().__init__(None if spec.deals is None else -(-spec.deals // CHUNK_DEALS),
                          checkpoint)
-        self.dealer = random_dealer(spec.plugin)
+        self.dealer = spec.plugin.random_dealer
         began = self.chunks.prefix or self.chunks.extra
         if began and checkpoint.get("dealer", "") != self.dealer:
             raise BadOption(f"this run was dealt by an earlier {spec.plugin.name} dealer, which "

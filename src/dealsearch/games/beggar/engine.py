@@ -22,6 +22,7 @@ from .notation import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS, STANDARD, Deal, Rules
 
 MEASURES = ("cards", "tricks")
 OUTCOMES = ("win", "cycle", "limit")  # index = the engine's outcome code
+RESULT_KEYS = ("outcome", "winner", "cards", "tricks", "out", "cycle")  # verify --json's order
 
 
 class BeggarResult(GameResult):
@@ -31,7 +32,7 @@ class BeggarResult(GameResult):
     repeated; the measures are those at the first repeated state, ``entry`` and ``period``
     those of the cycle) or ``limit`` (the agreed limit). ``details``: ``winner`` (1-based seat;
     ``None`` for a cycle or a drawn limit) and ``out`` (1-based seats in the order they went
-    out). ``to_json`` keeps the key order ``verify --json`` always printed.
+    out). ``to_json(RESULT_KEYS)`` keeps the key order ``verify --json`` always printed.
 
     >>> result = BeggarResult.of("cycle", None, 474, 66, (), entry=(34, 4), period=(440, 62))
     >>> result.tricks, dict(result.period)
@@ -39,8 +40,6 @@ class BeggarResult(GameResult):
     >>> result.to_json()["cycle"]
     {'entry_cards': 34, 'entry_tricks': 4, 'period_cards': 440, 'period_tricks': 62}
     """
-
-    json_keys = ("outcome", "winner", "cards", "tricks", "out", "cycle")
 
     @classmethod
     def of(cls, outcome: str, winner: int | None, cards: int, tricks: int, out: tuple[int, ...],

@@ -628,11 +628,11 @@ def unknown_members(game: Game[Any]) -> list[str]:
     ["'cycle_famly' is no member of Game or of a feature (did you mean 'cycle_family'?
       a helper of the game's own is private: '_cycle_famly')"]
     """
-    framework = {Game, *FEATURES}
+    framework = {Game, *FEATURES, *Game.__mro__, Protocol}
     known = _members(Game).union(*map(_members, FEATURES))
     written = {name for name in vars(game) if not name.startswith("_")}
     for cls in type(game).__mro__:
-        if cls not in framework and cls.__module__ not in ("builtins", "abc", "typing"):
+        if cls not in framework:
             written |= _members(cls)
     problems = []
     for name in sorted(written - known):

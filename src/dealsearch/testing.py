@@ -37,7 +37,7 @@ Run it from pytest, one test per check::
         check(SUBJECT)
 
 or all at once with :func:`check_game`. Each check raises ``AssertionError`` naming the deal
-that broke it. A check that does not apply to the game (a capability it lacks, no agreed
+that broke it. A check that does not apply to the game (a feature it lacks, no agreed
 limit, no deck small enough) never passes silently: under pytest it skips with the reason;
 elsewhere it raises :class:`NotApplicable`, which :func:`check_game` records and returns.
 """

@@ -39,7 +39,7 @@ from dealsearch.testing import (
 
 
 class CoreWar(Game[WarOptions]):
-    """War with the core members only: no capability at all."""
+    """War with only what every game writes: no feature at all."""
 
     name: ClassVar[str] = "corewar"
     title: ClassVar[str] = "Core War"

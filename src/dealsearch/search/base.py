@@ -25,6 +25,10 @@ from ..game import (
 )
 from .spec import SearchSpec
 
+# Finds a compiled player (a sampler, a block player) returns per call: it stops there and
+# says how many deals it played, and the caller calls again for the rest.
+MAX_FINDS = 256
+
 
 @dataclass(frozen=True)
 class Task:

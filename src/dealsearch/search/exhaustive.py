@@ -27,13 +27,12 @@ import numpy as np
 import numpy.typing as npt
 
 from ..game import GameResult, finished, specialised_block_player
-from .base import NumberedSearch, Report, Task, add_batch, compact, results_of
+from .base import MAX_FINDS, NumberedSearch, Report, Task, add_batch, compact, results_of
 from .distinct import DistinctDeals
 from .spec import SearchSpec
 
 MAX_SHARD = 50_000   # deals: a shard; a task is a run of shards, sized by the workers' speed
 BATCH = 10_000       # rows played at once by a game's batch player
-MAX_FINDS = 256      # finds kept per call of a game's block player
 
 
 def count_deals(counts: tuple[int, ...]) -> int:

@@ -20,12 +20,11 @@ from .._kernel import Kernel
 from ..errors import BadOption
 from ..game import finished, specialised_sampler
 from ._generic import Sampler
-from .base import NumberedSearch, Report, Task, compact, results_of
+from .base import MAX_FINDS, NumberedSearch, Report, Task, compact, results_of
 from .device import play_on_device
 from .spec import SearchSpec
 
 CHUNK_DEALS = 100_000  # deals of stream (seed, k); a task plays a run of such chunks
-MAX_FINDS = 256        # finds kept per call of the sampler
 GPU_MAX_UNITS = 16_384  # chunks a GPU task may take: under 2 s at 10^9 deals/s
 
 

@@ -12,12 +12,13 @@ from ..text import table
 from .options import (
     EXIT_MISMATCH,
     EXIT_OK,
+    add_workers_options,
+    check_workers,
     cores,
     examples,
     positive_int,
     seed,
     shared,
-    workers,
 )
 
 
@@ -40,9 +41,8 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
                         "dealsearch bench --game spite --json"))
     bench.add_argument("--deals", type=positive_int, default=200_000, metavar="N",
                        help="random deals per contender")
-    bench.add_argument("--workers", type=workers, default=1, metavar="N",
-                       help="also time the engine on this many processes (scaling); 0 or "
-                            "auto: every core")
+    add_workers_options(bench, "also time the engine on this many processes (scaling)",
+                        default=1)
     bench.add_argument("--seed", type=seed, default=1, metavar="N", help="seed of the deals")
     bench.add_argument("--json", action="store_true", help="the report as one JSON object")
     return bench
@@ -52,6 +52,7 @@ def run(args: argparse.Namespace) -> int:
     """``dealsearch bench``: a game's yardstick report, or its speed table."""
     game = get_game(args.game)
     args.workers = args.workers or cores()   # 0 or auto: every core, as for a search
+    check_workers(args.workers, args.oversubscribe)
     if not isinstance(game, Yardstick):
         return _bench_game(game, args)
     report = game.yardstick(args.deals, args.workers, args.seed)

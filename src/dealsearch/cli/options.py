@@ -130,12 +130,13 @@ def cores() -> int:
     return os.cpu_count() or 1
 
 
-def add_workers_options(parser: argparse.ArgumentParser, what: str = "worker processes"
-                        ) -> None:
-    """``--workers N`` and ``--oversubscribe``, which allows more workers than cores."""
-    parser.add_argument("--workers", type=workers, metavar="N",
+def add_workers_options(parser: argparse.ArgumentParser, what: str = "worker processes",
+                        default: int | None = None) -> None:
+    """``--workers N`` (``default`` None: every core) and ``--oversubscribe``, which allows
+    more workers than cores (:func:`check_workers`)."""
+    parser.add_argument("--workers", type=workers, metavar="N", default=default,
                         help=f"{what}; 0 or auto: every core; more than the cores only with "
-                             "--oversubscribe (default: every core)")
+                             f"--oversubscribe (default: {default or 'every core'})")
     parser.add_argument("--oversubscribe", action="store_true",
                         help="allow --workers above this machine's cores (they share the "
                              "cores: no more games get played, and start-up takes longer)")

@@ -430,58 +430,6 @@ class PlaysBackwards(Protocol):
 
 @feature
 @runtime_checkable
-class Yardstick(Protocol):
-    """Measures its engine against a plain C loop, side by side (``dealsearch bench``)."""
-
-    @abstractmethod
-    def yardstick(self, deals: int, workers: int, seed: int) -> dict[str, Any]:
-        """The report: contenders' rates and ratios, and ``checks`` (``*mismatch*`` counts:
-        ``bench`` exits 1 if any is not 0)."""
-
-    @abstractmethod
-    def format_yardstick(self, report: dict[str, Any]) -> str:
-        """The report as a table for people."""
-
-
-@dataclass(frozen=True)
-class Published:
-    """What has been published about a game's long deals, for the report to compare with."""
-
-    options: GameOptions                 # the setting the records were played under
-    records: tuple[tuple[str, dict[str, int], str], ...]   # (who and when, measures, deal)
-    tail_scale: dict[str, float] = field(default_factory=dict)  # measure -> published e-fold
-
-
-@dataclass(frozen=True)
-class PublishedCheck:
-    """One published deal replayed: what was published and what the engine computes."""
-
-    deal: str
-    finder: str
-    year: int
-    published: str           # the published result in a few words
-    computed: str            # the engine's, in the same words
-    ok: bool
-    result: dict[str, Any]   # the engine's result as ``verify --json`` prints it
-
-
-@feature
-@runtime_checkable
-class PublishedRecords(Protocol):
-    """Has published record deals to compare with: the report draws them beside a log's
-    finds (and the published tail of random lengths), ``verify --known`` replays them."""
-
-    @abstractmethod
-    def published(self) -> Published:
-        """The published records and the setting they were played under."""
-
-    @abstractmethod
-    def check_published(self) -> list[PublishedCheck]:
-        """Every published deal, replayed and compared with its publication."""
-
-
-@feature
-@runtime_checkable
 class FastSearch(Protocol):
     """Specialised compiled search loops, used instead of the generic ones on the kernel."""
 
@@ -505,6 +453,58 @@ class FastBlocks(Protocol):
         ``first`` and the distinct orderings of the deck after it, ``n`` deals in all (fewer
         after the last), and returns what the generic ``Sampler.play`` does; None for these
         options."""
+
+
+@feature
+@runtime_checkable
+class Yardstick(Protocol):
+    """Measures its engine against a plain C loop, side by side (``dealsearch bench``)."""
+
+    @abstractmethod
+    def yardstick(self, deals: int, workers: int, seed: int) -> dict[str, Any]:
+        """The report: contenders' rates and ratios, and ``checks`` (``*mismatch*`` counts:
+        ``bench`` exits 1 if any is not 0)."""
+
+    @abstractmethod
+    def format_yardstick(self, report: dict[str, Any]) -> str:
+        """The report as a table for people."""
+
+
+@dataclass(frozen=True)
+class Published:
+    """What has been published about a game's long deals, for the report to compare with."""
+
+    options: GameOptions                 # the setting the records were played under
+    records: tuple[tuple[str, dict[str, int], str], ...]   # (who and when, measures, deal)
+    tail_scale: dict[str, float] = field(default_factory=dict)  # measure -> published e-fold
+
+
+@feature
+@runtime_checkable
+class PublishedRecords(Protocol):
+    """Has published record deals to compare with: the report draws them beside a log's
+    finds (and the published tail of random lengths), ``verify --known`` replays them."""
+
+    @abstractmethod
+    def published(self) -> Published:
+        """The published records and the setting they were played under."""
+
+    @abstractmethod
+    def check_published(self) -> list[PublishedCheck]:
+        """Every published deal, replayed and compared with its publication."""
+
+
+@dataclass(frozen=True)
+class PublishedCheck:
+    """One published deal replayed: what was published and what the engine computes."""
+
+    deal: str
+    finder: str
+    year: int
+    published: str           # the published result in a few words
+    computed: str            # the engine's, in the same words
+    ok: bool
+    result: dict[str, Any]   # the engine's result as ``verify --json`` prints it
 
 
 def describe_setting(game_name: str, game_options: Mapping[str, Any], key: str = "") -> str:
@@ -685,25 +685,58 @@ def register(game: GameT) -> GameT:
 
 
 def get_game(name: str) -> Game:
-    """The registered game called ``name``; :class:`GameError` naming the choices if none."""
-    _load_builtin_games()
+    """The registered game called ``name``; :class:`GameError` naming the choices if none.
+    Only that game is imported (the folder of ``dealsearch.games``, or the entry point, of its
+    name) unless no game goes by that name: then every game is."""
+    if name not in GAMES:
+        _load_game(name)
     try:
         return GAMES[name]
     except KeyError:
-        raise GameError(f"unknown game {name!r}: choose from {', '.join(sorted(GAMES))}"
+        raise GameError(f"unknown game {name!r}: choose from {', '.join(game_names())}"
                         ) from None
 
 
 def game_names() -> list[str]:
-    """Names of every registered game."""
-    _load_builtin_games()
-    return sorted(GAMES)
+    """Names of every game: registered, built in (a folder of ``dealsearch.games``) or
+    declared by another package (an entry point's name is its game's); none is imported."""
+    import pkgutil
+
+    from . import games
+
+    builtin = {module.name for module in pkgutil.iter_modules(games.__path__) if module.ispkg}
+    return sorted({*GAMES, *builtin, *(entry.name for entry in _entry_points())})
 
 
 _loaded = False
 
 
-def _load_builtin_games() -> None:
+def _entry_points() -> Any:
+    """The games other packages declare (``dealsearch.games`` entry points)."""
+    from importlib.metadata import entry_points
+
+    return entry_points(group=ENTRY_POINTS)
+
+
+def _load_game(name: str) -> None:
+    """Import the game called ``name`` (it registers itself), else every game."""
+    import importlib
+    import importlib.util
+
+    from . import games
+
+    module = f"{games.__name__}.{name}"
+    if name.isidentifier() and importlib.util.find_spec(module) is not None:
+        importlib.import_module(module)
+    else:
+        for entry in _entry_points():
+            if entry.name == name:
+                entry.load()
+    if name not in GAMES:
+        _load_every_game()
+
+
+def _load_every_game() -> None:
     """Import every game once: each folder of ``dealsearch.games`` and every game another
     package declares under the ``dealsearch.games`` entry point. Each registers itself."""
     global _loaded
@@ -712,18 +745,18 @@ def _load_builtin_games() -> None:
     _loaded = True
     import importlib
     import pkgutil
-    from importlib.metadata import entry_points
 
     from . import games
 
     for module in pkgutil.iter_modules(games.__path__):
         if module.ispkg:
             importlib.import_module(f"{games.__name__}.{module.name}")
-    for entry in entry_points(group=ENTRY_POINTS):
+    for entry in _entry_points():
         entry.load()
 
 
 def iter_games() -> Iterator[Game]:
-    """Every registered game, by name."""
-    for name in game_names():
+    """Every game, by name (every game is imported)."""
+    _load_every_game()
+    for name in sorted(GAMES):
         yield GAMES[name]

@@ -244,7 +244,6 @@ def chosen_game(argv: Sequence[str]) -> str:
     >>> chosen_game(["search", "random", "--game=durak"])
     'durak'
     """
-    names = game_names()
     for i, arg in enumerate(argv):
         if arg == "--":
             break
@@ -253,9 +252,18 @@ def chosen_game(argv: Sequence[str]) -> str:
             value = argv[i + 1]
         elif arg.startswith("--game="):
             value = arg.split("=", 1)[1]
-        if value is not None and value in names:
+        if value is not None and _is_game(value):
             return value
     return _campaign_game(argv) or DEFAULT_GAME
+
+
+def _is_game(name: str) -> bool:
+    """Whether ``name`` is a registered game (importing that game only, where it can)."""
+    try:
+        get_game(name)
+    except GameError:
+        return False
+    return True
 
 
 def _campaign_game(argv: Sequence[str]) -> str | None:
@@ -275,7 +283,7 @@ def _campaign_game(argv: Sequence[str]) -> str | None:
                 game = tomllib.loads(config_path(text).read_text(encoding="utf-8")).get("game")
             except (OSError, ValueError):
                 return None
-            return game if game in game_names() else None
+            return game if isinstance(game, str) and _is_game(game) else None
     return None
 
 

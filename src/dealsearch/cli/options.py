@@ -9,7 +9,7 @@ import sqlite3
 import textwrap
 from collections.abc import Collection, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from ..errors import (
     EXIT_BAD_INPUT,
@@ -32,8 +32,10 @@ from ..game import (
     get_game,
     make_options,
 )
-from ..log import RecordLog
 from ..text import counted, parse_duration, plain
+
+if TYPE_CHECKING:
+    from ..log import RecordLog
 
 EXIT_MISMATCH = EXIT_FAILED  # verify --known, records --verify: a stored count is wrong
 DEFAULT_DB = "dealsearch.sqlite"  # the log, in the current directory
@@ -228,6 +230,8 @@ def open_log(path: str | Path, must_exist: bool = False) -> RecordLog:
     """The log at ``path`` after :func:`check_log_path`; what SQLite still refuses (a damaged
     database, no permission) is :class:`BadLog` too. A log that must exist is there to be
     read (``records``, ``report``): it is opened read-only, without the write lock."""
+    from ..log import RecordLog  # the log's modules only for a command that opens one
+
     check_log_path(path, must_exist)
     try:
         log = RecordLog(path, readonly=must_exist)

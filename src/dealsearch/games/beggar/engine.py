@@ -11,7 +11,9 @@ exercise deals) on the ring engine, with the same results. Results are the frame
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -32,7 +34,7 @@ class BeggarResult(GameResult):
     repeated; the measures are those at the first repeated state, ``entry`` and ``period``
     those of the cycle) or ``limit`` (the agreed limit). ``details``: ``winner`` (1-based seat;
     ``None`` for a cycle or a drawn limit) and ``out`` (1-based seats in the order they went
-    out). ``to_json(RESULT_KEYS)`` keeps the key order ``verify --json`` always printed.
+    out). ``to_json`` keeps the key order ``verify --json`` always printed.
 
     >>> result = BeggarResult.of("cycle", None, 474, 66, (), entry=(34, 4), period=(440, 62))
     >>> result.tricks, dict(result.period)
@@ -40,6 +42,10 @@ class BeggarResult(GameResult):
     >>> result.to_json()["cycle"]
     {'entry_cards': 34, 'entry_tricks': 4, 'period_cards': 440, 'period_tricks': 62}
     """
+
+    def to_json(self, keys: Sequence[str] = RESULT_KEYS) -> dict[str, Any]:
+        """The result with the keys of ``verify --json``, in its order by default."""
+        return super().to_json(keys)
 
     @classmethod
     def of(cls, outcome: str, winner: int | None, cards: int, tricks: int, out: tuple[int, ...],

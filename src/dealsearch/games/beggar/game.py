@@ -263,7 +263,7 @@ class BeggarGame(Game[BeggarOptions], Reference, CycleCatalogue, PlaysBackwards,
             result = bmn_play(known.deal, known.rules)
             checks.append(PublishedCheck(known.text, known.finder, known.year, known.published,
                                          known.summary_of(result), known.matches(result),
-                                         result.to_json(RESULT_KEYS)))
+                                         result.to_json()))
         return checks
 
     def backwards_refusal(self, options: BeggarOptions) -> str | None:

@@ -615,26 +615,30 @@ def backwards_refusal(game: Game, options: GameOptions) -> str | None:
     return f"{game.name} cannot be played backwards"
 
 
-def unknown_members(game: Game[Any]) -> list[str]:
-    """What a game writes that the plug-in API does not know, one line each: a public member
-    that is neither :class:`Game`'s nor a feature's (a misspelt name, or a helper of the
-    game's own, which it keeps private: ``_helper``), and part of a feature without the
-    feature (its members written, its protocol not among the game's bases, a member missing).
+def api_problems(game: Game[Any]) -> list[str]:
+    """What a game writes wrong against the plug-in API, one line each: a class attribute
+    every game writes that it lacks; a public member that is neither :class:`Game`'s nor a
+    feature's (a misspelt name, or a helper of the game's own, which it keeps private:
+    ``_helper``); part of a feature without the feature (its members written, its protocol
+    not among the game's bases, a member missing). (An abstract method it lacks stops the
+    game being made at all.)
 
     >>> from dealsearch.examples.war import War
     >>> class Misspelt(War):
     ...     def cycle_famly(self, key, options): ...
-    >>> unknown_members(Misspelt())  # doctest: +NORMALIZE_WHITESPACE
+    >>> api_problems(Misspelt())  # doctest: +NORMALIZE_WHITESPACE
     ["'cycle_famly' is no member of Game or of a feature (did you mean 'cycle_family'?
       a helper of the game's own is private: '_cycle_famly')"]
     """
+    required = sorted({*Game.__annotations__} - {*vars(Game)})   # name, title, measures, ...
+    problems = [f"it has no {name} (a class attribute every game writes)"
+                for name in required if not hasattr(game, name)]
     framework = {Game, *FEATURES, *Game.__mro__, Protocol}
     known = _members(Game).union(*map(_members, FEATURES))
     written = {name for name in vars(game) if not name.startswith("_")}
     for cls in type(game).__mro__:
         if cls not in framework:
             written |= _members(cls)
-    problems = []
     for name in sorted(written - known):
         close = difflib.get_close_matches(name, sorted(known), 1)
         hint = f"did you mean {close[0]!r}? " if close else ""
@@ -675,9 +679,9 @@ GameT = TypeVar("GameT", bound=Game[Any])
 
 def register(game: GameT) -> GameT:
     """Add a game to the registry (and so to the CLI and the contract tests); the game back.
-    ``TypeError`` if the game writes a member the plug-in API does not know
-    (:func:`unknown_members`)."""
-    problems = unknown_members(game)
+    ``TypeError`` if the game writes something the plug-in API does not know, or lacks a
+    class attribute every game writes (:func:`api_problems`)."""
+    problems = api_problems(game)
     if problems:
         raise TypeError(f"{type(game).__name__}: {'; '.join(problems)}")
     GAMES[game.name] = game

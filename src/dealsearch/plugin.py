@@ -80,13 +80,13 @@ from .game import (
     Reference,
     Row,
     Yardstick,
+    api_problems,
     canonical,
     card_text,
     finished,
     get_game,
     make_options,
     register,
-    unknown_members,
 )
 from .speed import speed_row
 from .text import count, measures, pairs
@@ -122,6 +122,7 @@ __all__ = [
     "Row",
     "RunFailed",
     "Yardstick",
+    "api_problems",
     "canonical",
     "card_text",
     "count",
@@ -132,5 +133,4 @@ __all__ = [
     "pairs",
     "register",
     "speed_row",
-    "unknown_members",
 ]

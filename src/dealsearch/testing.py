@@ -59,9 +59,9 @@ from .game import (
     GameResult,
     Reference,
     Row,
+    api_problems,
     canonical,
     make_options,
-    unknown_members,
 )
 from .search.base import Task, crossover, random_row
 from .search.climb import climb_slice
@@ -160,7 +160,7 @@ def speaks_the_plugin_api(subject: Subject) -> None:
     """The game writes only members the plug-in API knows: no public name that neither
     :class:`~dealsearch.game.Game` nor a feature has (a misspelt member would turn a feature
     off unseen; a helper of the game's own is private), no feature half-written."""
-    problems = unknown_members(subject.game)
+    problems = api_problems(subject.game)
     assert not problems, "; ".join(problems)
 
 

@@ -120,6 +120,16 @@ class PublicHelper(CoreWar):
         return row[:len(row) // 2], row[len(row) // 2:]
 
 
+class Untitled(Game[WarOptions]):
+    """Core War without its title (a class attribute, which no abstract method enforces)."""
+
+    name = "untitled"
+    measures, outcomes, option_specs = War.measures, War.outcomes, War.option_specs
+    _war = War()
+    options, layout, parse = CoreWar.options, CoreWar.layout, CoreWar.parse
+    format, kernel, verify = CoreWar.format, CoreWar.kernel, CoreWar.verify
+
+
 class HalfAFeature(CoreWar):
     """A reference written without its trace and without listing the feature."""
 
@@ -136,6 +146,7 @@ class HalfAFeature(CoreWar):
     (PublicHelper(), "'hands' is no member of Game or of a feature"),
     (HalfAFeature(), "play_reference of Reference without trace: list Reference among the "
                      "game's bases"),
+    (Untitled(), "it has no title (a class attribute every game writes)"),
 ])
 def test_a_member_the_api_does_not_know_is_refused(game, said):
     with pytest.raises(TypeError, match="^" + type(game).__name__ + ": .*") as caught:

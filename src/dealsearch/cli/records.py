@@ -155,7 +155,7 @@ def _finds_table(rows: list[dict[str, Any]], game: Game) -> str:
 
 def _cycles_table(cycles: list[dict[str, Any]], game: Game) -> str:
     """Cycles as a table: id, (family,) period, shortest entry, deals reaching it, key."""
-    what = game.cycle_key_title if isinstance(game, CycleCatalogue) else "cycle key"
+    what = (game if isinstance(game, CycleCatalogue) else CycleCatalogue).cycle_key_title
     families = any("family" in c for c in cycles)
     cells = [[c["id"], *([c.get("family") or "-"] if families else []),
               "/".join(count(c[f"period_{m}"]) for m in game.measures),

@@ -19,7 +19,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from .game import Game, GameOptions
+from .game import Game, GameOptions, feature
 
 DEVICES = ("cpu", "gpu", "emulate")
 GPU_EXTRA = "pip install 'dealsearch[gpu]'"
@@ -78,6 +78,7 @@ class DeviceSampler(Protocol):
         """Deal ``deals[i]`` of chunk ``chunks[i]``, one row each."""
 
 
+@feature
 @runtime_checkable
 class DeviceSearch(Protocol):
     """A game whose random search can run on a device other than the CPU."""
@@ -109,6 +110,7 @@ class DeviceBlockPlayer(Protocol):
         number is a multiple of ``check_every`` also alone, in ``checks``."""
 
 
+@feature
 @runtime_checkable
 class DeviceBlocks(Protocol):
     """A game whose exhaustive search (blocks of ranks) can run on a device other than the

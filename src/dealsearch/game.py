@@ -6,13 +6,14 @@ game's options, the game is deterministic; it ends in one of the game's outcomes
 (its *measures*), and a game that repeats a turn-boundary state never ends (outcome ``cycle``,
 with the entry and the period in every measure).
 
-Search strategies see a game only through :class:`Game`, 14 members: the deck and segments to
-deal and mutate (:class:`Layout`), a compiled :class:`~dealsearch._kernel.Kernel` to play rows
-without the GIL, and text in and out for the log. The CLI builds each game's option group from
-:attr:`Game.option_specs`. Whatever else a game offers is a capability (a ``Protocol`` below,
-checked with ``isinstance``), reached through a function taking the game that gives the
-default otherwise (:func:`play_batch`, :func:`cycle_id`, :func:`histogram`, ...). A game knows
-nothing of the search, the log or the CLI.
+A game is a subclass of :class:`Game`: its abstract members are what every game writes, its
+other members have defaults a game overrides where it differs. Whatever more a game offers is
+a *feature* (a ``Protocol`` below, a few members that buy one thing together), which the game
+lists among its bases: :class:`Reference`, :class:`CycleCatalogue`, :class:`PlaysBackwards`,
+:class:`PublishedRecords`, :class:`Yardstick`, :class:`FastSearch`, :class:`FastBlocks` and
+:class:`~dealsearch.devices.DeviceSearch`. A public member name that neither :class:`Game`
+nor a feature knows is refused by :func:`register` (a misspelt member would otherwise turn a
+feature off unseen). A game knows nothing of the search, the log or the CLI.
 
 >>> DEFAULT_GAME in game_names()
 True
@@ -20,6 +21,7 @@ True
 
 from __future__ import annotations
 
+import difflib
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -129,18 +131,20 @@ class GameResult:
     period: Mapping[str, int] = field(default_factory=dict)
     details: Mapping[str, Any] = field(default_factory=dict)
 
-    # A game's subclass may name its contract's key order; by default: outcome, details,
-    # measures, cycle.
-    json_keys: ClassVar[tuple[str, ...]] = ()
+    def to_json(self, keys: Sequence[str] = ()) -> dict[str, Any]:
+        """The result as ``verify --json`` prints it (``cycle`` null or a dict): ``keys`` in
+        that order (a game's :attr:`Game.result_keys`), else outcome, details, measures, cycle.
 
-    def to_json(self) -> dict[str, Any]:
-        """The result with exactly the keys of the game's contract (``cycle`` null or a dict)."""
+        >>> GameResult("win", {"rounds": 9}, details={"winner": 2}).to_json(
+        ...     ("outcome", "winner", "rounds"))
+        {'outcome': 'win', 'winner': 2, 'rounds': 9}
+        """
         cycle = None
         if self.outcome == "cycle":
             cycle = {f"entry_{m}": v for m, v in self.entry.items()}
             cycle |= {f"period_{m}": v for m, v in self.period.items()}
         data = {"outcome": self.outcome, **self.details, **self.measures, "cycle": cycle}
-        return {key: data[key] for key in self.json_keys} if self.json_keys else data
+        return {key: data[key] for key in keys} if keys else data
 
 
 @dataclass(frozen=True)
@@ -163,24 +167,56 @@ class BatchResults:
 OptionsT = TypeVar("OptionsT", bound=GameOptions)
 
 
-class Game(ABC, Generic[OptionsT]):
-    """A deterministic card game as the search, the log and the CLI see it: the core every
-    game has (14 members), generic over its options type ``OptionsT``
-    (``DurakGame(Game[DurakOptions])``).
+@dataclass(frozen=True)
+class Command:
+    """A command a game brings to ``dealsearch`` (:meth:`Game.commands`), as ``dealsearch
+    --help`` lists it: its ``name``, its one line of ``help``, and the ``module`` that does
+    it, imported only when the command is invoked. The module defines ``add_parser(commands,
+    game)``, which adds the command's parser to ``commands`` (argparse's subparsers) for
+    ``game`` (the one chosen with ``--game``) and returns it, and ``run(args)``, which does the
+    command and returns its exit status. The framework's own commands are written the same
+    way. ``safe_points``: the command starts workers or writes a log, and stops on a signal
+    only where it calls :func:`dealsearch.interrupt.check`; otherwise a signal stops it at
+    once (:mod:`dealsearch.interrupt`)."""
 
-    Everything else a game may offer is a capability (the protocols below, checked with
-    ``isinstance``) that the framework reaches through a function taking the game, e.g.
-    :func:`play_batch`, :func:`canonical`, :func:`cycle_id`, :func:`finished`.
+    name: str
+    help: str
+    module: str
+    safe_points: bool = False
+
+
+_FILE_LIKE = re.compile(r"[._~\\]")
+# What a misspelt file name holds and no deal of standard playing cards does: a letter that is
+# not a card (A K Q J T) or suit (C D H S) letter.
+_NOT_CARD_LETTER = re.compile(r"[BEFGILMNOPRUVWXYZ]", re.IGNORECASE)
+
+
+def card_text(text: str) -> bool:
+    """:meth:`Game.looks_like_deal` for games written in standard card letters: besides the
+    default's signs of a file name, a letter no card or suit is written with.
+
+    >>> card_text("KH 4C QS / 2D AS"), card_text("deals")
+    (True, False)
+    """
+    return (text.startswith("-") or any(c.isspace() or c in "{=;" for c in text)
+            or not (_FILE_LIKE.search(text) or _NOT_CARD_LETTER.search(text)))
+
+
+class Game(ABC, Generic[OptionsT]):
+    """A deterministic card game as the search, the log and the CLI see it, generic over its
+    options type ``OptionsT`` (``DurakGame(Game[DurakOptions])``).
+
+    A game writes the abstract members (five class attributes and six methods) and overrides
+    a defaulted one where the default does not fit. A feature beyond these (the protocols
+    below) is listed among the game's bases.
     """
 
+    # ------------------------------------------------------------------ what every game writes
     name: ClassVar[str]                        # what --game takes: short, lower case
     title: ClassVar[str]                       # the game's name for people
     measures: ClassVar[tuple[str, ...]]        # first is the default objective
     outcomes: ClassVar[tuple[str, ...]]        # index = the compiled outcome code
     option_specs: ClassVar[tuple[OptionSpec, ...]]
-    # outcomes that do not end a game properly: counted, never a record (cycles are finds of
-    # their own). A game adds its own (Spite and Malice: a stalemate).
-    unfinished: ClassVar[tuple[str, ...]] = ("cycle", "limit")
 
     @abstractmethod
     def options(self, **values: Any) -> OptionsT:
@@ -206,7 +242,7 @@ class Game(ABC, Generic[OptionsT]):
     @abstractmethod
     def kernel(self, options: OptionsT) -> Kernel:
         """A :class:`~dealsearch._kernel.Kernel` for compiled search loops (one per thread);
-        :func:`play_batch` plays rows on it unless the game plays batches itself."""
+        the default :meth:`play_batch` plays rows on it."""
 
     @abstractmethod
     def verify(self, text: str, options: OptionsT) -> tuple[str, GameResult]:
@@ -215,6 +251,44 @@ class Game(ABC, Generic[OptionsT]):
         This is what ``dealsearch verify --game NAME`` prints; positions (mid-game states)
         are accepted where the game's notation has them.
         """
+
+    # ------------------------------------------------------------ defaults a game may override
+    # outcomes that do not end a game properly: counted, never a record (cycles are finds of
+    # their own). A game adds its own (Spite and Malice: a stalemate).
+    unfinished: ClassVar[tuple[str, ...]] = ("cycle", "limit")
+    # the measure a run totals and shows its speed in (``<measure>/s``); None: the first
+    throughput_measure: ClassVar[str | None] = None
+    # measure -> (bin width, bins) of the log's length histograms; others: (1, 4096), the
+    # last bin taking the rest
+    histogram_bins: ClassVar[Mapping[str, tuple[int, int]]] = {}
+    # options a deal's text settles itself (BMN: players, hand sizes): ``verify`` takes them
+    # from the deal and does not offer them on the command line
+    deal_options: ClassVar[tuple[str, ...]] = ()
+    # the random dealer that turns a seed into deals, when it is not the generic one (""): a
+    # random run dealt by another dealer is not continued (``--resume`` refuses it)
+    random_dealer: ClassVar[str] = ""
+    # the keys of ``verify --json`` in the order of the game's contract (GameResult.to_json);
+    # () : outcome, details, measures, cycle
+    result_keys: ClassVar[tuple[str, ...]] = ()
+
+    def play_batch(self, rows: npt.ArrayLike, options: OptionsT) -> BatchResults:
+        """Rows (``(n, n_cards)`` ``uint8``) played: by default on the kernel, row by row; a
+        game with its own batch loop (compiled, without the GIL) overrides it."""
+        kernel = self.kernel(options)
+        cards = np.asarray(rows, dtype=np.uint8).reshape(-1, kernel.n_cards)
+        n, width = len(cards), len(self.measures)
+        outcome = np.zeros(n, dtype=np.uint8)
+        measures, entry, period = (np.zeros((n, width), dtype=np.int64) for _ in range(3))
+        for i, row in enumerate(cards):
+            outcome[i], measures[i], entry[i], period[i] = kernel.play(row)
+        return BatchResults(outcome, measures, entry, period)
+
+    def batch_result(self, batch: BatchResults, i: int, row: Row, options: OptionsT
+                     ) -> GameResult:
+        """Entry ``i`` of ``batch`` (played from ``row``) as a :class:`GameResult`: by default
+        the row replayed by :meth:`verify`; a game whose batches hold the whole result
+        overrides it."""
+        return self.verify(self.format(row, options), options)[1]
 
     def describe(self, result: GameResult) -> str:
         """One line for ``verify``: the outcome, the measures and any cycle."""
@@ -246,148 +320,115 @@ class Game(ABC, Generic[OptionsT]):
             words.append(label if value is True else f"{label} {_words(value)}")
         return ", ".join(words)
 
+    def looks_like_deal(self, text: str) -> bool:
+        """Whether ``text``, which does not parse, was meant as a deal (``verify`` shows its
+        parse error) rather than a file name (``verify`` says there is no such file). By
+        default a text starting with '-', holding a space or a position's '{', '=' or ';', or
+        no '.', '_', '~' or backslash is a deal; a game written in standard card letters
+        answers with :func:`card_text`.
 
-# ---------------------------------------------------------------------- capabilities
-# What a game may do beyond the core interface. The framework asks ``isinstance(game, X)``;
-# a game has a capability by having its methods (no registration, no base class needed).
+        >>> from dealsearch.examples.war import War
+        >>> War().looks_like_deal("0123/3210"), War().looks_like_deal("deals.txt")
+        (True, False)
+        """
+        return (text.startswith("-") or any(c.isspace() or c in "{=;" for c in text)
+                or not _FILE_LIKE.search(text))
 
-
-@runtime_checkable
-class CycleCatalogue(Protocol):
-    """Names the cycle a never-ending deal enters, so the log groups deals by cycle.
-
-    A game may name what its keys are for people with a ``cycle_key_title`` class attribute
-    (``records`` heads the column with it; default: ``cycle key``).
-    """
-
-    def cycle_key(self, row: Row, options: GameOptions) -> str:
-        """A canonical text of the cycle the row's game enters, the same for every deal and
-        seat that reaches it (the catalogue's identity); ``ValueError`` if the game ends."""
-
-
-@runtime_checkable
-class CycleIds(Protocol):
-    """Names its catalogued cycles itself (BMN: the ids its logs have always had); otherwise
-    :func:`cycle_id` hashes the game, the options and the key."""
-
-    def cycle_id(self, key: str, options: Any) -> str:
-        """A short stable id of a cycle key under ``options`` (the catalogue's primary key)."""
+    def commands(self) -> Sequence[Command]:
+        """The game's own commands (BMN: ``factory``, ``reverse``); their names must not clash
+        with the CLI's. None by default."""
+        return ()
 
 
-@runtime_checkable
-class BatchPlayer(Protocol):
-    """Plays many rows itself, faster than :func:`play_batch` on the game's kernel."""
-
-    def play_batch(self, rows: npt.ArrayLike, options: Any) -> BatchResults:
-        """Rows (``(n, n_cards)`` ``uint8``) played in compiled code without the GIL."""
-
-
-@runtime_checkable
-class BatchDetails(Protocol):
-    """Turns an entry of its own batches into a full result without replaying the row."""
-
-    def result(self, batch: BatchResults, i: int, row: Row, options: Any) -> GameResult:
-        """Entry ``i`` of ``batch`` (played from ``row``) as a :class:`GameResult`."""
+# ---------------------------------------------------------------------- features
+# What a game may offer beyond Game, each a few members that buy one thing together. A game
+# lists the feature among its bases (``class MyGame(Game[MyOptions], Reference)``): a member
+# it forgets is then an abstract method Python names, and it takes the feature's defaults.
+# The framework asks ``isinstance(game, Feature)``.
 
 
+FEATURES: list[type] = []   # every feature's protocol (:func:`feature`)
+ProtocolT = TypeVar("ProtocolT", bound=type)
+
+
+def feature(protocol: ProtocolT) -> ProtocolT:
+    """Make a protocol a feature: a game may list it among its bases, and its members are
+    names :func:`register` knows."""
+    FEATURES.append(protocol)
+    return protocol
+
+
+@feature
 @runtime_checkable
 class Reference(Protocol):
-    """A second, plain engine: the contract compares it with the kernel."""
+    """A second, plain engine (the rules in plain Python): the contract compares it with the
+    kernel, ``verify --trace`` tells its game turn by turn, and ``bench --game NAME`` times
+    the kernel against it on the game's settings."""
 
+    @abstractmethod
     def play_reference(self, row: Row, options: Any) -> GameResult:
         """The pure-Python twin of the compiled engine: the same result for every row."""
 
-
-@runtime_checkable
-class Trace(Protocol):
-    """An account of a game turn by turn: ``verify --trace`` prints it."""
-
+    @abstractmethod
     def trace(self, text: str, options: Any) -> Iterator[str]:
         """The game of a deal (or position) turn by turn, one line per turn as a person
         would follow it at the table: who plays what, who takes, who is out; it ends with the
         state or result that makes the game's outcome plain (``verify`` prints the result
         line itself)."""
 
+    def speed_table(self, deals: int, seed: int) -> list[dict[str, Any]]:
+        """Rows for ``dealsearch bench --game NAME``: per setting, the compiled engine and
+        the reference on the same seeded deals (:func:`dealsearch.plugin.speed_row`), with
+        keys ``setting, deals_per_s, <measure>_per_s, reference_deals_per_s, ratio,
+        mismatches``; none by default (``bench`` then has nothing to time)."""
+        return []
 
+
+@feature
 @runtime_checkable
-class DealOptions(Protocol):
-    """Has options that a deal's text settles itself (BMN: the players and hand sizes):
-    ``verify`` takes them from the deal and does not offer them on the command line."""
+class CycleCatalogue(Protocol):
+    """Names the cycle a never-ending deal enters, so the log files deals by cycle and
+    ``records --cycles`` lists them (one row per cycle, with its family where the game
+    groups cycles)."""
 
-    deal_options: tuple[str, ...]
+    # what the cycle keys are, for ``records``' column heading
+    cycle_key_title: ClassVar[str] = "cycle key"
 
+    @abstractmethod
+    def cycle_key(self, row: Row, options: Any) -> str:
+        """A canonical text of the cycle the row's game enters, the same for every deal and
+        seat that reaches it (the catalogue's identity); ``ValueError`` if the game ends."""
 
-@runtime_checkable
-class Histograms(Protocol):
-    """Bins its measures' length histograms in the log its own way (default: width 1,
-    4096 bins; the last bin takes the rest)."""
+    def cycle_id(self, key: str, options: Any) -> str:
+        """A short stable id of a cycle key under ``options`` (the catalogue's primary key):
+        by default 12 hex digits of a hash of the game, the options and the key."""
+        import hashlib
 
-    histogram_bins: dict[str, tuple[int, int]]   # measure -> (bin width, bins)
+        text = f"{self.name}:{options.key()}:{key}"  # type: ignore[attr-defined]  # a Game's
+        return hashlib.sha1(text.encode()).hexdigest()[:12]
 
-
-@runtime_checkable
-class Throughput(Protocol):
-    """Totals a run and shows its speed (``<measure>/s``) in a measure other than its first."""
-
-    throughput_measure: str
-
-
-@runtime_checkable
-class DealerVersion(Protocol):
-    """Names the random dealer that turns a seed into deals, when it is not the generic one:
-    a run dealt by another dealer is then not continued (``--resume`` refuses it)."""
-
-    random_dealer: str
+    def cycle_family(self, key: str, options: Any) -> str | None:
+        """The family id of a catalogued cycle (cycles one is the other rearranged) under
+        these options, or None (the default) if the game cannot say."""
+        return None
 
 
-@runtime_checkable
-class CycleFamilies(Protocol):
-    """Groups catalogued cycles into families (cycles one is the other rearranged)."""
-
-    def cycle_family(self, key: str, options: GameOptions) -> str | None:
-        """The family id of a catalogued cycle (its key as the log stores it) under these
-        options, or None if the game cannot say."""
-
-
-@dataclass(frozen=True)
-class Command:
-    """A command a game brings to ``dealsearch`` (:class:`GameCommands`), as ``dealsearch
-    --help`` lists it: its ``name``, its one line of ``help``, and the ``module`` that does
-    it, imported only when the command is invoked. The module defines ``add_parser(commands,
-    game)``, which adds the command's parser to ``commands`` (argparse's subparsers) for
-    ``game`` (the one chosen with ``--game``) and returns it, and ``run(args)``, which does the
-    command and returns its exit status. The framework's own commands are written the same
-    way. ``safe_points``: the command starts workers or writes a log, and stops on a signal
-    only where it calls :func:`dealsearch.interrupt.check`; otherwise a signal stops it at
-    once (:mod:`dealsearch.interrupt`)."""
-
-    name: str
-    help: str
-    module: str
-    safe_points: bool = False
-
-
-@runtime_checkable
-class GameCommands(Protocol):
-    """Brings commands of the game's own (BMN: ``factory``, ``reverse``)."""
-
-    def commands(self) -> Sequence[Command]:
-        """The game's commands; their names must not clash with the CLI's."""
-        ...
-
-
+@feature
 @runtime_checkable
 class PlaysBackwards(Protocol):
     """Grows longer deals by playing a game backwards (``search climb --reverse-every``)."""
 
-    def backwards_refusal(self, options: GameOptions) -> str | None:
+    @abstractmethod
+    def backwards_refusal(self, options: Any) -> str | None:
         """Why :meth:`longer_starts` cannot serve these options, or None if it can."""
 
-    def longer_starts(self, row: Row, options: GameOptions) -> list[tuple[Row, GameResult]]:
+    @abstractmethod
+    def longer_starts(self, row: Row, options: Any) -> list[tuple[Row, GameResult]]:
         """Deals longer than ``row``'s whose games run through the first states of its game,
         found by playing it backwards, longest first."""
 
 
+@feature
 @runtime_checkable
 class FastSearch(Protocol):
     """Specialised compiled search loops, used instead of the generic ones on the kernel."""
@@ -401,6 +442,7 @@ class FastSearch(Protocol):
         """A climber with the generic ``Climber``'s methods, or None for these options."""
 
 
+@feature
 @runtime_checkable
 class FastBlocks(Protocol):
     """Its own compiled loop for a block of consecutive deals in rank order (the exhaustive
@@ -413,26 +455,19 @@ class FastBlocks(Protocol):
         options."""
 
 
+@feature
 @runtime_checkable
 class Yardstick(Protocol):
     """Measures its engine against a plain C loop, side by side (``dealsearch bench``)."""
 
+    @abstractmethod
     def yardstick(self, deals: int, workers: int, seed: int) -> dict[str, Any]:
         """The report: contenders' rates and ratios, and ``checks`` (``*mismatch*`` counts:
         ``bench`` exits 1 if any is not 0)."""
 
+    @abstractmethod
     def format_yardstick(self, report: dict[str, Any]) -> str:
         """The report as a table for people."""
-
-
-@runtime_checkable
-class SpeedTable(Protocol):
-    """Rows for ``dealsearch bench --game NAME``."""
-
-    def speed_table(self, deals: int, seed: int) -> list[dict[str, Any]]:
-        """Per setting, the compiled engine and the reference on the same seeded deals in one
-        run, with keys ``setting, deals_per_s, <measure>_per_s, reference_deals_per_s, ratio,
-        mismatches`` (deals whose results differ: ``bench`` then exits 1)."""
 
 
 @dataclass(frozen=True)
@@ -444,12 +479,19 @@ class Published:
     tail_scale: dict[str, float] = field(default_factory=dict)  # measure -> published e-fold
 
 
+@feature
 @runtime_checkable
 class PublishedRecords(Protocol):
-    """Has published record deals (and a published tail of random lengths) to compare with."""
+    """Has published record deals to compare with: the report draws them beside a log's
+    finds (and the published tail of random lengths), ``verify --known`` replays them."""
 
+    @abstractmethod
     def published(self) -> Published:
         """The published records and the setting they were played under."""
+
+    @abstractmethod
+    def check_published(self) -> list[PublishedCheck]:
+        """Every published deal, replayed and compared with its publication."""
 
 
 @dataclass(frozen=True)
@@ -463,14 +505,6 @@ class PublishedCheck:
     computed: str            # the engine's, in the same words
     ok: bool
     result: dict[str, Any]   # the engine's result as ``verify --json`` prints it
-
-
-@runtime_checkable
-class PublishedDeals(Protocol):
-    """Ships published deals with their published results (``verify --known``)."""
-
-    def check_published(self) -> list[PublishedCheck]:
-        """Every published deal, replayed and compared with its publication."""
 
 
 def describe_setting(game_name: str, game_options: Mapping[str, Any], key: str = "") -> str:
@@ -516,30 +550,6 @@ def make_options(game: Game[OptionsT], values: Mapping[str, Any]) -> OptionsT:
     return game.options(**given)
 
 
-def play_batch(game: Game[OptionsT], rows: npt.ArrayLike, options: OptionsT) -> BatchResults:
-    """Play many rows: the game's own batch player (:class:`BatchPlayer`) if it has one, else
-    its kernel row by row."""
-    if isinstance(game, BatchPlayer):
-        return game.play_batch(rows, options)
-    kernel = game.kernel(options)
-    cards = np.asarray(rows, dtype=np.uint8).reshape(-1, kernel.n_cards)
-    n, width = len(cards), len(game.measures)
-    outcome = np.zeros(n, dtype=np.uint8)
-    measures, entry, period = (np.zeros((n, width), dtype=np.int64) for _ in range(3))
-    for i, row in enumerate(cards):
-        outcome[i], measures[i], entry[i], period[i] = kernel.play(row)
-    return BatchResults(outcome, measures, entry, period)
-
-
-def batch_result(game: Game[OptionsT], batch: BatchResults, i: int, row: Row, options: OptionsT
-                 ) -> GameResult:
-    """Entry ``i`` of a batch as a :class:`GameResult`: the game's (:class:`BatchDetails`),
-    else the row replayed by :meth:`Game.verify`."""
-    if isinstance(game, BatchDetails):
-        return game.result(batch, i, row, options)
-    return game.verify(game.format(row, options), options)[1]
-
-
 def canonical(game: Game[OptionsT], row: Row, options: OptionsT) -> Row:
     """The row with every unordered segment sorted: equal games, equal rows."""
     layout = game.layout(options)
@@ -557,80 +567,22 @@ def finished(game: Game[Any]) -> tuple[str, ...]:
     return tuple(o for o in game.outcomes if o not in game.unfinished)
 
 
-def cycle_id(game: Game[OptionsT], key: str, options: OptionsT) -> str:
-    """A short stable id of a cycle key (the catalogue's primary key): the game's own
-    (:class:`CycleIds`), else 12 hex digits of a hash of the game, options and key."""
-    if isinstance(game, CycleIds):
-        return game.cycle_id(key, options)
-    import hashlib
-
-    text = f"{game.name}:{options.key()}:{key}"
-    return hashlib.sha1(text.encode()).hexdigest()[:12]
+def cycle_id(game: CycleCatalogue, key: str, options: GameOptions) -> str:
+    """A short stable id of a cycle key (the catalogue's primary key):
+    :meth:`CycleCatalogue.cycle_id`."""
+    return game.cycle_id(key, options)
 
 
 def histogram(game: Game[Any], measure: str) -> tuple[int, int]:
-    """(bin width, bins) of a measure's length histogram (:class:`Histograms`; default:
-    1, 4096)."""
-    bins = game.histogram_bins if isinstance(game, Histograms) else {}
-    return bins.get(measure, (1, 4096))
-
-
-def deal_options(game: Game[Any]) -> tuple[str, ...]:
-    """The options a deal's text settles (:class:`DealOptions`; default: none)."""
-    return tuple(game.deal_options) if isinstance(game, DealOptions) else ()
+    """(bin width, bins) of a measure's length histogram (:attr:`Game.histogram_bins`;
+    default: 1, 4096)."""
+    return game.histogram_bins.get(measure, (1, 4096))
 
 
 def throughput_measure(game: Game[Any]) -> str:
-    """The measure a run totals and shows its speed in (:class:`Throughput`; default: the
-    game's first measure)."""
-    if isinstance(game, Throughput) and game.throughput_measure:
-        return game.throughput_measure
-    return game.measures[0]
-
-
-def random_dealer(game: Game[Any]) -> str:
-    """The name of the game's random dealer (:class:`DealerVersion`; default: ``""``, the
-    generic one)."""
-    return str(game.random_dealer) if isinstance(game, DealerVersion) else ""
-
-
-def cycle_key_title(game: Game) -> str:
-    """What the game's cycle keys are, for a column heading (:class:`CycleCatalogue`)."""
-    return str(getattr(game, "cycle_key_title", "cycle key"))
-
-
-_FILE_LIKE = re.compile(r"[._~\\]")
-# What a misspelt file name holds and no deal of standard playing cards does: a letter that is
-# not a card (A K Q J T) or suit (C D H S) letter.
-_NOT_CARD_LETTER = re.compile(r"[BEFGILMNOPRUVWXYZ]", re.IGNORECASE)
-
-
-def card_text(text: str) -> bool:
-    """:func:`looks_like_deal` for games written in standard card letters: besides the
-    default's signs of a file name, a letter no card or suit is written with.
-
-    >>> card_text("KH 4C QS / 2D AS"), card_text("deals")
-    (True, False)
-    """
-    return (text.startswith("-") or any(c.isspace() or c in "{=;" for c in text)
-            or not (_FILE_LIKE.search(text) or _NOT_CARD_LETTER.search(text)))
-
-
-def looks_like_deal(game: Game, text: str) -> bool:
-    """Whether ``text``, which does not parse, was meant as a deal (its parse error is shown)
-    rather than as a file name (``verify`` says there is no such file). A game may answer
-    with a ``looks_like_deal(text)`` method; by default a text starting with '-', holding a
-    space or a position's '{', '=' or ';', or no '.', '_', '~' or backslash is a deal.
-
-    >>> class Plain: ...
-    >>> looks_like_deal(Plain(), "0123/3210"), looks_like_deal(Plain(), "deals.txt")
-    (True, False)
-    """
-    own = getattr(game, "looks_like_deal", None)
-    if own is not None:
-        return bool(own(text))
-    return (text.startswith("-") or any(c.isspace() or c in "{=;" for c in text)
-            or not _FILE_LIKE.search(text))
+    """The measure a run totals and shows its speed in (:attr:`Game.throughput_measure`;
+    default: the game's first measure)."""
+    return game.throughput_measure or game.measures[0]
 
 
 def specialised_sampler(game: Game, options: GameOptions, seed: int, stream: int, objective: str,
@@ -663,6 +615,51 @@ def backwards_refusal(game: Game, options: GameOptions) -> str | None:
     return f"{game.name} cannot be played backwards"
 
 
+def api_problems(game: Game[Any]) -> list[str]:
+    """What a game writes wrong against the plug-in API, one line each: a class attribute
+    every game writes that it lacks; a public member that is neither :class:`Game`'s nor a
+    feature's (a misspelt name, or a helper of the game's own, which it keeps private:
+    ``_helper``); part of a feature without the feature (its members written, its protocol
+    not among the game's bases, a member missing). (An abstract method it lacks stops the
+    game being made at all.)
+
+    >>> from dealsearch.examples.war import War
+    >>> class Misspelt(War):
+    ...     def cycle_famly(self, key, options): ...
+    >>> api_problems(Misspelt())  # doctest: +NORMALIZE_WHITESPACE
+    ["'cycle_famly' is no member of Game or of a feature (did you mean 'cycle_family'?
+      a helper of the game's own is private: '_cycle_famly')"]
+    """
+    required = sorted({*Game.__annotations__} - {*vars(Game)})   # name, title, measures, ...
+    problems = [f"it has no {name} (a class attribute every game writes)"
+                for name in required if not hasattr(game, name)]
+    framework = {Game, *FEATURES, *Game.__mro__, Protocol}
+    known = _members(Game).union(*map(_members, FEATURES))
+    written = {name for name in vars(game) if not name.startswith("_")}
+    for cls in type(game).__mro__:
+        if cls not in framework:
+            written |= _members(cls)
+    for name in sorted(written - known):
+        close = difflib.get_close_matches(name, sorted(known), 1)
+        hint = f"did you mean {close[0]!r}? " if close else ""
+        problems.append(f"{name!r} is no member of Game or of a feature ({hint}a helper of "
+                        f"the game's own is private: '_{name}')")
+    for protocol in FEATURES:
+        if written & _members(protocol) and not isinstance(game, protocol):
+            required = getattr(protocol, "__abstractmethods__", ()) or _members(protocol)
+            missing = sorted(name for name in required if not hasattr(game, name))
+            problems.append(f"{', '.join(sorted(written & _members(protocol)))} of "
+                            f"{protocol.__name__} without {', '.join(missing)}: list "
+                            f"{protocol.__name__} among the game's bases")
+    return problems
+
+
+def _members(cls: type) -> set[str]:
+    """The public names a class defines itself (methods, attributes, annotated names)."""
+    names = {*vars(cls), *vars(cls).get("__annotations__", {})}
+    return {name for name in names if not name.startswith("_")}
+
+
 def _words(value: Any) -> str:
     if isinstance(value, list | tuple):
         return "/".join(map(str, value))
@@ -681,31 +678,69 @@ GameT = TypeVar("GameT", bound=Game[Any])
 
 
 def register(game: GameT) -> GameT:
-    """Add a game to the registry (and so to the CLI and the contract tests); the game back."""
+    """Add a game to the registry (and so to the CLI and the contract tests); the game back.
+    ``TypeError`` if the game writes something the plug-in API does not know, or lacks a
+    class attribute every game writes (:func:`api_problems`)."""
+    problems = api_problems(game)
+    if problems:
+        raise TypeError(f"{type(game).__name__}: {'; '.join(problems)}")
     GAMES[game.name] = game
     return game
 
 
 def get_game(name: str) -> Game:
-    """The registered game called ``name``; :class:`GameError` naming the choices if none."""
-    _load_builtin_games()
+    """The registered game called ``name``; :class:`GameError` naming the choices if none.
+    Only that game is imported (the folder of ``dealsearch.games``, or the entry point, of its
+    name) unless no game goes by that name: then every game is."""
+    if name not in GAMES:
+        _load_game(name)
     try:
         return GAMES[name]
     except KeyError:
-        raise GameError(f"unknown game {name!r}: choose from {', '.join(sorted(GAMES))}"
+        raise GameError(f"unknown game {name!r}: choose from {', '.join(game_names())}"
                         ) from None
 
 
 def game_names() -> list[str]:
-    """Names of every registered game."""
-    _load_builtin_games()
-    return sorted(GAMES)
+    """Names of every game: registered, built in (a folder of ``dealsearch.games``) or
+    declared by another package (an entry point's name is its game's); none is imported."""
+    import pkgutil
+
+    from . import games
+
+    builtin = {module.name for module in pkgutil.iter_modules(games.__path__) if module.ispkg}
+    return sorted({*GAMES, *builtin, *(entry.name for entry in _entry_points())})
 
 
 _loaded = False
 
 
-def _load_builtin_games() -> None:
+def _entry_points() -> Any:
+    """The games other packages declare (``dealsearch.games`` entry points)."""
+    from importlib.metadata import entry_points
+
+    return entry_points(group=ENTRY_POINTS)
+
+
+def _load_game(name: str) -> None:
+    """Import the game called ``name`` (it registers itself), else every game."""
+    import importlib
+    import importlib.util
+
+    from . import games
+
+    module = f"{games.__name__}.{name}"
+    if name.isidentifier() and importlib.util.find_spec(module) is not None:
+        importlib.import_module(module)
+    else:
+        for entry in _entry_points():
+            if entry.name == name:
+                entry.load()
+    if name not in GAMES:
+        _load_every_game()
+
+
+def _load_every_game() -> None:
     """Import every game once: each folder of ``dealsearch.games`` and every game another
     package declares under the ``dealsearch.games`` entry point. Each registers itself."""
     global _loaded
@@ -714,18 +749,18 @@ def _load_builtin_games() -> None:
     _loaded = True
     import importlib
     import pkgutil
-    from importlib.metadata import entry_points
 
     from . import games
 
     for module in pkgutil.iter_modules(games.__path__):
         if module.ispkg:
             importlib.import_module(f"{games.__name__}.{module.name}")
-    for entry in entry_points(group=ENTRY_POINTS):
+    for entry in _entry_points():
         entry.load()
 
 
 def iter_games() -> Iterator[Game]:
-    """Every registered game, by name."""
-    for name in game_names():
+    """Every game, by name (every game is imported)."""
+    _load_every_game()
+    for name in sorted(GAMES):
         yield GAMES[name]

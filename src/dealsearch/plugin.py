@@ -2,10 +2,13 @@
 
 A game is a subclass of :class:`Game` (generic over its options type: ``class
 MyGame(Game[MyOptions])``) registered with :func:`register` (or declared under the
-``dealsearch.games`` entry point by another package). The core is 14 members: ``name``,
-``title``, ``measures``, ``outcomes``, ``option_specs``, ``unfinished``, ``options``,
-``layout``, ``parse``, ``format``, ``kernel``, ``verify``, ``describe``,
-``describe_options``. The shapes and dtypes it deals in:
+``dealsearch.games`` entry point by another package). What every game writes: the class
+attributes ``name``, ``title``, ``measures``, ``outcomes``, ``option_specs`` and the methods
+``options``, ``layout``, ``parse``, ``format``, ``kernel``, ``verify``. What it may override
+(each has a default): ``unfinished``, ``throughput_measure``, ``histogram_bins``,
+``deal_options``, ``random_dealer``, ``result_keys``, ``play_batch``, ``batch_result``,
+``describe``, ``describe_options``, ``looks_like_deal``, ``commands``. The shapes and dtypes
+it deals in:
 
 - a **row** (:data:`Row`) is one deal: a 1-D ``numpy.uint8`` array of card codes, a
   permutation of :attr:`Layout.deck` cut into :attr:`Layout.segments`;
@@ -15,29 +18,30 @@ MyGame(Game[MyOptions])``) registered with :func:`register` (or declared under t
   ``(outcome, measures, entry, period)``: the outcome's index and three tuples of
   ``n_measures`` ints (at most four measures); ``entry`` and ``period`` are zeros unless the
   game cycled;
-- :func:`play_batch` takes rows as an ``(n, n_cards)`` ``uint8`` array and returns
+- :meth:`Game.play_batch` takes rows as an ``(n, n_cards)`` ``uint8`` array and returns
   :class:`BatchResults`: ``outcome`` ``(n,)`` ``uint8`` (an index into :attr:`Game.outcomes`),
   ``measures``, ``entry`` and ``period`` ``(n, len(Game.measures))`` ``int64`` (``entry`` and
-  ``period`` are 0 unless the outcome is ``cycle``); it plays on the kernel unless the game
-  is a :class:`BatchPlayer`;
+  ``period`` are 0 unless the outcome is ``cycle``); by default it plays on the kernel;
 - :class:`GameResult` is one game in the game's own terms, :class:`OptionSpec` one option as
   the command line takes it, :class:`GameOptions` the protocol of a game's options value
   (built by :func:`make_options`, which refuses names the game does not have).
 
-Everything beyond the core is a capability: a protocol a game has by having its methods or
-class attributes, checked with ``isinstance`` (:class:`Reference`, :class:`Trace`,
-:class:`BatchPlayer`, :class:`BatchDetails`, :class:`CycleCatalogue`, :class:`CycleIds`,
-:class:`Histograms`, :class:`Throughput`, :class:`DealerVersion`,
-:class:`DealOptions`, :class:`PlaysBackwards`, :class:`FastSearch`, :class:`FastBlocks`,
-:class:`DeviceSearch`, :class:`DeviceBlocks`,
-:class:`GameCommands`, :class:`PublishedRecords`, ...), each with a
-framework function giving the default (:func:`canonical`, :func:`cycle_id`,
-:func:`histogram`, :func:`finished`, ...). A game writes its text with the framework's
-formatter (:func:`count`, :func:`measures`, :func:`pairs`), measures a :class:`SpeedTable`
-row with :func:`speed_row`, and its own commands (:class:`GameCommands`) fail with the
-command line's errors (:class:`BadInput`, :class:`BadOption`, :class:`BadLog`,
-:class:`RunFailed`: one line and the exit status). :mod:`dealsearch.testing` is the contract every
-game keeps (a capability is checked only where the game has it), and
+A feature is a few members that buy one thing together, a protocol the game lists among its
+bases (``class MyGame(Game[MyOptions], Reference)``): :class:`Reference` (a plain engine the
+contract compares, ``verify --trace``, ``bench``), :class:`CycleCatalogue` (cycles named,
+catalogued and grouped), :class:`PlaysBackwards` (``search climb --reverse-every``),
+:class:`PublishedRecords` (the report's and ``verify --known``'s published deals),
+:class:`Yardstick` (``bench`` against a plain C loop), :class:`FastSearch` and
+:class:`FastBlocks` (its own compiled search loops), :class:`DeviceSearch` (``--device
+gpu``) and :class:`DeviceBlocks` (exhaustive blocks on ``--device gpu``). :func:`register`
+refuses a public member name that neither :class:`Game` nor a feature knows, so a misspelt
+member fails at once and a game's own helpers are private (``_helper``).
+
+A game writes its text with the framework's formatter (:func:`count`, :func:`measures`,
+:func:`pairs`), measures its speed table's rows with :func:`speed_row`, and its own commands
+(:class:`Command`) fail with the command line's errors (:class:`BadInput`, :class:`BadOption`,
+:class:`BadLog`, :class:`RunFailed`: one line and the exit status). :mod:`dealsearch.testing` is
+the contract every game keeps (a feature is checked only where the game has it), and
 :mod:`dealsearch.examples.war` a small game to copy from.
 
 >>> import numpy as np
@@ -61,49 +65,31 @@ from .devices import (
 )
 from .errors import BadInput, BadLog, BadOption, RunFailed
 from .game import (
-    BatchDetails,
-    BatchPlayer,
     BatchResults,
     Command,
     CycleCatalogue,
-    CycleFamilies,
-    CycleIds,
-    DealerVersion,
-    DealOptions,
     FastBlocks,
     FastSearch,
     Game,
-    GameCommands,
     GameError,
     GameOptions,
     GameResult,
-    Histograms,
     Layout,
     OptionSpec,
     PlaysBackwards,
     Published,
     PublishedCheck,
-    PublishedDeals,
     PublishedRecords,
     Reference,
     Row,
-    SpeedTable,
-    Throughput,
-    Trace,
     Yardstick,
-    batch_result,
+    api_problems,
     canonical,
     card_text,
-    cycle_id,
-    deal_options,
     finished,
     get_game,
-    histogram,
     make_options,
-    play_batch,
-    random_dealer,
     register,
-    throughput_measure,
 )
 from .speed import speed_row
 from .text import count, measures, pairs
@@ -113,16 +99,10 @@ __all__ = [
     "BadInput",
     "BadLog",
     "BadOption",
-    "BatchDetails",
-    "BatchPlayer",
     "BatchResults",
     "ChunkPlay",
     "Command",
     "CycleCatalogue",
-    "CycleFamilies",
-    "CycleIds",
-    "DealOptions",
-    "DealerVersion",
     "DeviceBlockPlayer",
     "DeviceBlocks",
     "DevicePlay",
@@ -132,42 +112,30 @@ __all__ = [
     "FastBlocks",
     "FastSearch",
     "Game",
-    "GameCommands",
     "GameError",
     "GameOptions",
     "GameResult",
-    "Histograms",
     "Kernel",
     "Layout",
     "OptionSpec",
     "PlaysBackwards",
     "Published",
     "PublishedCheck",
-    "PublishedDeals",
     "PublishedRecords",
     "PythonKernel",
     "Reference",
     "Row",
     "RunFailed",
-    "SpeedTable",
-    "Throughput",
-    "Trace",
     "Yardstick",
-    "batch_result",
+    "api_problems",
     "canonical",
     "card_text",
     "count",
-    "cycle_id",
-    "deal_options",
     "finished",
     "get_game",
-    "histogram",
     "make_options",
     "measures",
     "pairs",
-    "play_batch",
-    "random_dealer",
     "register",
     "speed_row",
-    "throughput_measure",
 ]

@@ -39,7 +39,7 @@ from .projection import (
     fit_tail,
     run_projection,
 )
-from .text import duration
+from .text import duration, unit
 
 DPI = 100
 FIGURE_SIZE = (900, 500)  # pixels
@@ -189,10 +189,6 @@ def _time_unit(seconds: float) -> tuple[str, float]:
     return "hours", 3600.0
 
 
-def _unit(measure: str) -> str:
-    return measure[:-1] if measure.endswith("s") else measure
-
-
 def draw_lengths(log: RecordLog, runs: list[dict[str, Any]], path: Path, measure: str
                  ) -> list[GroupLengths]:
     """The distribution of game lengths (log scale), one line per group of runs, with the
@@ -231,7 +227,7 @@ def draw_lengths(log: RecordLog, runs: list[dict[str, Any]], path: Path, measure
     ax.set_title("How long the games were (each strategy and setting on its own)")
     ax.set_xlabel(f"game length ({measure})")
     width = widths.pop() if len(widths) == 1 else None
-    ax.set_ylabel(f"games per {width}-{_unit(measure)} bin (log scale)" if width and width > 1
+    ax.set_ylabel(f"games per {width}-{unit(measure, 1)} bin (log scale)" if width and width > 1
                   else "games per bin (log scale)" if width is None
                   else "games of each length (log scale)")
     _save(fig, path)

@@ -1,6 +1,6 @@
 """One row of a game's speed table: its compiled engine and its reference on the same deals.
 
-A game's :class:`~dealsearch.game.SpeedTable` is a loop over its settings calling
+A game's :meth:`~dealsearch.game.Reference.speed_table` is a loop over its settings calling
 :func:`speed_row`, so every game measures the same way: CPU seconds (``time.process_time``,
 not the wall clock, which on a shared machine measures the neighbours too), the compiled
 engine on every deal, the pure-Python reference on a sample of the same deals, and every
@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .game import Game, GameOptions, Reference, play_batch
+from .game import Game, GameOptions, Reference
 
 
 def speed_row(game: Game[Any], setting: str, options: GameOptions, rows: npt.NDArray[np.uint8],
@@ -26,7 +26,7 @@ def speed_row(game: Game[Any], setting: str, options: GameOptions, rows: npt.NDA
     if not isinstance(game, Reference):
         raise TypeError(f"{game.name} has no reference engine to compare with")
     started = time.process_time()
-    batch = play_batch(game, rows, options)
+    batch = game.play_batch(rows, options)
     compiled = max(time.process_time() - started, 1e-9)
     few = rows[:max(1, min(sample, len(rows)))]
     started = time.process_time()

@@ -3,9 +3,11 @@
 A game is a plug-in (:mod:`dealsearch.game`); whatever its engine, the search, the log and the
 CLI rely on the same promises, checked here against the game's own pure-Python reference:
 
+- the game writes only members the plug-in API knows (a misspelt member is an error, as at
+  :func:`~dealsearch.game.register`);
 - the compiled engine agrees with the reference (a game with a
-  :class:`~dealsearch.game.Reference`), a :class:`~dealsearch.game.Trace` is a line per turn,
-  and the engine plays a deal the same way every time;
+  :class:`~dealsearch.game.Reference`), its trace is a line per turn, and the engine plays a
+  deal the same way every time; ``verify --json`` has the game's ``result_keys``;
 - ``parse`` and ``format`` are inverse, and a row keeps the deck's cards;
 - a never-ending game's counts add up (first repeat = entry + one period), and a game with a
   cycle catalogue names its cycle (and only cycles);
@@ -35,7 +37,7 @@ Run it from pytest, one test per check::
         check(SUBJECT)
 
 or all at once with :func:`check_game`. Each check raises ``AssertionError`` naming the deal
-that broke it. A check that does not apply to the game (a capability it lacks, no agreed
+that broke it. A check that does not apply to the game (a feature it lacks, no agreed
 limit, no deck small enough) never passes silently: under pytest it skips with the reason;
 elsewhere it raises :class:`NotApplicable`, which :func:`check_game` records and returns.
 """
@@ -57,13 +59,9 @@ from .game import (
     GameResult,
     Reference,
     Row,
-    SpeedTable,
-    Trace,
-    batch_result,
+    api_problems,
     canonical,
-    cycle_id,
     make_options,
-    play_batch,
 )
 from .search.base import Task, crossover, random_row
 from .search.climb import climb_slice
@@ -158,6 +156,29 @@ def _cut(game: Game, options: GameOptions, name: str, value: int) -> GameOptions
     return game.options(**{**options.to_json(), name: value})
 
 
+def speaks_the_plugin_api(subject: Subject) -> None:
+    """The game writes only members the plug-in API knows: no public name that neither
+    :class:`~dealsearch.game.Game` nor a feature has (a misspelt member would turn a feature
+    off unseen; a helper of the game's own is private), no feature half-written."""
+    problems = api_problems(subject.game)
+    assert not problems, "; ".join(problems)
+
+
+def result_keys_name_the_result(subject: Subject) -> None:
+    """A game's :attr:`~dealsearch.game.Game.result_keys` (the key order of ``verify
+    --json``) name every key of its results, each once."""
+    game = subject.game
+    if not game.result_keys:
+        not_applicable(f"{game.name} keeps the default key order of verify --json")
+    assert len(set(game.result_keys)) == len(game.result_keys), game.result_keys
+    for options, rows in subject.cases():
+        for row in rows[:5]:
+            _, result = game.verify(game.format(row, options), options)
+            assert set(game.result_keys) == set(result.to_json()), \
+                f"{game.format(row, options)}: result_keys {game.result_keys}, the result " \
+                f"{tuple(result.to_json())}"
+
+
 def compiled_equals_reference(subject: Subject) -> None:
     """The compiled engine and the pure-Python reference give the same result on every row
     (a game with a :class:`~dealsearch.game.Reference`)."""
@@ -165,10 +186,10 @@ def compiled_equals_reference(subject: Subject) -> None:
     if not isinstance(game, Reference):
         not_applicable(f"{game.name} has no reference (no play_reference)")
     for options, rows in subject.cases():
-        batch = play_batch(game, rows, options)
+        batch = game.play_batch(rows, options)
         assert len(batch) == len(rows)
         for i, row in enumerate(rows):
-            compiled = batch_result(game, batch, i, row, options)
+            compiled = game.batch_result(batch, i, row, options)
             reference = game.play_reference(row, options)
             assert compiled.to_json() == reference.to_json(), game.format(row, options)
             assert game.outcomes[batch.outcome[i]] == compiled.outcome
@@ -176,11 +197,11 @@ def compiled_equals_reference(subject: Subject) -> None:
 
 
 def traces_the_game(subject: Subject) -> None:
-    """A game with a :class:`~dealsearch.game.Trace` traces a deal as lines of text, one
+    """A game with a :class:`~dealsearch.game.Reference` traces a deal as lines of text, one
     per turn (``verify --trace``): at least one, each a single line."""
     game = subject.game
-    if not isinstance(game, Trace):
-        not_applicable(f"{game.name} has no trace")
+    if not isinstance(game, Reference):
+        not_applicable(f"{game.name} has no reference, so no trace")
     for options, rows in subject.cases():
         for row in rows[:3]:
             text = game.format(row, options)
@@ -206,14 +227,14 @@ def same_deal_same_result(subject: Subject) -> None:
     """A deal and its options decide the game: playing it again changes nothing."""
     game = subject.game
     for options, rows in subject.cases():
-        first = play_batch(game, rows[:50], options)
-        again = play_batch(game, rows[:50], options)
+        first = game.play_batch(rows[:50], options)
+        again = game.play_batch(rows[:50], options)
         for name in ("outcome", "measures", "entry", "period"):
             assert (getattr(first, name) == getattr(again, name)).all(), name
         for i, row in enumerate(rows[:20]):
             text, verified = game.verify(game.format(row, options), options)
             assert text == game.format(row, options)
-            assert _plain(verified) == _plain(batch_result(game, first, i, row, options)), \
+            assert _plain(verified) == _plain(game.batch_result(first, i, row, options)), \
                 text
 
 
@@ -223,18 +244,18 @@ def cycles_add_up(subject: Subject) -> None:
     game = subject.game
     cycle = game.outcomes.index("cycle") if "cycle" in game.outcomes else -1
     for options, rows, must in _cycle_cases(subject):
-        batch = play_batch(game, rows, options)
+        batch = game.play_batch(rows, options)
         if must:
             assert batch.outcome[0] == cycle, f"{game.format(rows[0], options)} does not cycle"
         for i in np.flatnonzero(batch.outcome == cycle):
-            result = batch_result(game, batch, int(i), rows[i], options)
+            result = game.batch_result(batch, int(i), rows[i], options)
             assert any(result.period.values())
             for measure in game.measures:
                 assert result.entry[measure] + result.period[measure] == \
                     result.measures[measure], game.format(rows[i], options)
             if isinstance(game, CycleCatalogue):
                 key = game.cycle_key(rows[i], options)
-                assert key and cycle_id(game, key, options)
+                assert key and game.cycle_id(key, options)
 
 
 def cycles_repeat_after_their_period(subject: Subject) -> None:
@@ -247,16 +268,16 @@ def cycles_repeat_after_their_period(subject: Subject) -> None:
         not_applicable(f"{game.name} has no cycle outcome or no agreed limit (max_<measure>)")
     cycle = game.outcomes.index("cycle")
     for options, rows, _ in _cycle_cases(subject):
-        batch = play_batch(game, rows, options)
+        batch = game.play_batch(rows, options)
         for i in np.flatnonzero(batch.outcome == cycle)[:CYCLES_CUT]:
             row = rows[i]
             text = game.format(row, options)
-            result = batch_result(game, batch, int(i), row, options)
+            result = game.batch_result(batch, int(i), row, options)
             for k, name in limits:
                 measure = game.measures[k]
                 at_entry = _cut(game, options, name, result.entry[measure])
                 if at_entry is not None and result.period[measure] > 0:
-                    cut = batch_result(game, play_batch(game, row[None], at_entry), 0, row,
+                    cut = game.batch_result(game.play_batch(row[None], at_entry), 0, row,
                                        at_entry)
                     where = f"{text} cut at {name}={result.entry[measure]}"
                     assert cut.outcome == "limit", f"{where}: {cut.outcome}, not limit"
@@ -267,7 +288,7 @@ def cycles_repeat_after_their_period(subject: Subject) -> None:
                             dict(result.entry), f"{where}: the reference stops elsewhere"
                 at_repeat = _cut(game, options, name, result.measures[measure])
                 if at_repeat is not None:
-                    cut = batch_result(game, play_batch(game, row[None], at_repeat), 0, row,
+                    cut = game.batch_result(game.play_batch(row[None], at_repeat), 0, row,
                                        at_repeat)
                     where = f"{text} cut at {name}={result.measures[measure]}"
                     played_too = [game.play_reference(row, at_repeat)] \
@@ -290,7 +311,7 @@ def limits_cut_the_game(subject: Subject) -> None:
     if not _limits(game):
         not_applicable(f"{game.name} has no agreed limit (max_<measure> and a limit outcome)")
     for options, rows in subject.cases():
-        free = play_batch(game, rows, options)
+        free = game.play_batch(rows, options)
         n = len(rows)
         for k, name in _limits(game):
             length = free.measures[:, k]
@@ -298,7 +319,7 @@ def limits_cut_the_game(subject: Subject) -> None:
                 cut_options = _cut(game, options, name, value)
                 if cut_options is None:
                     continue
-                cut = play_batch(game, rows, cut_options)
+                cut = game.play_batch(rows, cut_options)
                 for i in np.flatnonzero(length < value):
                     for part in ("outcome", "measures", "entry", "period"):
                         assert (getattr(cut, part)[i] == getattr(free, part)[i]).all(), \
@@ -319,7 +340,7 @@ def limits_cut_the_game(subject: Subject) -> None:
                 for i in longer[:3]:
                     if not isinstance(game, Reference):
                         break
-                    compiled = batch_result(game, cut, int(i), rows[i], cut_options)
+                    compiled = game.batch_result(cut, int(i), rows[i], cut_options)
                     assert game.play_reference(rows[i], cut_options).to_json() == \
                         compiled.to_json(), _cut_text(game, rows[i], options, name, value,
                                                       "the reference differs")
@@ -335,9 +356,9 @@ def speed_table_agrees(subject: Subject) -> None:
     documented keys, a positive speed for engine and reference, and no mismatch between them.
     """
     game = subject.game
-    if not isinstance(game, SpeedTable):
+    table = game.speed_table(deals=20, seed=1) if isinstance(game, Reference) else []
+    if not table:
         not_applicable(f"{game.name} has no speed table")
-    table = game.speed_table(deals=20, seed=1)
     keys = {"setting", "deals_per_s", *(f"{m}_per_s" for m in game.measures),
             "reference_deals_per_s", "ratio", "mismatches"}
     assert table and len({row["setting"] for row in table}) == len(table), table
@@ -354,7 +375,7 @@ def cycle_key_refuses_an_ending_deal(subject: Subject) -> None:
     if not isinstance(game, CycleCatalogue):
         not_applicable(f"{game.name} has no cycle catalogue")
     for options, rows in subject.cases():
-        batch = play_batch(game, rows[:20], options)
+        batch = game.play_batch(rows[:20], options)
         for i in np.flatnonzero(np.array(game.outcomes)[batch.outcome] != "cycle")[:5]:
             try:
                 key = game.cycle_key(rows[i], options)
@@ -370,7 +391,7 @@ def kernel_agrees(subject: Subject) -> None:
     for options, rows in subject.cases():
         kernel = game.kernel(options)
         assert kernel.n_cards == len(rows[0]) and kernel.n_measures == len(game.measures)
-        batch = play_batch(game, rows, options)
+        batch = game.play_batch(rows, options)
         for i, row in enumerate(rows):
             outcome, measures, entry, period = kernel.play(row)
             assert outcome == batch.outcome[i], game.format(row, options)
@@ -489,8 +510,9 @@ def exhaustive_respects_the_layout(subject: Subject) -> None:
 
 
 CHECKS: tuple[Callable[[Subject], None], ...] = (
-    compiled_equals_reference, traces_the_game, parse_and_format_are_inverse,
-    same_deal_same_result, cycles_add_up, cycles_repeat_after_their_period, limits_cut_the_game,
+    speaks_the_plugin_api, result_keys_name_the_result, compiled_equals_reference,
+    traces_the_game, parse_and_format_are_inverse, same_deal_same_result, cycles_add_up,
+    cycles_repeat_after_their_period, limits_cut_the_game,
     cycle_key_refuses_an_ending_deal, kernel_agrees, speed_table_agrees, options_round_trip,
     describes_its_options, climb_resumes_exactly, crossover_keeps_parts,
     exhaustive_respects_the_layout)

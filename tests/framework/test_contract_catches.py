@@ -12,7 +12,7 @@ import numpy.typing as npt
 import pytest
 
 from dealsearch.examples.war import War
-from dealsearch.game import BatchResults, GameResult, Row, batch_result, play_batch
+from dealsearch.game import BatchResults, GameResult, Row
 from dealsearch.games.beggar.game import BeggarGame
 from dealsearch.games.durak.game import DurakGame
 from dealsearch.games.spite.game import SpiteGame
@@ -55,7 +55,7 @@ class EntryOneCardLate(BeggarGame):
     still add up."""
 
     def play_batch(self, rows: npt.ArrayLike, options: Any) -> BatchResults:
-        # BMN's result(i) reads the batch it is given, so the shift reaches it too.
+        # BMN's batch_result reads the batch it is given, so the shift reaches it too.
         return shifted_batch(super().play_batch(rows, options), self.outcomes.index("cycle"),
                              0, 1, 0)
 
@@ -65,18 +65,18 @@ class RepeatOneRoundLate(War):
     counts add up, the engine is consistent with itself; only its reference disagrees."""
 
     def play_batch(self, rows: npt.ArrayLike, options: Any) -> BatchResults:
-        return shifted_batch(play_batch(War(), rows, options), self.outcomes.index("cycle"),
+        return shifted_batch(War().play_batch(rows, options), self.outcomes.index("cycle"),
                              0, 1, 1)
 
-    def result(self, batch: BatchResults, i: int, row: Row, options: Any) -> GameResult:
-        return shifted(batch_result(War(), batch, i, row, options), "rounds", 1, 1)
+    def batch_result(self, batch: BatchResults, i: int, row: Row, options: Any) -> GameResult:
+        return shifted(War().batch_result(batch, i, row, options), "rounds", 1, 1)
 
 
 class LimitAsAWin(War):
     """Reports a game stopped by its limit as a win."""
 
     def play_batch(self, rows: npt.ArrayLike, options: Any) -> BatchResults:
-        batch = play_batch(War(), rows, options)
+        batch = War().play_batch(rows, options)
         outcome = batch.outcome.copy()
         outcome[outcome == self.outcomes.index("limit")] = self.outcomes.index("win")
         return dataclasses.replace(batch, outcome=outcome)

@@ -17,7 +17,6 @@ from dealsearch.game import (
     Layout,
     Row,
     canonical,
-    play_batch,
     register,
 )
 from dealsearch.search.distinct import DistinctDeals, at_least
@@ -108,7 +107,7 @@ class PackWar(War):
 
     def play_batch(self, rows: Any, options: Any) -> BatchResults:
         rows = np.atleast_2d(np.asarray(rows, dtype=np.uint8))
-        return play_batch(War(), [canonical(self, row, options) for row in rows], options)
+        return War().play_batch([canonical(self, row, options) for row in rows], options)
 
 
 PACKWAR = register(PackWar())

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from dealsearch.cli import main
-from dealsearch.game import Layout, get_game, make_options, play_batch
+from dealsearch.game import Layout, get_game, make_options
 from dealsearch.log import RecordLog
 from dealsearch.search import Runner, SearchSpec
 from dealsearch.search.backends import Backend
@@ -31,7 +31,7 @@ def census(options: dict[str, str], start: int, stop: int) -> dict[int, str]:
     opts = make_options(game, options)
     deals = DistinctDeals(game.layout(opts))
     rows = np.array([deals.row(rank) for rank in range(start, stop)], dtype=np.uint8)
-    cycles = np.flatnonzero(play_batch(game, rows, opts).outcome
+    cycles = np.flatnonzero(game.play_batch(rows, opts).outcome
                             == game.outcomes.index("cycle"))
     return {start + int(i): game.format(rows[i], opts) for i in cycles}
 

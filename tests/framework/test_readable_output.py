@@ -72,4 +72,5 @@ def test_the_factory_formats_its_numbers_like_every_command(tmp_path, capsys):
                str(tmp_path / "log.sqlite")).splitlines()[-1]
     played = re.search(r"([\d,]+) games played", last)
     assert played and "," in played.group(1), last
-    assert re.match(r"\d+\.\d s, ", last), last
+    # text.duration: "0.6 s", and "1 s" where the tenths are 0 (a fast machine's run)
+    assert re.match(r"\d+(\.\d)? s, ", last), last

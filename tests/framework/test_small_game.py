@@ -1,7 +1,8 @@
-"""The core :class:`~dealsearch.game.Game` is small and every capability is optional: a game
-with only the core searches, logs and keeps the contract; what it lacks the framework supplies
-(a batch player on its kernel, cycle ids, histogram bins, ...), and unknown options are refused
-once, by the framework."""
+"""What every game writes is small and every feature is optional: a game with only
+:class:`~dealsearch.game.Game`'s abstract members searches, logs and keeps the contract; what it
+lacks the framework's defaults supply (a batch player on its kernel, histogram bins, ...),
+unknown options are refused once, by the framework, and a member the plug-in API does not know
+(a misspelt one, a public helper) is refused at ``register`` and by the contract."""
 
 from __future__ import annotations
 
@@ -12,9 +13,11 @@ import numpy as np
 import pytest
 
 from dealsearch import game as framework
+from dealsearch import plugin
 from dealsearch.cli import main
 from dealsearch.examples.war import War, WarOptions
 from dealsearch.game import (
+    GAMES,
     Game,
     GameError,
     GameResult,
@@ -30,20 +33,13 @@ from dealsearch.testing import (
     Subject,
     climb_resumes_exactly,
     compiled_equals_reference,
+    speaks_the_plugin_api,
     traces_the_game,
 )
 
-CAPABILITIES = (framework.BatchPlayer, framework.BatchDetails, framework.Reference,
-                framework.Trace,
-                framework.CycleCatalogue, framework.CycleIds, framework.CycleFamilies,
-                framework.DealOptions, framework.Histograms, framework.Throughput,
-                framework.DealerVersion, framework.FastSearch,
-                framework.PlaysBackwards, framework.SpeedTable, framework.Yardstick,
-                framework.PublishedRecords, framework.PublishedDeals)
-
 
 class CoreWar(Game[WarOptions]):
-    """War with the core members only: no capability at all."""
+    """War with only what every game writes: no feature at all."""
 
     name: ClassVar[str] = "corewar"
     title: ClassVar[str] = "Core War"
@@ -74,18 +70,21 @@ class CoreWar(Game[WarOptions]):
 CORE = register(CoreWar())
 
 
-def core_members(cls: type) -> set[str]:
-    """The public names ``cls`` itself defines or declares."""
-    return {name for name in {*vars(cls), *vars(cls).get("__annotations__", {})}
-            if not name.startswith("_")}
+def test_a_game_writes_five_attributes_and_six_methods():
+    assert Game.__abstractmethods__ == {"options", "layout", "parse", "format", "kernel",
+                                        "verify"}
+    assert {*Game.__annotations__} - {*vars(Game)} == {"name", "title", "measures",
+                                                       "outcomes", "option_specs"}
 
 
-def test_the_core_game_has_at_most_14_members():
-    assert len(core_members(Game)) <= 14, sorted(core_members(Game))
+def test_plugin_exports_every_feature_the_framework_checks():
+    assert framework.FEATURES
+    assert all(getattr(plugin, feature.__name__) is feature for feature in framework.FEATURES)
+    assert plugin.DeviceSearch in framework.FEATURES
 
 
-def test_a_core_only_game_has_no_capability():
-    assert not [cap.__name__ for cap in CAPABILITIES if isinstance(CORE, cap)]
+def test_a_core_only_game_has_no_feature():
+    assert not [feature.__name__ for feature in framework.FEATURES if isinstance(CORE, feature)]
 
 
 @pytest.mark.parametrize("check", [
@@ -97,20 +96,74 @@ def test_a_core_only_game_keeps_the_contract(check):
 
 
 def test_a_check_that_does_not_apply_says_so(monkeypatch):
-    # A game with a reference but no trace: the reference is compared, the trace check skips.
-    class ReferenceOnly(CoreWar):
-        def play_reference(self, row: Row, options: WarOptions) -> GameResult:
-            return self._war.play_reference(row, options)
-
-    subject = Subject(ReferenceOnly(), ({},), rows=20)
-    assert isinstance(subject.game, framework.Reference)
-    assert not isinstance(subject.game, framework.Trace)
-    compiled_equals_reference(subject)
-    with pytest.raises(pytest.skip.Exception, match="has no trace"):
-        traces_the_game(subject)
+    with pytest.raises(pytest.skip.Exception, match="has no reference, so no trace"):
+        traces_the_game(Subject(CORE, ({},), rows=20))
     monkeypatch.delitem(sys.modules, "pytest")  # as a script outside pytest runs it
     with pytest.raises(NotApplicable, match="has no reference"):
         compiled_equals_reference(Subject(CORE, ({},), rows=20))
+
+
+class Misspelt(CoreWar):
+    """A game whose optional member is misspelt: without the check, verify would silently
+    use the default."""
+
+    name = "misspelt"
+
+    def looks_like_dael(self, text: str) -> bool:
+        return True
+
+
+class PublicHelper(CoreWar):
+    name = "publichelper"
+
+    def hands(self, row: Row) -> tuple[Row, Row]:
+        return row[:len(row) // 2], row[len(row) // 2:]
+
+
+class Untitled(Game[WarOptions]):
+    """Core War without its title (a class attribute, which no abstract method enforces)."""
+
+    name = "untitled"
+    measures, outcomes, option_specs = War.measures, War.outcomes, War.option_specs
+    _war = War()
+    options, layout, parse = CoreWar.options, CoreWar.layout, CoreWar.parse
+    format, kernel, verify = CoreWar.format, CoreWar.kernel, CoreWar.verify
+
+
+class HalfAFeature(CoreWar):
+    """A reference written without its trace and without listing the feature."""
+
+    name = "halfafeature"
+
+    def play_reference(self, row: Row, options: WarOptions) -> GameResult:
+        return War().play_reference(row, options)
+
+
+@pytest.mark.parametrize(("game", "said"), [
+    (Misspelt(), "'looks_like_dael' is no member of Game or of a feature (did you mean "
+                 "'looks_like_deal'? a helper of the game's own is private: "
+                 "'_looks_like_dael')"),
+    (PublicHelper(), "'hands' is no member of Game or of a feature"),
+    (HalfAFeature(), "play_reference of Reference without trace: list Reference among the "
+                     "game's bases"),
+    (Untitled(), "it has no title (a class attribute every game writes)"),
+])
+def test_a_member_the_api_does_not_know_is_refused(game, said):
+    with pytest.raises(TypeError, match="^" + type(game).__name__ + ": .*") as caught:
+        register(game)
+    assert said in str(caught.value) and "\n" not in str(caught.value)
+    assert game.name not in framework.game_names()
+    with pytest.raises(AssertionError, match=said.split(" (")[0].replace("'", ".")):
+        speaks_the_plugin_api(Subject(game))
+
+
+def test_a_declared_feature_names_a_missing_member():
+    class NoTrace(CoreWar, plugin.Reference):
+        def play_reference(self, row: Row, options: WarOptions) -> GameResult:
+            return War().play_reference(row, options)
+
+    with pytest.raises(TypeError, match="abstract method trace"):
+        NoTrace()
 
 
 def test_a_core_only_game_searches_and_verifies(capsys, tmp_path):
@@ -129,28 +182,31 @@ def test_a_core_only_game_searches_and_verifies(capsys, tmp_path):
 def test_the_framework_supplies_what_a_core_game_lacks():
     options = make_options(CORE, {"values": 2})
     rows = np.array([[0, 1, 0, 1, 1, 0, 1, 0], [1, 1, 0, 0, 0, 1, 1, 0]], dtype=np.uint8)
-    batch = framework.play_batch(CORE, rows, options)   # on the kernel, row by row
+    batch = CORE.play_batch(rows, options)   # on the kernel, row by row
     for i, row in enumerate(rows):
         played = War().play_reference(row, options)
         assert CORE.outcomes[batch.outcome[i]] == played.outcome
         assert batch.measures[i].tolist() == list(played.measures.values())
-        assert framework.batch_result(CORE, batch, i, row, options) == played
+        assert CORE.batch_result(batch, i, row, options) == played
     assert framework.histogram(CORE, "rounds") == (1, 4096)
     assert framework.throughput_measure(CORE) == "rounds"
-    assert framework.random_dealer(CORE) == ""
-    assert framework.deal_options(CORE) == ()
+    assert CORE.random_dealer == "" and CORE.deal_options == () and CORE.commands() == ()
     assert framework.finished(CORE) == ("win",)
-    assert len(framework.cycle_id(CORE, "a key", options)) == 12
 
 
-def test_a_game_that_names_its_cycles_keeps_its_ids():
+def test_a_cycle_catalogue_hashes_its_ids_unless_the_game_names_them():
+    class Catalogued(CoreWar, plugin.CycleCatalogue):
+        def cycle_key(self, row: Row, options: WarOptions) -> str:
+            return "a key"
+
+    options = make_options(CORE, {})
+    assert len(Catalogued().cycle_id("a key", options)) == 12
+    assert Catalogued().cycle_family("a key", options) is None
     beggar = get_game("beggar")
-    options = make_options(beggar, {})
     from dealsearch.games.beggar import catalogue
 
-    assert isinstance(beggar, framework.CycleIds)
-    key = "some key"
-    assert framework.cycle_id(beggar, key, options) == catalogue.key_id(key, options.game_rules)
+    assert framework.cycle_id(beggar, "some key", make_options(beggar, {})) == \
+        catalogue.key_id("some key", make_options(beggar, {}).game_rules)
 
 
 @pytest.mark.parametrize("name", ["beggar", "durak", "spite", "war", "corewar"])
@@ -167,3 +223,37 @@ def test_options_take_dashes_and_leave_none_to_the_default():
     durak = get_game("durak")
     assert make_options(durak, {"first-limit": 5, "players": None}) == \
         durak.options(first_limit=5)
+
+
+def test_bench_prints_a_games_speed_table(capsys):
+    class Timed(War):
+        name = "timed-war"
+
+        def speed_table(self, deals: int, seed: int) -> list[dict[str, Any]]:
+            return [{"setting": "standard", "deals_per_s": 1234.5, "ratio": 2.5}]
+
+    GAMES["timed-war"] = Timed()
+    try:
+        status = main(["bench", "--game", "timed-war", "--deals", "10"])
+        out = capsys.readouterr().out
+        assert status == 0
+        assert out.split("\n")[0].split() == ["setting", "deals/s", "ratio"]
+        assert out.split("\n")[1].split() == ["standard", "1,234", "2.5\N{MULTIPLICATION SIGN}"]
+    finally:
+        del GAMES["timed-war"]
+
+
+@pytest.mark.parametrize(("mismatches", "status"), [(0, 0), (3, 1)])
+def test_bench_of_a_game_fails_when_engine_and_reference_disagree(capsys, mismatches, status):
+    class Checked(War):
+        name = "checked-war"
+
+        def speed_table(self, deals: int, seed: int) -> list[dict[str, Any]]:
+            return [{"setting": "standard", "deals_per_s": 10.0, "mismatches": mismatches}]
+
+    GAMES["checked-war"] = Checked()
+    try:
+        assert main(["bench", "--game", "checked-war", "--deals", "10"]) == status
+        assert main(["bench", "--game", "checked-war", "--json"]) == status
+    finally:
+        del GAMES["checked-war"]

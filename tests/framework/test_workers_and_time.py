@@ -34,6 +34,18 @@ def test_more_workers_than_cores_is_refused_in_one_line(
     assert not db.exists()
 
 
+def test_bench_refuses_more_workers_than_cores_in_one_line(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    too_many = str(cores() + 1)
+    assert main(["bench", "--deals", "10", "--workers", too_many]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert f"--workers {too_many} is more than this machine's {cores()} core" in line
+    assert line.endswith("add --oversubscribe to insist")
+    # Insisting passes the check: a game with a speed table then says it times one core.
+    assert main(["bench", "--game", "durak", "--workers", too_many, "--oversubscribe"]) == 2
+    assert "times one core" in capsys.readouterr().err
+
+
 def test_oversubscribe_insists(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "log.sqlite"
     assert main(["search", "random", "--deals", "1000", "--workers", str(cores() + 1),

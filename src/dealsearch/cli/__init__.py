@@ -2,7 +2,7 @@
 
 :mod:`.main` builds the parser and is the one error boundary; :mod:`.options` holds the
 option types every command shares; the work itself is in the library. A game adds commands
-of its own through :class:`dealsearch.plugin.GameCommands`; a command's module is imported
+of its own through :meth:`dealsearch.plugin.Game.commands`; a command's module is imported
 only when the command is invoked.
 """
 

@@ -7,23 +7,24 @@ import json
 from typing import Any
 
 from ..errors import BadInput, BadOption
-from ..game import Game, SpeedTable, Yardstick, get_game, throughput_measure
+from ..game import Game, Reference, Yardstick, get_game, throughput_measure
 from ..text import table
 from .options import (
     EXIT_MISMATCH,
     EXIT_OK,
+    add_workers_options,
+    check_workers,
     cores,
     examples,
     positive_int,
     seed,
     shared,
-    workers,
 )
 
 
 def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
     """The ``bench`` command; its description is that of ``game``'s benchmark."""
-    if isinstance(game, Yardstick) and not isinstance(game, SpeedTable):
+    if isinstance(game, Yardstick):
         measure = throughput_measure(game)
         description = (f"Play the same seeded random deals of {game.title} through the "
                        "compiled engine, the game's yardstick (a plain C loop) and the "
@@ -40,9 +41,8 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
                         "dealsearch bench --game spite --json"))
     bench.add_argument("--deals", type=positive_int, default=200_000, metavar="N",
                        help="random deals per contender")
-    bench.add_argument("--workers", type=workers, default=1, metavar="N",
-                       help="also time the engine on this many processes (scaling); 0 or "
-                            "auto: every core")
+    add_workers_options(bench, "also time the engine on this many processes (scaling)",
+                        default=1)
     bench.add_argument("--seed", type=seed, default=1, metavar="N", help="seed of the deals")
     bench.add_argument("--json", action="store_true", help="the report as one JSON object")
     return bench
@@ -52,7 +52,8 @@ def run(args: argparse.Namespace) -> int:
     """``dealsearch bench``: a game's yardstick report, or its speed table."""
     game = get_game(args.game)
     args.workers = args.workers or cores()   # 0 or auto: every core, as for a search
-    if isinstance(game, SpeedTable) or not isinstance(game, Yardstick):
+    check_workers(args.workers, args.oversubscribe)
+    if not isinstance(game, Yardstick):
         return _bench_game(game, args)
     report = game.yardstick(args.deals, args.workers, args.seed)
     print(json.dumps(report) if args.json else game.format_yardstick(report))
@@ -64,10 +65,10 @@ def run(args: argparse.Namespace) -> int:
 def _bench_game(game: Game, args: argparse.Namespace) -> int:
     if args.workers != 1:
         raise BadOption(f"bench --game {game.name} times one core: --workers does not apply")
-    if not isinstance(game, SpeedTable):
+    rows = game.speed_table(args.deals, args.seed) if isinstance(game, Reference) else []
+    if not rows:
         raise BadInput(f"bench measures games with a yardstick or a speed table; "
                        f"{game.name} has neither")
-    rows = game.speed_table(args.deals, args.seed)
     if args.json:
         print(json.dumps({"game": game.name, "rows": rows}))
     elif rows:

@@ -9,13 +9,16 @@ import os
 import stat
 import sys
 from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from .. import __name__ as package_name
 from ..errors import BadInput, NoSuchFile, NotAFile, NotATextFile
-from ..game import Game, GameError, GameOptions, looks_like_deal
-from ..search.distinct import DistinctDeals, numbering
+from ..game import Game, GameError, GameOptions
 from ..text import QUOTE_LIMIT, count, one_line, quoted
 from .options import EXIT_BAD_INPUT
+
+if TYPE_CHECKING:
+    from ..search.distinct import DistinctDeals
 
 MAX_DEAL_FILE = 64 * 2**20   # bytes of a file of deals: hundreds of thousands of deals
 MAX_LINE = 64 * 2**10        # characters of a line of standard input
@@ -107,7 +110,7 @@ def not_a_deal(game: Game, where: str, text: str, error: Exception) -> int:
     """A given text that is no deal of ``game``: a misspelt file name raises
     :class:`NoSuchFile`; otherwise its error line is printed (``where`` it was read) and the
     exit status of bad input returned, for the command to go on with the next deal."""
-    if not where and not looks_like_deal(game, text) and _could_name_a_file(text):
+    if not where and not game.looks_like_deal(text) and _could_name_a_file(text):
         named = text if len(text) <= QUOTE_LIMIT else quoted(text)
         raise NoSuchFile(f"no such file: {named}") from None
     print(f"{package_name}: error: {where}{one_line(error)}", file=sys.stderr)
@@ -116,6 +119,9 @@ def not_a_deal(game: Game, where: str, text: str, error: Exception) -> int:
 
 def deal_numbering(game: Game, options: GameOptions) -> DistinctDeals:
     """The numbered deals of the options' layout; one line of bad input if it has none."""
+    # (imported here: the search package is more than a verify of a deal, or its help, needs)
+    from ..search.distinct import numbering
+
     try:
         return numbering(game.layout(options))
     except (GameError, ValueError) as error:

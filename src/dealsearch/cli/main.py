@@ -13,13 +13,12 @@ import re
 import sys
 from collections.abc import Sequence
 from contextlib import nullcontext
-from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING
 
 from .. import __name__ as package_name
 from .. import interrupt
 from ..errors import BadOption, DealsearchError
-from ..game import DEFAULT_GAME, Command, GameCommands, GameError, game_names, get_game, iter_games
+from ..game import DEFAULT_GAME, Command, GameError, game_names, get_game, iter_games
 from ..interrupt import exit_status
 from ..text import one_line
 from .options import EXIT_BAD_INPUT, EXIT_OK, Parser, chosen_game, examples
@@ -153,12 +152,11 @@ def _refuse_unknown_options(parser: argparse.ArgumentParser, argv: Sequence[str]
 
 
 def all_commands() -> list[Command]:
-    """The framework's commands, then every registered game's own (:class:`GameCommands`)."""
+    """The framework's commands, then every registered game's own (:meth:`Game.commands`)."""
     found = list(COMMANDS)
     for game in iter_games():
-        if isinstance(game, GameCommands):
-            # A variant of a game (a subclass) brings the same commands: listed once.
-            found.extend(c for c in game.commands() if c not in found)
+        # A variant of a game (a subclass) brings the same commands: listed once.
+        found.extend(c for c in game.commands() if c not in found)
     return found
 
 
@@ -182,12 +180,16 @@ def build_parser(game_name: str | None = None, command: str | None = None
     """The argument parser: every command listed, ``command``'s own parser built (with
     ``game_name``'s options; default: the default game) and its module imported."""
     game = get_game(game_name or chosen_game([]))
-    parser = Parser(prog="dealsearch", description=description(), epilog=EXAMPLES)
-    parser.add_argument("--version", action="version", version=f"dealsearch {_version()}")
+    framework = command in {listed.name for listed in COMMANDS}
+    # Only the help of the program itself lists every game and every game's commands: a
+    # framework command's parser is built without importing any other game.
+    parser = Parser(prog="dealsearch", description=None if framework else description(),
+                    epilog=EXAMPLES)
+    parser.add_argument("--version", action=_Version)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
                                      parser_class=Parser)
     names: set[str] = set()
-    for listed in all_commands():
+    for listed in COMMANDS if framework else all_commands():
         if listed.name in names:  # a game's command may not shadow another
             raise GameError(f"two commands are called {listed.name!r}")
         names.add(listed.name)
@@ -238,12 +240,22 @@ def _main(argv: Sequence[str] | None, hooks: TestHooks | None) -> int:
         return EXIT_OK
 
 
-def _version() -> str:
-    """The installed release (``unknown`` when run from a source tree not installed)."""
-    try:
-        return version(package_name)
-    except PackageNotFoundError:
-        return "unknown"
+class _Version(argparse.Action):
+    """``--version``: the installed release (``unknown`` when run from a source tree not
+    installed), read from the package's metadata only when asked for."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="show the release and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            release = version(package_name)
+        except PackageNotFoundError:
+            release = "unknown"
+        print(f"dealsearch {release}")
+        parser.exit()
 
 
 if __name__ == "__main__":

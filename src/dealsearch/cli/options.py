@@ -9,7 +9,7 @@ import sqlite3
 import textwrap
 from collections.abc import Collection, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from ..errors import (
     EXIT_BAD_INPUT,
@@ -32,8 +32,10 @@ from ..game import (
     get_game,
     make_options,
 )
-from ..log import RecordLog
 from ..text import counted, parse_duration, plain
+
+if TYPE_CHECKING:
+    from ..log import RecordLog
 
 EXIT_MISMATCH = EXIT_FAILED  # verify --known, records --verify: a stored count is wrong
 DEFAULT_DB = "dealsearch.sqlite"  # the log, in the current directory
@@ -130,12 +132,13 @@ def cores() -> int:
     return os.cpu_count() or 1
 
 
-def add_workers_options(parser: argparse.ArgumentParser, what: str = "worker processes"
-                        ) -> None:
-    """``--workers N`` and ``--oversubscribe``, which allows more workers than cores."""
-    parser.add_argument("--workers", type=workers, metavar="N",
+def add_workers_options(parser: argparse.ArgumentParser, what: str = "worker processes",
+                        default: int | None = None) -> None:
+    """``--workers N`` (``default`` None: every core) and ``--oversubscribe``, which allows
+    more workers than cores (:func:`check_workers`)."""
+    parser.add_argument("--workers", type=workers, metavar="N", default=default,
                         help=f"{what}; 0 or auto: every core; more than the cores only with "
-                             "--oversubscribe (default: every core)")
+                             f"--oversubscribe (default: {default or 'every core'})")
     parser.add_argument("--oversubscribe", action="store_true",
                         help="allow --workers above this machine's cores (they share the "
                              "cores: no more games get played, and start-up takes longer)")
@@ -227,6 +230,8 @@ def open_log(path: str | Path, must_exist: bool = False) -> RecordLog:
     """The log at ``path`` after :func:`check_log_path`; what SQLite still refuses (a damaged
     database, no permission) is :class:`BadLog` too. A log that must exist is there to be
     read (``records``, ``report``): it is opened read-only, without the write lock."""
+    from ..log import RecordLog  # the log's modules only for a command that opens one
+
     check_log_path(path, must_exist)
     try:
         log = RecordLog(path, readonly=must_exist)
@@ -243,7 +248,6 @@ def chosen_game(argv: Sequence[str]) -> str:
     >>> chosen_game(["search", "random", "--game=durak"])
     'durak'
     """
-    names = game_names()
     for i, arg in enumerate(argv):
         if arg == "--":
             break
@@ -252,9 +256,18 @@ def chosen_game(argv: Sequence[str]) -> str:
             value = argv[i + 1]
         elif arg.startswith("--game="):
             value = arg.split("=", 1)[1]
-        if value is not None and value in names:
+        if value is not None and _is_game(value):
             return value
     return _campaign_game(argv) or DEFAULT_GAME
+
+
+def _is_game(name: str) -> bool:
+    """Whether ``name`` is a registered game (importing that game only, where it can)."""
+    try:
+        get_game(name)
+    except GameError:
+        return False
+    return True
 
 
 def _campaign_game(argv: Sequence[str]) -> str | None:
@@ -274,7 +287,7 @@ def _campaign_game(argv: Sequence[str]) -> str | None:
                 game = tomllib.loads(config_path(text).read_text(encoding="utf-8")).get("game")
             except (OSError, ValueError):
                 return None
-            return game if game in game_names() else None
+            return game if isinstance(game, str) and _is_game(game) else None
     return None
 
 

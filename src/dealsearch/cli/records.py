@@ -15,10 +15,9 @@ from typing import Any
 
 from ..errors import BadOption
 from ..game import (
-    CycleFamilies,
+    CycleCatalogue,
     Game,
     GameError,
-    cycle_key_title,
     describe_setting,
     get_game,
     make_options,
@@ -156,7 +155,7 @@ def _finds_table(rows: list[dict[str, Any]], game: Game) -> str:
 
 def _cycles_table(cycles: list[dict[str, Any]], game: Game) -> str:
     """Cycles as a table: id, (family,) period, shortest entry, deals reaching it, key."""
-    what = cycle_key_title(game)
+    what = (game if isinstance(game, CycleCatalogue) else CycleCatalogue).cycle_key_title
     families = any("family" in c for c in cycles)
     cells = [[c["id"], *([c.get("family") or "-"] if families else []),
               "/".join(count(c[f"period_{m}"]) for m in game.measures),
@@ -170,18 +169,24 @@ def _cycles_table(cycles: list[dict[str, Any]], game: Game) -> str:
 def _by_family(cycles: list[dict[str, Any]], game: Game) -> list[dict[str, Any]]:
     """The cycles with their family (if the game names families), each family's cycles
     together, families in the order of their first cycle."""
-    if not isinstance(game, CycleFamilies):
+    if not isinstance(game, CycleCatalogue):
+        return cycles
+    families = [_family(game, cycle) for cycle in cycles]
+    if not any(families):   # the game names no families
         return cycles
     order: dict[str | None, int] = {}
-    for cycle in cycles:
-        try:
-            options = make_options(game, cycle["game_options"])
-        except (ValueError, TypeError):   # options this version cannot read
-            cycle["family"] = None
-        else:
-            cycle["family"] = game.cycle_family(cycle["key"], options)
-        order.setdefault(cycle["family"], len(order))
+    for cycle, family in zip(cycles, families, strict=True):
+        cycle["family"] = family
+        order.setdefault(family, len(order))
     return sorted(cycles, key=lambda c: order[c["family"]])
+
+
+def _family(game: Game, cycle: dict[str, Any]) -> str | None:
+    try:
+        options = make_options(game, cycle["game_options"])
+    except (ValueError, TypeError):   # options this version cannot read
+        return None
+    return game.cycle_family(cycle["key"], options) if isinstance(game, CycleCatalogue) else None
 
 
 def _print_screenful(log: RecordLog, args: argparse.Namespace, game: Game,

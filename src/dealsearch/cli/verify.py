@@ -8,14 +8,7 @@ import sys
 from typing import Any, TextIO
 
 from ..errors import BadInput, BadOption
-from ..game import (
-    Game,
-    GameError,
-    PublishedDeals,
-    Trace,
-    deal_options,
-    get_game,
-)
+from ..game import Game, GameError, PublishedRecords, Reference, get_game
 from .deals import deal_numbering, deal_texts, not_a_deal
 from .options import (
     EXIT_MISMATCH,
@@ -54,19 +47,19 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
                              "layout); may be given again")
     verify.add_argument("--show-rank", action="store_true",
                         help="also print each deal's rank (see dealsearch rank)")
-    add_game_options(verify, game, exclude=deal_options(game))
+    add_game_options(verify, game, exclude=game.deal_options)
     return verify
 
 
 def run(args: argparse.Namespace) -> int:
     """``dealsearch verify``: play deals and print their results."""
     game = get_game(args.game)
-    options = game_options(game, option_values(args, game, deal_options(game)))
-    if args.trace and not isinstance(game, Trace):
+    options = game_options(game, option_values(args, game, game.deal_options))
+    if args.trace and not isinstance(game, Reference):
         raise BadOption(f"--trace: {game.name} has no trace (the game offers no "
                         "turn-by-turn account)")
     if args.known:
-        if not isinstance(game, PublishedDeals):
+        if not isinstance(game, PublishedRecords):
             raise BadInput(f"--known: there are no published deals of {game.name} yet")
         return _verify_known(game, args)
     if not args.deals and not args.rank:
@@ -84,14 +77,14 @@ def run(args: argparse.Namespace) -> int:
             continue
         rank = _rank(deals, game, text, options) if deals is not None else None
         if args.json:
-            print(json.dumps({"deal": canonical, **result.to_json(),
+            print(json.dumps({"deal": canonical, **result.to_json(game.result_keys),
                               **({} if rank is None else {"rank": rank})}), flush=True)
         else:
             print(canonical)
             print(f"  {game.describe(result)}")
             if rank is not None:
                 print(f"  rank {rank}")
-        if args.trace and isinstance(game, Trace):  # refused above otherwise
+        if args.trace and isinstance(game, Reference):  # refused above otherwise
             # --json: stdout holds JSON lines only, so the trace goes to stderr.
             _print_trace(game, text, options, sys.stderr if args.json else sys.stdout)
     return status
@@ -112,12 +105,12 @@ def _rank(deals: Any, game: Game, text: str, options: Any) -> int | str:
         return f"none ({error})"
 
 
-def _print_trace(game: Trace, text: str, options: object, out: TextIO) -> None:
+def _print_trace(game: Reference, text: str, options: object, out: TextIO) -> None:
     for line in game.trace(text, options):
         print(line, file=out)
 
 
-def _verify_known(game: PublishedDeals, args: argparse.Namespace) -> int:
+def _verify_known(game: PublishedRecords, args: argparse.Namespace) -> int:
     checks = game.check_published()
     mismatches = sum(not check.ok for check in checks)
     if args.json:

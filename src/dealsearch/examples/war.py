@@ -5,11 +5,13 @@ hand (its own card first); equal cards go back under their own hands. The hand l
 card loses. Cards are values 0 .. values-1, four of each, dealt half and half.
 
 It is pure Python: its Kernel is a :class:`~dealsearch.plugin.PythonKernel`, so every
-search runs it, slowly (the framework plays batches on the kernel). It has the core of a game
-and two capabilities, a :class:`~dealsearch.plugin.Reference` (the contract compares it with
-the kernel) and a :class:`~dealsearch.plugin.Trace` (``verify --trace``). Registered
-by :func:`register_war`, never by the package. It imports only :mod:`dealsearch.plugin`, as a
-game written outside the package would.
+search runs it, slowly (the framework plays batches on the kernel). It writes what every game
+writes and one feature, a :class:`~dealsearch.plugin.Reference`: a plain engine the contract
+compares with the kernel, which also tells a game round by round (``verify --trace``); its
+helpers are module functions (or would be private methods: ``register`` refuses a public
+member the plug-in API does not know). Registered by :func:`register_war`, never by the
+package. It imports only :mod:`dealsearch.plugin`, as a game written outside the package
+would.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from dealsearch.plugin import (
     Layout,
     OptionSpec,
     PythonKernel,
+    Reference,
     Row,
     register,
 )
@@ -49,7 +52,7 @@ class WarOptions:
         return asdict(self)
 
 
-class War(Game[WarOptions]):
+class War(Game[WarOptions], Reference):
     """The cut-down War above, as a :class:`~dealsearch.plugin.Game`."""
 
     name: ClassVar[str] = "war"
@@ -93,9 +96,8 @@ class War(Game[WarOptions]):
         row = self.parse(text, options)
         return self.format(row, options), play(row, options)
 
-    # The Reference capability: here the same plain Python as the kernel, so the contract's
-    # comparison is trivial; a compiled game's reference is its independent twin. The Trace
-    # capability follows.
+    # The Reference feature: here the same plain Python as the kernel, so the contract's
+    # comparison is trivial; a compiled game's reference is its independent twin.
     def play_reference(self, row: Row, options: WarOptions) -> GameResult:
         return play(row, options)
 

@@ -20,12 +20,14 @@ from ..game import (
     Game,
     GameResult,
     Layout,
-    batch_result,
     histogram,
-    play_batch,
     throughput_measure,
 )
 from .spec import SearchSpec
+
+# Finds a compiled player (a sampler, a block player) returns per call: it stops there and
+# says how many deals it played, and the caller calls again for the rest.
+MAX_FINDS = 256
 
 
 @dataclass(frozen=True)
@@ -248,8 +250,8 @@ def results_of(spec: SearchSpec, rows: npt.NDArray[np.uint8]) -> list[GameResult
     """Full results (details included) of a few rows, played again by the game's batch."""
     if not len(rows):
         return []
-    batch = play_batch(spec.plugin, rows, spec.options)
-    return [batch_result(spec.plugin, batch, i, rows[i], spec.options) for i in range(len(rows))]
+    batch = spec.plugin.play_batch(rows, spec.options)
+    return [spec.plugin.batch_result(batch, i, rows[i], spec.options) for i in range(len(rows))]
 
 
 def add_batch(report: Report, game: Game, batch: BatchResults) -> None:

@@ -45,7 +45,7 @@ from ..devices import (
     DeviceSampler,
     DeviceSearch,
 )
-from ..game import GameResult, finished, play_batch
+from ..game import GameResult, finished
 from .base import Report, Task, add_batch, compact, results_of, score
 from .distinct import DistinctDeals
 from .spec import SearchSpec
@@ -103,7 +103,7 @@ def play_on_device(spec: SearchSpec, task: Task, chunk_deals: int,
     report.deals = sum(played.counts)
     report.count(game, played.counts, played.totals)
     if played.handbacks:    # games the device did not settle: the exact engine's counts
-        add_batch(report, game, play_batch(game, _rows(spec, played.handbacks), spec.options))
+        add_batch(report, game, game.play_batch(_rows(spec, played.handbacks), spec.options))
     replay = set(played.replay) | {chunk for chunk, _ in played.handbacks}
     ended = finished(game)
     # (chunk, deal in it or its text, score or None for a cycle, result if known), in order
@@ -144,7 +144,7 @@ def cross_check(spec: SearchSpec, played: ChunkPlay, cpu: Report, rows: Rows,
         hist += device_hist
     if played.handbacks:
         backs = [(played.chunk, deal) for deal in played.handbacks]
-        add_batch(mine, game, play_batch(game, rows(backs), spec.options))
+        add_batch(mine, game, game.play_batch(rows(backs), spec.options))
     differ = []
     if (mine.deals, mine.total, mine.outcomes) != (cpu.deals, cpu.total, cpu.outcomes):
         differ.append(f"counts {mine.outcomes}, CPU {cpu.outcomes}")
@@ -247,7 +247,7 @@ def play_block_on_device(spec: SearchSpec, task: Task, chunk_deals: int,
         (block.rank(chunk, deal), find_score, None) for chunk, deal, find_score in played.finds
         if chunk not in played.replay]
     if played.handbacks:    # games the device did not settle: the exact engine's
-        batch = play_batch(game, block.rows(played.handbacks), spec.options)
+        batch = game.play_batch(block.rows(played.handbacks), spec.options)
         add_batch(report, game, batch)
         for (chunk, deal), outcome, measures in zip(played.handbacks, batch.outcome,
                                                     batch.measures, strict=True):

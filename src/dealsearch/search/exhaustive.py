@@ -28,8 +28,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..game import GameResult, batch_result, finished, play_batch, specialised_block_player
-from .base import NumberedSearch, Report, Task, add_batch, compact, results_of
+from ..game import GameResult, finished, specialised_block_player
+from .base import MAX_FINDS, NumberedSearch, Report, Task, add_batch, compact, results_of
 from .device import play_block_on_device
 from .distinct import DistinctDeals
 from .spec import SearchSpec
@@ -37,7 +37,6 @@ from .spec import SearchSpec
 MAX_SHARD = 50_000   # deals: a shard; a task is a run of shards, sized by the workers' speed
 GPU_MAX_UNITS = 16_384  # shards a GPU task may take: under 2 s at 5 * 10^8 deals/s
 BATCH = 10_000       # rows played at once by a game's batch player
-MAX_FINDS = 256      # finds kept per call of a game's block player
 
 
 def count_deals(counts: tuple[int, ...]) -> int:
@@ -229,11 +228,11 @@ def _play_batches(spec: SearchSpec, task: Task, deals: DistinctDeals) -> Report:
     objective = game.measures.index(spec.objective or game.measures[0])
     longest = None
     for first, block in shard_blocks(deals, task):
-        batch = play_batch(game, block, options)
+        batch = game.play_batch(block, options)
         add_batch(report, game, batch)
         for i in np.flatnonzero(batch.outcome == cycle):
             report.finds.append(_ranked(spec, block[i],
-                                        batch_result(game, batch, int(i), block[i], options),
+                                        game.batch_result(batch, int(i), block[i], options),
                                         first + int(i)))
         wins = np.flatnonzero(np.isin(batch.outcome, ended))
         if len(wins):
@@ -241,7 +240,7 @@ def _play_batches(spec: SearchSpec, task: Task, deals: DistinctDeals) -> Report:
             best = int(wins[np.argmax(lengths)])
             if longest is None or lengths.max() > longest[0]:
                 longest = (int(lengths.max()), _ranked(
-                    spec, block[best], batch_result(game, batch, best, block[best], options),
+                    spec, block[best], game.batch_result(batch, best, block[best], options),
                     first + best))
     if longest is not None:
         report.finds.append(longest[1])

@@ -18,14 +18,13 @@ import numpy as np
 
 from .._kernel import Kernel
 from ..errors import BadOption
-from ..game import finished, random_dealer, specialised_sampler
+from ..game import finished, specialised_sampler
 from ._generic import Sampler
-from .base import NumberedSearch, Report, Task, compact, results_of
+from .base import MAX_FINDS, NumberedSearch, Report, Task, compact, results_of
 from .device import play_on_device
 from .spec import SearchSpec
 
 CHUNK_DEALS = 100_000  # deals of stream (seed, k); a task plays a run of such chunks
-MAX_FINDS = 256        # finds kept per call of the sampler
 GPU_MAX_UNITS = 16_384  # chunks a GPU task may take: under 2 s at 10^9 deals/s
 
 
@@ -38,7 +37,7 @@ class RandomSearch(NumberedSearch):
         self.spec = spec
         super().__init__(None if spec.deals is None else -(-spec.deals // CHUNK_DEALS),
                          checkpoint)
-        self.dealer = random_dealer(spec.plugin)
+        self.dealer = spec.plugin.random_dealer
         began = self.chunks.prefix or self.chunks.extra
         if began and checkpoint.get("dealer", "") != self.dealer:
             raise BadOption(f"this run was dealt by an earlier {spec.plugin.name} dealer, which "

@@ -32,7 +32,7 @@ from ..log import Find, ManagedRun, RecordLog
 from ..log.ownership import RENEW_SECONDS, Owner, claim, give_back, let_go
 from ..log.schema import LogWriteFailed
 from ..projection import live_projection
-from ..text import progress_stream
+from ..text import duration, progress_stream
 from .backends import Backend, LocalBackend
 from .base import Report, Task, bin_widths, score
 from .climb import ClimbSearch, climb_slice
@@ -661,7 +661,7 @@ class Runner:
         if "cycle" in self.state.outcomes:   # a game may know no cycle
             postfix["cycles"] = self.state.outcomes["cycle"]
         if self.spec.time is not None:
-            postfix["left"] = f"{max(0.0, self.spec.time - self.state.seconds - elapsed):.0f}s"
+            postfix["left"] = duration(self.spec.time - self.state.seconds - elapsed)
         projection = self._projection(elapsed)
         if projection:
             postfix["tail"] = projection

@@ -150,41 +150,8 @@ def test_every_cycle_a_bmn_search_reports_repeats_after_its_period(capsys, tmp_p
     cycles = [f for f in RecordLog(db).finds() if f["outcome"] == "cycle"]
     assert len(cycles) == 42
     for find in cycles:
-        deal = BEGGAR.deal(BEGGAR.parse(find["deal"], options), options)
+        deal = parse_deal(find["deal"], options.game_rules, "exact")
         states = trick_states(deal, options.game_rules)
         entry, period = find["entry"]["tricks"], find["period"]["tricks"]
         assert states[entry] == states[entry + period]
         assert len(set(states[entry:entry + period])) == period
-
-
-def test_bench_prints_a_games_speed_table(capsys):
-    class Timed(GenericBeggar):
-        name = "timed-bmn"
-
-        def speed_table(self, deals: int, seed: int) -> list[dict[str, Any]]:
-            return [{"setting": "standard", "deals_per_s": 1234.5, "ratio": 2.5}]
-
-    GAMES["timed-bmn"] = Timed()
-    try:
-        status, out, _ = cli(capsys, "bench", "--game", "timed-bmn", "--deals", "10")
-        assert status == 0
-        assert out.split("\n")[0].split() == ["setting", "deals/s", "ratio"]
-        assert out.split("\n")[1].split() == ["standard", "1,234", "2.5\N{MULTIPLICATION SIGN}"]
-    finally:
-        del GAMES["timed-bmn"]
-
-
-@pytest.mark.parametrize(("mismatches", "status"), [(0, 0), (3, 1)])
-def test_bench_of_a_game_fails_when_engine_and_reference_disagree(capsys, mismatches, status):
-    class Checked(GenericBeggar):
-        name = "checked-bmn"
-
-        def speed_table(self, deals: int, seed: int) -> list[dict[str, Any]]:
-            return [{"setting": "standard", "deals_per_s": 10.0, "mismatches": mismatches}]
-
-    GAMES["checked-bmn"] = Checked()
-    try:
-        assert cli(capsys, "bench", "--game", "checked-bmn", "--deals", "10")[0] == status
-        assert cli(capsys, "bench", "--game", "checked-bmn", "--json")[0] == status
-    finally:
-        del GAMES["checked-bmn"]

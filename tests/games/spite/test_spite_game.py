@@ -66,10 +66,10 @@ def test_verify_gives_canonical_text_and_the_contracts_keys() -> None:
     deck1, deck2 = DEAL_D.split("/")
     text, result = SPITE.verify(" ".join(deck1) + " / " + deck2, SPITE.options())
     assert text == DEAL_D
-    assert list(result.to_json()) == CONTRACT_KEYS
+    assert list(result.to_json(SPITE.result_keys)) == CONTRACT_KEYS
     text, result = SPITE.verify(POSITION_B, SPITE.options())
     assert json.loads(text)["hand"] == ["A2347", ""]
-    assert list(result.to_json()) == CONTRACT_KEYS
+    assert list(result.to_json(SPITE.result_keys)) == CONTRACT_KEYS
     assert result.entry == {"turns": 4, "cards": 22}
 
 

@@ -11,7 +11,9 @@ exercise deals) on the ring engine, with the same results. Results are the frame
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -22,6 +24,7 @@ from .notation import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS, STANDARD, Deal, Rules
 
 MEASURES = ("cards", "tricks")
 OUTCOMES = ("win", "cycle", "limit")  # index = the engine's outcome code
+RESULT_KEYS = ("outcome", "winner", "cards", "tricks", "out", "cycle")  # verify --json's order
 
 
 class BeggarResult(GameResult):
@@ -40,7 +43,9 @@ class BeggarResult(GameResult):
     {'entry_cards': 34, 'entry_tricks': 4, 'period_cards': 440, 'period_tricks': 62}
     """
 
-    json_keys = ("outcome", "winner", "cards", "tricks", "out", "cycle")
+    def to_json(self, keys: Sequence[str] = RESULT_KEYS) -> dict[str, Any]:
+        """The result with the keys of ``verify --json``, in its order by default."""
+        return super().to_json(keys)
 
     @classmethod
     def of(cls, outcome: str, winner: int | None, cards: int, tricks: int, out: tuple[int, ...],

@@ -428,7 +428,7 @@ def _show(args: argparse.Namespace, child: Child, rules: Rules, run_id: int,
               flush=True)
         return
     sizes = "/".join(str(len(hand)) for hand in parse_deal(node.deal, rules, "any").hands)
-    print(f"[{stats.seconds:.0f}s, node {stats.nodes}] cycle {cycle_id} (family {family}): "
+    print(f"[{took(stats.seconds)}, node {stats.nodes}] cycle {cycle_id} (family {family}): "
           f"period {node.period_cards} cards, {node.period_tricks} tricks; most even state "
           f"{node.imbalance} cards from a dealt one; {len(child.starts)} starting deals; "
           f"a state ({sizes}): {node.deal}", flush=True)

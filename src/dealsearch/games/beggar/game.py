@@ -24,19 +24,27 @@ import numpy.typing as npt
 from ...plugin import (
     BatchResults,
     Command,
+    CycleCatalogue,
+    DeviceSearch,
+    FastBlocks,
+    FastSearch,
     Game,
     GameError,
     GameResult,
     Layout,
     OptionSpec,
+    PlaysBackwards,
     Published,
     PublishedCheck,
+    PublishedRecords,
+    Reference,
     Row,
+    Yardstick,
     card_text,
     measures,
 )
 from . import catalogue, reverse
-from .engine import MEASURES, OUTCOMES, BeggarBatch, BeggarResult
+from .engine import MEASURES, OUTCOMES, RESULT_KEYS, BeggarBatch, BeggarResult
 from .engine import play as bmn_play
 from .engine import play_batch as bmn_play_batch
 from .known import load_known
@@ -70,9 +78,10 @@ def describe(result: GameResult) -> str:
             f"period {_counts(result.period)}")
 
 
-class BeggarGame(Game[BeggarOptions]):
+class BeggarGame(Game[BeggarOptions], Reference, CycleCatalogue, PlaysBackwards,
+                 PublishedRecords, Yardstick, FastSearch, FastBlocks, DeviceSearch):
     """Beggar-My-Neighbour (docs/games/beggar.md): measures cards and tricks; outcomes win, cycle,
-    limit."""
+    limit. It has every feature of the plug-in API."""
 
     name = "beggar"
     title = "Beggar-My-Neighbour"
@@ -83,6 +92,7 @@ class BeggarGame(Game[BeggarOptions]):
     histogram_bins: ClassVar[dict[str, tuple[int, int]]] = {"cards": (10, 2048),
                                                             "tricks": (1, 4096)}
     throughput_measure = "cards"
+    result_keys = RESULT_KEYS
     cycle_key_title = "smallest state (player to move first)"  # what its cycle keys are
     # Random search deals from _deals.h's counter-based generator (decks of up to 64 cards),
     # shared with the GPU kernel; runs dealt before it (xoshiro streams) are not continued.
@@ -126,7 +136,7 @@ class BeggarGame(Game[BeggarOptions]):
         return Layout(deck, options.sizes,
                       names=tuple(f"hand {seat + 1}" for seat in range(options.players)))
 
-    def deal(self, row: Row, options: BeggarOptions) -> Deal:
+    def _deal(self, row: Row, options: BeggarOptions) -> Deal:
         """The :class:`Deal` of a row."""
         cards = [int(card) for card in row]
         hands, start = [], 0
@@ -152,20 +162,21 @@ class BeggarGame(Game[BeggarOptions]):
 
     def format(self, row: Row, options: BeggarOptions) -> str:
         """Compact notation, hands separated by ``/``."""
-        return format_deal(self.deal(row, options), options.game_rules)
+        return format_deal(self._deal(row, options), options.game_rules)
 
     def play_batch(self, rows: npt.ArrayLike, options: BeggarOptions) -> BeggarBatch:
         """The compiled engine (:func:`dealsearch.games.beggar.engine.play_batch`) on many rows."""
         return bmn_play_batch(rows, options.game_rules, options.players, options.sizes or None,
                               options.max_cards, options.max_tricks)
 
-    def result(self, batch: BatchResults, i: int, row: Row, options: BeggarOptions) -> GameResult:
+    def batch_result(self, batch: BatchResults, i: int, row: Row, options: BeggarOptions
+                     ) -> GameResult:
         """Entry ``i`` of a batch of :meth:`play_batch`, winner and order out included."""
         if not isinstance(batch, BeggarBatch):
             raise TypeError(f"not a batch of BMN's play_batch: {type(batch).__name__}")
         return batch.result(i)
 
-    def play_deal(self, deal: Deal, options: BeggarOptions) -> BeggarResult:
+    def _play_deal(self, deal: Deal, options: BeggarOptions) -> BeggarResult:
         """One deal (its own hand sizes) through the compiled engine."""
         batch = bmn_play_batch(np.array([deal.cards], dtype=np.uint8), options.game_rules,
                                deal.players, deal.hand_sizes, options.max_cards,
@@ -175,11 +186,11 @@ class BeggarGame(Game[BeggarOptions]):
     def verify(self, text: str, options: BeggarOptions) -> tuple[str, GameResult]:
         """Play a deal as given (its own players and hand sizes): (compact text, result)."""
         deal = self._parse(text, options)
-        return format_deal(deal, options.game_rules), self.play_deal(deal, options)
+        return format_deal(deal, options.game_rules), self._play_deal(deal, options)
 
     def play_reference(self, row: Row, options: BeggarOptions) -> GameResult:
         """The pure-Python engine (:func:`dealsearch.games.beggar.reference.play_reference`)."""
-        return bmn_reference(self.deal(row, options), options.game_rules, options.max_cards,
+        return bmn_reference(self._deal(row, options), options.game_rules, options.max_cards,
                              options.max_tricks)
 
     def describe(self, result: GameResult) -> str:
@@ -202,7 +213,7 @@ class BeggarGame(Game[BeggarOptions]):
 
         traced = bmn_reference(deal, rules, options.max_cards, options.max_tricks,
                                on_trick=show)
-        compiled = self.play_deal(deal, options)
+        compiled = self._play_deal(deal, options)
         if traced != compiled:  # the two engines are tested to agree; never show a wrong trace
             raise RuntimeError(f"trace engine disagrees: {traced} != {compiled}")
         yield from lines
@@ -215,8 +226,7 @@ class BeggarGame(Game[BeggarOptions]):
                             options.max_tricks)
 
     def commands(self) -> tuple[Command, ...]:
-        """BMN's own commands (the ``GameCommands`` capability), each module imported only
-        when its command is invoked."""
+        """BMN's own commands, each module imported only when its command is invoked."""
         return (Command("factory", "build never-ending deals by growing small cycles card by "
                         "card", f"{__package__}.factory_command", safe_points=True),
                 Command("reverse", "play a 2-player deal backwards: a cycle's basin, or "
@@ -224,7 +234,7 @@ class BeggarGame(Game[BeggarOptions]):
 
     def cycle_key(self, row: Row, options: BeggarOptions) -> str:
         """The catalogue's key (:func:`dealsearch.games.beggar.catalogue.cycle_key`)."""
-        return catalogue.cycle_key(self.deal(row, options), options.game_rules)
+        return catalogue.cycle_key(self._deal(row, options), options.game_rules)
 
     def published(self) -> Published:
         """The published finished records (standard rules, 2 players, the whole deck) and the
@@ -273,7 +283,7 @@ class BeggarGame(Game[BeggarOptions]):
         refusal = self.backwards_refusal(options)
         if refusal:
             raise ValueError(refusal)
-        found = reverse.longer_starts(self.deal(row, options), options.game_rules,
+        found = reverse.longer_starts(self._deal(row, options), options.game_rules,
                                       REVERSE_TRICKS, REVERSE_STATES)
         return [(self.parse(text, options), result) for text, result in found]
 

@@ -28,11 +28,13 @@ from dealsearch.games.durak.notation import value as card_value
 from dealsearch.games.durak.options import PRESETS, DurakOptions
 from dealsearch.plugin import (
     BatchResults,
+    CycleCatalogue,
     Game,
     GameError,
     GameResult,
     Layout,
     OptionSpec,
+    Reference,
     Row,
     canonical,
     card_text,
@@ -48,7 +50,7 @@ def _max_bouts(text: str) -> int | None:
     return None if str(text).lower() in ("", "none") else int(text)
 
 
-class DurakGame(Game[DurakOptions]):
+class DurakGame(Game[DurakOptions], Reference, CycleCatalogue):
     """Durak under named options and per-seat policies: deals, positions, both engines."""
 
     name = "durak"
@@ -56,6 +58,9 @@ class DurakGame(Game[DurakOptions]):
     measures = ("bouts", "cards")
     throughput_measure = "cards"
     outcomes = OUTCOMES
+    # verify --json: the [Counting] keys in the contract's order
+    result_keys = ("outcome", "loser", "losing_pair", "out", "bouts", "cards", "takes",
+                   "transfers", "cycle")
     option_specs = (
         OptionSpec("players", "seats, 2 to 6", 2, int, metavar="N"),
         OptionSpec("variant", "preset: transfers and/or pair vs pair", "podkidnoy",
@@ -168,19 +173,10 @@ class DurakGame(Game[DurakOptions]):
         played = reference.play(notation.row_position(row, options), options)
         return _game_result(played)
 
-    def play_reference_text(self, text: str, options: DurakOptions) -> GameResult:
-        """The pure-Python engine on a deal or a position given as text."""
-        return _game_result(reference.play(self.position(text, options), options))
-
-    def position(self, text: str, options: DurakOptions) -> notation.Position:
-        """The starting position of a deal or a position given as text."""
-        if notation.is_position(text):
-            return notation.parse_position(text, options)
-        return notation.row_position(self.parse(text, options), options)
-
     def trace(self, text: str, options: DurakOptions) -> Iterator[str]:
         """The game bout by bout (the reference engine's account)."""
-        position = self.position(text, options)
+        position = _position(text, options)
+
         def by_value(hand: tuple[int, ...]) -> str:
             return reference.names(sorted(hand, key=lambda c: card_value(c, position.trump)))
 
@@ -224,6 +220,18 @@ class DurakGame(Game[DurakOptions]):
 
 
 
+def play_reference_text(text: str, options: DurakOptions) -> GameResult:
+    """The pure-Python engine on a deal or a position given as text."""
+    return _game_result(reference.play(_position(text, options), options))
+
+
+def _position(text: str, options: DurakOptions) -> notation.Position:
+    """The starting position of a deal or a position given as text."""
+    if notation.is_position(text):
+        return notation.parse_position(text, options)
+    return notation.row_position(notation.parse_deal(text, options), options)
+
+
 SPEED_SETTINGS = (*(("podkidnoy", n) for n in range(2, 7)),
                   *(("perevodnoy", n) for n in range(2, 7)),
                   ("pairs", 4), ("pairs-perevodnoy", 4))
@@ -252,18 +260,11 @@ def _compiled_result(played: dict[str, Any]) -> GameResult:
         if OUTCOMES[played["outcome"]] == "cycle" else None})
 
 
-class DurakResult(GameResult):
-    """A Durak result; ``to_json`` gives the [Counting] keys in the contract's order."""
-
-    json_keys = ("outcome", "loser", "losing_pair", "out", "bouts", "cards", "takes",
-                 "transfers", "cycle")
-
-
-def _game_result(played: dict[str, Any]) -> DurakResult:
-    """A [Counting] result dict as a result whose to_json() has exactly the [Counting] keys, in
-    order."""
+def _game_result(played: dict[str, Any]) -> GameResult:
+    """A [Counting] result dict as a result whose ``to_json(DurakGame.result_keys)`` has
+    exactly the [Counting] keys, in order."""
     cycle = played["cycle"] or {}
-    return DurakResult(
+    return GameResult(
         outcome=played["outcome"],
         measures={"bouts": played["bouts"], "cards": played["cards"]},
         entry={m: cycle[f"entry_{m}"] for m in ("bouts", "cards")} if cycle else {},

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -25,10 +24,12 @@ import numpy.typing as npt
 
 from dealsearch.plugin import (
     BatchResults,
+    CycleCatalogue,
     Game,
     GameResult,
     Layout,
     OptionSpec,
+    Reference,
     Row,
     card_text,
     speed_row,
@@ -55,30 +56,22 @@ OUTCOMES = ("win", "stalemate", "cycle", "limit")      # index = the engine's ou
 _COLUMN = {name: i for i, name in enumerate(_engine.RESULT_COLUMNS)}
 
 
-@dataclass(frozen=True)
-class SpiteResult(GameResult):
-    """A game's result; ``to_json`` gives the contract's keys in the contract's order."""
-
-    json_keys = ("outcome", "winner", "first", "turns", "cards", "discards", "piles", "payoff",
-                 "cycle")
-
-
 def _result(outcome: str, winner: int | None, first: int, counts: Mapping[str, int],
             payoff: tuple[int, int], entry: tuple[int, int] | None = None,
-            period: tuple[int, int] | None = None) -> SpiteResult:
+            period: tuple[int, int] | None = None) -> GameResult:
     measures = {"turns": counts["turns"], "cards": counts["cards"]}
     at_entry: dict[str, int] = {}
     per_period: dict[str, int] = {}
     if outcome == "cycle" and entry is not None and period is not None:
         at_entry = {"turns": entry[0], "cards": entry[1]}
         per_period = {"turns": period[0], "cards": period[1]}
-    return SpiteResult(
+    return GameResult(
         outcome=outcome, measures=measures, entry=at_entry, period=per_period,
         details={"winner": winner, "first": first, "discards": counts["discards"],
                  "piles": counts["piles"], "payoff": list(payoff)})
 
 
-def _from_columns(values: Any) -> SpiteResult:
+def _from_columns(values: Any) -> GameResult:
     """A result from one row of the engine's RESULT_COLUMNS."""
     v = {name: int(values[i]) for name, i in _COLUMN.items()}
     return _result(OUTCOMES[v["outcome"]], v["winner"] or None, v["first"], v,
@@ -86,7 +79,7 @@ def _from_columns(values: Any) -> SpiteResult:
                    (v["period_turns"], v["period_cards"]))
 
 
-def _from_reference(outcome: reference.Outcome) -> SpiteResult:
+def _from_reference(outcome: reference.Outcome) -> GameResult:
     counts = {"turns": outcome.turns, "cards": outcome.cards, "discards": outcome.discards,
               "piles": outcome.piles}
     return _result(outcome.outcome, outcome.winner, outcome.first, counts, outcome.payoff,
@@ -100,7 +93,7 @@ def _engine_for(options: SpiteOptions) -> _engine.Engine:
                           -1 if options.max_turns is None else options.max_turns)
 
 
-class SpiteGame(Game[SpiteOptions]):
+class SpiteGame(Game[SpiteOptions], Reference, CycleCatalogue):
     """Spite and Malice for two, each seat under a named policy (docs/games/spite.md)."""
 
     name = "spite"
@@ -109,6 +102,9 @@ class SpiteGame(Game[SpiteOptions]):
     throughput_measure = "cards"
     outcomes = OUTCOMES
     unfinished = ("cycle", "limit", "stalemate")  # a stalemate is no record either
+    # verify --json: the contract's keys in the contract's order
+    result_keys = ("outcome", "winner", "first", "turns", "cards", "discards", "piles",
+                   "payoff", "cycle")
     option_specs = (
         OptionSpec("recycle", "finished centre piles go under the stock in the order played "
                    "(bottom) or leave the game (none)", default="bottom", choices=RECYCLE),
@@ -183,10 +179,6 @@ class SpiteGame(Game[SpiteOptions]):
     def play_reference(self, row: Row, options: SpiteOptions) -> GameResult:
         return _from_reference(reference.play_row(row, options))
 
-    def reference_position(self, position: Position, options: SpiteOptions) -> GameResult:
-        """The reference engine's result for a position (the tests compare it)."""
-        return _from_reference(reference.play_position(position, options))
-
     def trace(self, text: str, options: SpiteOptions) -> Iterator[str]:
         """Each turn in the contract's trace notation (``9s4>c4``, ``*h>c4``, ``3>s1``), then
         the result."""
@@ -217,6 +209,11 @@ class SpiteGame(Game[SpiteOptions]):
                                    policies=(pair[0], pair[1]))
             table.append(speed_row(self, options.key(), options, rows, max(10, deals // 200)))
         return table
+
+
+def reference_position(position: Position, options: SpiteOptions) -> GameResult:
+    """The reference engine's result for a position (the tests compare it)."""
+    return _from_reference(reference.play_position(position, options))
 
 
 def cycle_key_of(positions: list[Position], options: SpiteOptions) -> str:

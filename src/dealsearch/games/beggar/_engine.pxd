@@ -1,6 +1,8 @@
 # The compiled game loop's C-level API: what other Cython modules may cimport.
 from libc.stdint cimport int8_t, int64_t, uint8_t, uint64_t
 
+from dealsearch._cycle cimport StateStore, store_find_or_add, store_free, store_init, store_marks
+
 cdef enum:
     MAX_SEATS = 4
     MAX_CLASSES = 8
@@ -10,6 +12,7 @@ cdef enum:
     OUTCOME_WIN = 0
     OUTCOME_CYCLE = 1
     OUTCOME_LIMIT = 2
+    STATE_WORDS = 4 * MAX_SEATS + 1     # a trick-boundary state for the exact store
 
 
 # A hand (or the pile) as bit-planes: bit i of plane b is bit b of the class of the card at
@@ -44,35 +47,48 @@ cdef struct Outcome:
 
 
 cdef struct Snapshot:
-    # A trick-boundary state (the pile is empty) and when it was reached.
+    # A trick-boundary state (the pile is empty): phase 1's saved state.
     Hand hand[MAX_SEATS]
     int to_move
-    int64_t cards
-    int64_t tricks
-
-
-cdef struct Detector:
-    # The exact state-hash cycle detector's memory, reused from game to game.
-    Snapshot* states
-    uint64_t* hashes
-    int* slots              # open addressing: index + 1 into states, 0 = empty
-    int count
-    int capacity
-    int n_slots             # a power of two
 
 
 cdef struct Scratch:
-    # A thread's memory for playing deals of one size: the bit-plane engine's cycle detector
-    # and, for deals of more than PLANE_CARDS cards (or if asked), the ring engine's: a
-    # _ring.Ring, NULL when deals play on bit-planes, opaque here so that this file and
-    # _ring.pxd need not cimport each other.
-    Detector det
+    # A thread's memory for playing deals of one size: the bit-plane engine's exact store
+    # (phase 2 of the cycle detector) and, for deals of more than PLANE_CARDS cards (or if
+    # asked), the ring engine's: a _ring.Ring, NULL when deals play on bit-planes, opaque here
+    # so that this file and _ring.pxd need not cimport each other.
+    StateStore det
     void* ring
 
 
-cdef int detector_init(Detector* det) noexcept nogil
-cdef void detector_free(Detector* det) noexcept nogil
-cdef int play_game(const Table* table, const Hand* start, Detector* det,
+cdef inline int detector_init(StateStore* det) noexcept nogil:
+    # The bit-plane engine's exact store (STATE_WORDS words a state, marked with cards and
+    # tricks); free it with store_free.
+    return store_init(det, STATE_WORDS * sizeof(uint64_t), 2)
+
+
+cdef inline int first_repeat(StateStore* store, const uint8_t* state, int64_t cards,
+                             int64_t tricks, Outcome* res) noexcept nogil:
+    # Phase 2 of either engine at a trick boundary: store the state; at its first repeat fill
+    # ``res`` with the cycle and return 1; 0 for a new state, -2 if the store cannot grow.
+    cdef int64_t marks[2]
+    marks[0], marks[1] = cards, tricks
+    cdef int found = store_find_or_add(store, state, marks)
+    if found == -2:
+        return -2
+    if found < 0:
+        return 0
+    res.outcome = OUTCOME_CYCLE
+    res.winner = -1
+    res.cards, res.tricks = cards, tricks
+    res.entry_cards = store_marks(store, found)[0]
+    res.entry_tricks = store_marks(store, found)[1]
+    res.period_cards = cards - res.entry_cards
+    res.period_tricks = tricks - res.entry_tricks
+    return 1
+
+
+cdef int play_game(const Table* table, const Hand* start, StateStore* det,
                    Outcome* result) noexcept nogil
 cdef void deal_hands(const uint8_t* cards, const int* sizes, int seats,
                      Hand* hands) noexcept nogil

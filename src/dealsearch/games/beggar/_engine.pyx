@@ -14,9 +14,9 @@ Cycle detection has two phases so that it costs almost nothing on terminating ga
    moved to the current state at powers of two. It proves that a state repeats, but not where
    the first repeat is.
 2. Only if phase 1 proves a repeat (or reaches the agreed limit, before which a repeat may have
-   gone unseen), replay from the deal with the state-hash detector: every trick-boundary state
-   is hashed and stored, and every hash hit is confirmed by comparing the states exactly, so
-   the first repeated state, its entry and its period are exact.
+   gone unseen), replay from the deal with ``_cycle.pxd``'s exact store: every trick-boundary
+   state is hashed and stored, and every hash hit is confirmed by comparing the states
+   exactly, so the first repeated state, its entry and its period are exact.
 
 Bit-planes hold at most 64 cards; larger deals play on ``_ring`` (hands as ring buffers), and
 ``play_cards`` chooses by size, so every entry point below takes deals of any size. Each entry
@@ -25,7 +25,6 @@ point checks its arguments once (ValueError) before its nogil loop, which indexe
 
 cimport cython
 from libc.stdint cimport INT64_MAX, UINT64_MAX, int8_t, int64_t, uint8_t, uint64_t
-from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
 
 import numpy as np
@@ -36,6 +35,7 @@ from dealsearch.checks import whole_list
 cimport numpy as cnp
 
 from dealsearch._bits cimport low_bit
+from dealsearch._cycle cimport store_clear
 from dealsearch._random cimport Rng, rng_seed, shuffle_row
 from dealsearch.games.beggar._deals cimport ds_deal_planes, ds_seed_key, ds_stream_key
 from dealsearch.games.beggar._ring cimport Ring, ring_free, ring_new, ring_play
@@ -46,7 +46,6 @@ cdef enum:
     NOT_OVER = -1
     NEEDS_REPLAY = 1      # play_pass: phase 1 cannot settle the game exactly
     OUT_OF_MEMORY = -2
-    FIRST_SLOTS = 1024
 
 
 # ---------------------------------------------------------------- hands as bit-planes
@@ -115,11 +114,11 @@ cdef void deal_hands(const uint8_t* cards, const int* sizes, int seats,
 
 
 # ---------------------------------------------------------------- states and the detector
-# BMN keeps its own detector instead of the shared ``_cycle.pxd`` (which the ring engine, Durak
-# and Spite use): a bit-plane state is a few 64-bit words compared in registers, where the
-# shared store wants the state written out as bytes and hashed at every trick boundary. Phase 1
-# costs about 7.5% of the engine's instructions on random deals (callgrind; docs: Performance),
-# and the lanes engine (_lanes) has no detector at all: both would only get slower.
+# Phase 1 keeps its saved state in registers (tricks2) or as a Snapshot compared field by field
+# instead of _cycle.pxd's Brent: a bit-plane state is a few 64-bit words compared in registers,
+# where the shared Brent wants the state written out as bytes at every trick boundary (phase 1
+# costs about 7.5% of the engine's instructions on random deals; callgrind, docs: Performance).
+# Phase 2, which runs only for games that repeat or reach the limit, is _cycle.pxd's store.
 
 cdef inline bint same_state(const Hand* hands, int to_move, const Snapshot* s,
                             int seats) noexcept nogil:
@@ -137,104 +136,20 @@ cdef inline bint same_state(const Hand* hands, int to_move, const Snapshot* s,
     return True
 
 
-cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
-    # MurmurHash3's finaliser: every input bit reaches every output bit.
-    x ^= x >> 33
-    x *= <uint64_t>0xff51afd7ed558ccdULL
-    x ^= x >> 33
-    x *= <uint64_t>0xc4ceb9fe1a85ec53ULL
-    x ^= x >> 33
-    return x
-
-
-cdef inline uint64_t hash_state(const Hand* hands, int to_move, int seats) noexcept nogil:
-    cdef uint64_t h = mix64(<uint64_t>to_move + <uint64_t>0x9e3779b97f4a7c15ULL)
-    cdef int seat, b
+cdef inline int visit_state(StateStore* det, const Hand* hands, int to_move, int seats,
+                            int64_t cards, int64_t tricks, Outcome* res) noexcept nogil:
+    """Phase 2 at a trick boundary: the state written out as STATE_WORDS words (seats not in
+    the game 0) for the exact store; see ``first_repeat``."""
+    cdef uint64_t words[STATE_WORDS]
+    cdef int seat
+    memset(words, 0, sizeof(words))
     for seat in range(seats):
-        for b in range(PLANES):
-            h = mix64(h ^ hands[seat].plane[b])
-        h = mix64(h ^ <uint64_t>hands[seat].length)
-    return h
-
-
-cdef int detector_init(Detector* det) noexcept nogil:
-    det.count = 0
-    det.capacity = FIRST_SLOTS // 2
-    det.n_slots = FIRST_SLOTS
-    det.states = <Snapshot*>malloc(det.capacity * sizeof(Snapshot))
-    det.hashes = <uint64_t*>malloc(det.capacity * sizeof(uint64_t))
-    det.slots = <int*>malloc(det.n_slots * sizeof(int))
-    if det.states == NULL or det.hashes == NULL or det.slots == NULL:
-        detector_free(det)
-        return OUT_OF_MEMORY
-    return 0
-
-
-cdef void detector_free(Detector* det) noexcept nogil:
-    free(det.states)
-    free(det.hashes)
-    free(det.slots)
-    det.states = NULL
-    det.hashes = NULL
-    det.slots = NULL
-
-
-cdef int detector_grow(Detector* det) noexcept nogil:
-    """Double the room for states and rehash (keeps the table at most half full)."""
-    cdef int capacity = det.capacity * 2, n_slots = det.n_slots * 2, i
-    cdef Snapshot* states = <Snapshot*>realloc(det.states, capacity * sizeof(Snapshot))
-    if states == NULL:
-        return OUT_OF_MEMORY
-    det.states = states
-    cdef uint64_t* hashes = <uint64_t*>realloc(det.hashes, capacity * sizeof(uint64_t))
-    if hashes == NULL:
-        return OUT_OF_MEMORY
-    det.hashes = hashes
-    cdef int* slots = <int*>realloc(det.slots, n_slots * sizeof(int))
-    if slots == NULL:
-        return OUT_OF_MEMORY
-    det.slots = slots
-    det.capacity = capacity
-    det.n_slots = n_slots
-    memset(det.slots, 0, n_slots * sizeof(int))
-    for i in range(det.count):
-        insert_slot(det, i)
-    return 0
-
-
-cdef inline void insert_slot(Detector* det, int index) noexcept nogil:
-    cdef int mask = det.n_slots - 1
-    cdef int slot = <int>(det.hashes[index] & <uint64_t>mask)
-    while det.slots[slot]:
-        slot = (slot + 1) & mask
-    det.slots[slot] = index + 1
-
-
-cdef int detector_visit(Detector* det, const Hand* hands, int to_move, int seats,
-                        int64_t cards, int64_t tricks) noexcept nogil:
-    """Index of the earlier identical state, or -1 after recording this one (-2: no memory)."""
-    cdef uint64_t h = hash_state(hands, to_move, seats)
-    cdef int mask = det.n_slots - 1
-    cdef int slot = <int>(h & <uint64_t>mask), index
-    while det.slots[slot]:
-        index = det.slots[slot] - 1
-        if det.hashes[index] == h and same_state(hands, to_move, &det.states[index], seats):
-            return index
-        slot = (slot + 1) & mask
-    if det.count == det.capacity:
-        if detector_grow(det) != 0:
-            return -2
-    index = det.count
-    det.count += 1
-    det.hashes[index] = h
-    memset(&det.states[index], 0, sizeof(Snapshot))
-    for slot in range(seats):
-        det.states[index].hand[slot] = hands[slot]
-    det.states[index].to_move = to_move
-    det.states[index].cards = cards
-    det.states[index].tricks = tricks
-    insert_slot(det, index)
-    return -1
+        words[4 * seat] = hands[seat].plane[0]
+        words[4 * seat + 1] = hands[seat].plane[1]
+        words[4 * seat + 2] = hands[seat].plane[2]
+        words[4 * seat + 3] = <uint64_t>hands[seat].length
+    words[4 * MAX_SEATS] = <uint64_t>to_move
+    return first_repeat(det, <const uint8_t*>words, cards, tricks, res)
 
 
 # ---------------------------------------------------------------- the game
@@ -479,7 +394,7 @@ cdef inline void leave(uint8_t* alive, int* succ, int seat, int seats) noexcept 
             succ[s] = succ[seat]
 
 
-cdef int play_pass(const Table* t, const Hand* start, Detector* det,
+cdef int play_pass(const Table* t, const Hand* start, StateStore* det,
                    Outcome* res) noexcept nogil:
     """Play one game. Without ``det``: phase 1 (Brent), may return NEEDS_REPLAY. With it:
     phase 2, exact first repeat. Returns 0 when ``res`` holds the result."""
@@ -505,10 +420,9 @@ cdef int play_pass(const Table* t, const Hand* start, Detector* det,
         succ[seat] = seat + 1 if seat + 1 < seats else 0
     res.n_out = 0
     if det != NULL:
-        det.count = 0
-        memset(det.slots, 0, det.n_slots * sizeof(int))
-        if detector_visit(det, hand, 0, seats, 0, 0) == -2:
-            return OUT_OF_MEMORY
+        store_clear(det)
+        if visit_state(det, hand, 0, seats, 0, 0, res) != 0:
+            return OUT_OF_MEMORY    # the first state cannot repeat: only memory fails here
 
     while True:
         if n_alive == 2:
@@ -636,18 +550,9 @@ cdef int play_pass(const Table* t, const Hand* start, Detector* det,
                 brent.power *= 2
                 brent.lam = 0
         else:
-            found = detector_visit(det, hand, to_move, seats, cards, tricks)
-            if found == -2:
-                return OUT_OF_MEMORY
-            if found >= 0:
-                res.outcome = OUTCOME_CYCLE
-                res.winner = -1
-                res.cards, res.tricks = cards, tricks
-                res.entry_cards = det.states[found].cards
-                res.entry_tricks = det.states[found].tricks
-                res.period_cards = cards - res.entry_cards
-                res.period_tricks = tricks - res.entry_tricks
-                return 0
+            found = visit_state(det, hand, to_move, seats, cards, tricks, res)
+            if found != 0:
+                return 0 if found == 1 else found
 
     # Over: one player left (they take what is on the pile) or one holds every card. If the
     # agreed limit was reached first (before that last pile), it is a limited game, never a win
@@ -662,7 +567,7 @@ cdef int play_pass(const Table* t, const Hand* start, Detector* det,
     return 0
 
 
-cdef int play_game(const Table* table, const Hand* start, Detector* det,
+cdef int play_game(const Table* table, const Hand* start, StateStore* det,
                    Outcome* result) noexcept nogil:
     """Play one game exactly; 0 on success, OUT_OF_MEMORY if the detector could not grow."""
     result.entry_cards = result.entry_tricks = 0
@@ -680,17 +585,18 @@ cdef int scratch_init(Scratch* scratch, int total, bint rings) noexcept nogil:
     the bit-planes); 0, or OUT_OF_MEMORY."""
     scratch.ring = NULL
     if detector_init(&scratch.det) != 0:
+        store_free(&scratch.det)
         return OUT_OF_MEMORY
     if rings or total > PLANE_CARDS:
         scratch.ring = ring_new(total)
         if scratch.ring == NULL:
-            detector_free(&scratch.det)
+            store_free(&scratch.det)
             return OUT_OF_MEMORY
     return 0
 
 
 cdef void scratch_free(Scratch* scratch) noexcept nogil:
-    detector_free(&scratch.det)
+    store_free(&scratch.det)
     ring_free(<Ring*>scratch.ring)
     scratch.ring = NULL
 

@@ -4,7 +4,8 @@
 # its include path.
 from libc.stdint cimport int8_t, int64_t, uint8_t, uint64_t
 
-from dealsearch.games.beggar._engine cimport MAX_SEATS, Detector, Outcome, Table
+from dealsearch._cycle cimport StateStore
+from dealsearch.games.beggar._engine cimport MAX_SEATS, Outcome, Table
 
 
 cdef extern from "_lanes_kernel.h" nogil:
@@ -39,7 +40,7 @@ cdef struct Batch:
     uint64_t* planes        # 3 words a deal
     LaneResult* lanes
     Outcome* results
-    Detector det            # the exact engine's, for the deals the lanes hand back
+    StateStore det          # the exact engine's, for the deals the lanes hand back
     int size
 
 

@@ -34,7 +34,6 @@ from dealsearch.games.beggar._engine cimport (
     PLANES,
     Hand,
     Tally,
-    detector_free,
     detector_init,
     fill_table,
     planes_to_row,
@@ -44,6 +43,7 @@ from dealsearch.games.beggar._engine cimport (
     store_result,
     tally,
 )
+from dealsearch._cycle cimport store_free
 from dealsearch._permutations cimport next_permutation
 from dealsearch.games.beggar._deals cimport ds_deal_planes, ds_seed_key, ds_stream_key
 
@@ -137,7 +137,7 @@ cdef void batch_free(Batch* batch) noexcept nogil:
     batch.planes = NULL
     batch.lanes = NULL
     batch.results = NULL
-    detector_free(&batch.det)
+    store_free(&batch.det)
 
 
 cdef inline void row_to_planes(const uint8_t* row, int n_cards, uint64_t* planes) noexcept nogil:

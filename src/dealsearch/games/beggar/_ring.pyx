@@ -17,14 +17,13 @@ from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcmp, memcpy, memset
 
-from dealsearch._cycle cimport store_clear, store_find_or_add, store_free, store_init
-from dealsearch._cycle cimport store_marks
+from dealsearch._cycle cimport store_clear, store_free, store_init
 from dealsearch.games.beggar._engine cimport (
     MAX_CLASSES,
     MAX_SEATS,
-    OUTCOME_CYCLE,
     OUTCOME_LIMIT,
     OUTCOME_WIN,
+    first_repeat,
 )
 
 cdef enum:
@@ -180,28 +179,13 @@ cdef inline bint repeats(Ring* r, const Hands* h, int seats, int to_move,
     return False
 
 
-cdef inline int first_repeat(Ring* r, const Hands* h, int seats, int to_move, int64_t cards,
-                             int64_t tricks, Outcome* res) noexcept nogil:
-    """Phase 2 at a trick boundary: store the state; at its first repeat fill ``res`` with the
-    cycle and return 1; 0 for a new state, OUT_OF_MEMORY if the store cannot grow."""
-    cdef int64_t marks[2]
-    cdef int found
+cdef inline int visit_state(Ring* r, const Hands* h, int seats, int to_move, int64_t cards,
+                            int64_t tricks, Outcome* res) noexcept nogil:
+    """Phase 2 at a trick boundary: the state written out for the exact store; see
+    ``_engine.first_repeat``."""
     write_header(h, seats, to_move, r.state)
     write_cards(h, seats, r.state)
-    marks[0], marks[1] = cards, tricks
-    found = store_find_or_add(&r.store, r.state, marks)
-    if found == -2:
-        return OUT_OF_MEMORY
-    if found < 0:
-        return 0
-    res.outcome = OUTCOME_CYCLE
-    res.winner = -1
-    res.cards, res.tricks = cards, tricks
-    res.entry_cards = store_marks(&r.store, found)[0]
-    res.entry_tricks = store_marks(&r.store, found)[1]
-    res.period_cards = cards - res.entry_cards
-    res.period_tricks = tricks - res.entry_tricks
-    return 1
+    return first_repeat(&r.store, r.state, cards, tricks, res)
 
 
 cdef int ring_pass(const Table* t, const uint8_t* row, const int* sizes, Ring* r, bint exact,
@@ -228,7 +212,7 @@ cdef int ring_pass(const Table* t, const uint8_t* row, const int* sizes, Ring* r
     res.n_out = 0
     if exact:
         store_clear(&r.store)
-        if first_repeat(r, &h, seats, 0, 0, 0, res) != 0:
+        if visit_state(r, &h, seats, 0, 0, 0, res) != 0:
             return OUT_OF_MEMORY    # the first state cannot repeat: only memory fails here
     else:
         save_state(r, &h, seats, 0, &saved)
@@ -282,7 +266,7 @@ cdef int ring_pass(const Table* t, const uint8_t* row, const int* sizes, Ring* r
             stop_at_limit(&h, seats, cards, tricks, res)
             return 0
         if exact:
-            status = first_repeat(r, &h, seats, to_move, cards, tricks, res)
+            status = visit_state(r, &h, seats, to_move, cards, tricks, res)
             if status != 0:
                 return 0 if status == 1 else status
         elif repeats(r, &h, seats, to_move, &saved):

@@ -2,6 +2,7 @@
 from libc.stdint cimport int8_t, int64_t, uint8_t, uint64_t
 
 from dealsearch._cycle cimport StateStore, store_find_or_add, store_free, store_init, store_marks
+from dealsearch._random cimport Rng
 
 cdef enum:
     MAX_SEATS = 4
@@ -13,6 +14,7 @@ cdef enum:
     OUTCOME_CYCLE = 1
     OUTCOME_LIMIT = 2
     STATE_WORDS = 4 * MAX_SEATS + 1     # a trick-boundary state for the exact store
+    RESULT_COLUMNS = 7  # a find's result row: outcome, cards, tricks, entry and period
 
 
 # A hand (or the pile) as bit-planes: bit i of plane b is bit b of the class of the card at
@@ -122,8 +124,8 @@ cdef inline void planes_to_row(const uint64_t* planes, int n_cards, uint8_t* row
                            | (((planes[2] >> i) & 1) << 2))
 
 
-# What a random player counts of each game it plays, shared by this engine's RandomPlayer and
-# the lanes' (so both count and keep finds alike, as the seeded runs' equality needs).
+# What a player counts of each game it plays: the lanes' RandomPlayer and BlockPlayer, and the
+# climber (which keeps only cycles: best INT64_MAX).
 cdef struct Tally:
     int64_t* counts         # games per outcome code
     int64_t* card_hist      # NULL: no histograms
@@ -159,12 +161,23 @@ cdef inline bint tally(Tally* t, const Outcome* res) noexcept nogil:
 
 
 cdef inline void store_result(const Outcome* res, int64_t* row) noexcept nogil:
-    # A find's result row: outcome, winner, cards, tricks, entry and period (cards, tricks).
+    # A find's result row in the framework's shape (dealsearch.search._generic): outcome,
+    # measures (cards, tricks), entry (cards, tricks), period (cards, tricks).
     row[0] = res.outcome
-    row[1] = res.winner
-    row[2] = res.cards
-    row[3] = res.tricks
-    row[4] = res.entry_cards
-    row[5] = res.entry_tricks
-    row[6] = res.period_cards
-    row[7] = res.period_tricks
+    row[1] = res.cards
+    row[2] = res.tricks
+    row[3] = res.entry_cards
+    row[4] = res.entry_tricks
+    row[5] = res.period_cards
+    row[6] = res.period_tricks
+
+
+cdef class _Dealer:
+    # A deck dealt at random: bit-planes up to 64 cards (_deals.h's counter-based dealer),
+    # a row of card classes above (_random's generator, in sequence).
+    cdef uint8_t[::1] courts        # bit-planes: the court cards' classes, ascending
+    cdef uint8_t[::1] deck          # rows: every card of the deck, ascending
+    cdef readonly int n_courts
+    cdef readonly int n_cards
+    cdef void deal(self, Rng* rng, uint64_t key, uint64_t index, uint64_t* planes,
+                   uint8_t* row) noexcept nogil

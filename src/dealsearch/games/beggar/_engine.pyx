@@ -746,10 +746,6 @@ def play_rows(deals, sizes, payments, max_cards=None, max_tricks=None, rings=Fal
 cdef class _Dealer:
     """A deck dealt at random in compiled code: bit-planes up to 64 cards, a row above."""
 
-    cdef uint8_t[::1] courts        # bit-planes: the court cards' classes, ascending
-    cdef uint8_t[::1] deck          # rows: every card of the deck, ascending
-    cdef int n_courts, n_cards
-
     def __cinit__(self, deck):
         counts = _check_deck(deck, MAX_CLASSES)
         self.n_cards = sum(counts)
@@ -778,7 +774,7 @@ def random_rows(deck, n, seed, stream=0):
     """``n`` uniformly random orderings of ``deck`` (a count per class), one a row.
 
     The same ``(seed, stream)`` always gives the same rows, and the same deals as
-    ``RandomPlayer(deck, ..., seed, stream)`` deals, in the same order.
+    ``_lanes.RandomPlayer(deck, ..., seed, stream)`` deals, in the same order.
     """
     cdef _Dealer dealer = _Dealer(deck)
     cdef Py_ssize_t count = _whole("n", n, 0), row
@@ -799,121 +795,6 @@ def random_rows(deck, n, seed, stream=0):
     return rows
 
 
-cdef class RandomPlayer:
-    """Deals and plays random deals in compiled code, keeping what beats the best so far.
-
-    One instance is one reproducible stream of deals: ``RandomPlayer(..., seed, stream)``
-    always deals the same sequence, however :meth:`play` calls split it.
-    """
-
-    cdef Rng rng            # decks of more than 64 cards
-    cdef uint64_t key       # the stream's key (up to 64 cards: deal ``dealt`` comes next)
-    cdef Table table
-    cdef Scratch scratch
-    cdef bint has_scratch
-    cdef int sizes[MAX_SEATS]
-    cdef _Dealer dealer
-    cdef uint8_t[::1] row
-    cdef int n_cards
-    cdef bint by_tricks
-    cdef public int64_t best
-    cdef public int64_t dealt
-
-    def __cinit__(self, *args, **kwargs):
-        self.has_scratch = False
-
-    def __init__(self, deck, sizes, payments, seed, stream, max_cards=None, max_tricks=None,
-                 best=0, by_tricks=False):
-        # In __init__ (not __cinit__) so that Python sees the signature; a second call frees
-        # the first call's memory.
-        if self.has_scratch:
-            scratch_free(&self.scratch)
-            self.has_scratch = False
-        paid = _check_payments(payments)
-        self.dealer = _Dealer(_whole_list("deck", deck, 0, MAX_CARDS, len(paid), len(paid)))
-        self.n_cards = self.dealer.n_cards
-        fill_table(&self.table, self.sizes, sizes, paid, self.n_cards, max_cards, max_tricks)
-        seed = _whole("seed", seed, 0, UINT64_MAX)
-        stream = _whole("stream", stream, 0, UINT64_MAX)
-        rng_seed(&self.rng, seed, stream)
-        self.key = ds_stream_key(ds_seed_key(seed), stream)
-        self.best = _whole("best", best, 0)
-        self.by_tricks = bool(by_tricks)
-        self.dealt = 0
-        self.row = np.zeros(self.n_cards, dtype=np.uint8)
-        if scratch_init(&self.scratch, self.n_cards, False) != 0:
-            raise MemoryError("no memory for the cycle detector")
-        self.has_scratch = True
-
-    def __dealloc__(self):
-        if self.has_scratch:
-            scratch_free(&self.scratch)
-
-    @cython.boundscheck(False)
-    @cython.wraparound(False)
-    def play(self, n, max_finds=256, card_hist=None, trick_hist=None, card_bin=10):
-        """Play up to ``n`` more deals; stop early once ``max_finds`` finds are kept.
-
-        Returns (played, counts, total_cards, total_tricks, find_rows, find_results): counts
-        per outcome code; a find is a deal longer (by the objective) than every earlier one,
-        or any deal that cycles; find_results rows hold outcome, winner (0-based, -1 none),
-        cards, tricks, entry_cards, entry_tricks, period_cards, period_tricks. Given
-        ``card_hist`` and ``trick_hist`` (int64 arrays), every game's length is counted into
-        them (bins of ``card_bin`` cards and of one trick; the last bin takes everything
-        longer).
-        """
-        if not self.has_scratch:
-            raise ValueError("this RandomPlayer was never initialised (call RandomPlayer(...))")
-        cdef Py_ssize_t wanted = _whole("n", n, 0)
-        cdef int finds_max = _whole("max_finds", max_finds, 1, 1 << 30)
-        cdef int bin_cards = _whole("card_bin", card_bin, 1, 1 << 30)
-        if (card_hist is None) != (trick_hist is None):
-            raise ValueError("give both card_hist and trick_hist, or neither")
-        cdef bint hist = card_hist is not None
-        cdef int64_t[::1] card_v = _histogram("card_hist", card_hist) if hist else None
-        cdef int64_t[::1] trick_v = _histogram("trick_hist", trick_hist) if hist else None
-        cdef int n_cards = self.n_cards, status = 0, n_found = 0
-        cdef uint64_t planes[PLANES]
-        cdef Py_ssize_t played = 0
-        cdef Hand start[MAX_SEATS]
-        cdef Outcome res
-        cdef bint wide = n_cards > PLANE_CARDS
-        cdef uint8_t* row = &self.row[0]
-        counts = np.zeros(3, dtype=np.int64)
-        find_rows = np.empty((finds_max, n_cards), dtype=np.uint8)
-        find_results = np.empty((finds_max, 8), dtype=np.int64)
-        cdef int64_t[::1] counts_v = counts
-        cdef uint8_t[:, ::1] rows_v = find_rows
-        cdef int64_t[:, ::1] results_v = find_results
-        cdef Tally t = start_tally(counts_v, card_v, trick_v, bin_cards, self.best,
-                                   self.by_tricks)
-        with nogil:
-            while played < wanted and n_found < finds_max:
-                self.dealer.deal(&self.rng, self.key, self.dealt + played, planes, row)
-                if wide:
-                    status = ring_play(&self.table, row, self.sizes, <Ring*>self.scratch.ring,
-                                       &res)
-                else:
-                    split_deal(planes, self.sizes, self.table.seats, start)
-                    status = play_game(&self.table, start, &self.scratch.det, &res)
-                if status != 0:
-                    break
-                played += 1
-                if tally(&t, &res):
-                    if wide:
-                        memcpy(&rows_v[n_found, 0], row, n_cards)
-                    else:
-                        planes_to_row(planes, n_cards, &rows_v[n_found, 0])
-                    store_result(&res, &results_v[n_found, 0])
-                    n_found += 1
-        self.dealt += played
-        self.best = t.best
-        if status != 0:
-            raise MemoryError("no memory for the cycle detector")
-        return (played, counts, t.cards, t.tricks, find_rows[:n_found],
-                find_results[:n_found])
-
-
 cdef Tally start_tally(int64_t[::1] counts, int64_t[::1] card_hist,
                        int64_t[::1] trick_hist, int card_bin, int64_t best, bint by_tricks):
     """A Tally over checked arrays (the histograms both None, or both given)."""
@@ -928,6 +809,17 @@ cdef Tally start_tally(int64_t[::1] counts, int64_t[::1] card_hist,
     t.best = best
     t.by_tricks = by_tricks
     return t
+
+
+def _tally_args(hists, widths):
+    """A player's histograms, checked: (card_hist, trick_hist, card_bin), both None (no
+    ``hists``) or int64 arrays for cards (bins of any width) and tricks (bins of one)."""
+    if not len(hists):
+        return None, None, 10
+    if len(hists) != 2 or len(widths) != 2 or widths[1] != 1:
+        raise ValueError("BMN histograms: cards (bins of any width) and tricks (bins of 1)")
+    return (_histogram("card_hist", hists[0]), _histogram("trick_hist", hists[1]),
+            _whole("card_bin", widths[0], 1, 1 << 30))
 
 
 def _histogram(name, values):

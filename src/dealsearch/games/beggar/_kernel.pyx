@@ -2,7 +2,7 @@
 """BMN as a :class:`~dealsearch._kernel.Kernel`: the bit-plane engine behind one C pointer.
 
 The generic compiled search loops (``dealsearch.search._generic``) play BMN through this; the
-BMN strategies themselves keep their specialised loops (``_engine.RandomPlayer``,
+BMN strategies themselves keep their specialised loops (``_lanes.RandomPlayer``,
 ``_climb.Climber``), which call the engine directly.
 """
 

@@ -50,8 +50,8 @@ from dealsearch.games.beggar._engine cimport (
     tally,
 )
 from dealsearch._permutations cimport next_permutation
-from dealsearch._random cimport rng_seed
-from dealsearch.games.beggar._deals cimport ds_seed_key, ds_stream_key
+from dealsearch._random cimport rng_seed, shuffle_row
+from dealsearch.games.beggar._deals cimport ds_deal_planes, ds_seed_key, ds_stream_key
 
 from dealsearch.games.beggar import _engine
 from dealsearch.games.beggar._engine import (
@@ -143,13 +143,6 @@ cdef void batch_free(Batch* batch) noexcept nogil:
     free(batch.results)
     scratch_free(&batch.scratch)
     memset(batch, 0, sizeof(Batch))
-
-
-cdef inline uint8_t* batch_row_at(Batch* batch, Py_ssize_t i) noexcept nogil:
-    """Deal ``i``'s row in a batch of rows (more than 64 cards); NULL in one of bit-planes."""
-    if batch.rows == NULL:
-        return NULL
-    return batch.rows + i * batch.n_cards
 
 
 cdef inline void batch_row(const Batch* batch, Py_ssize_t i, uint8_t* row) noexcept nogil:
@@ -364,16 +357,19 @@ cdef class _Player:
         -1 when memory ran out."""
         cdef Py_ssize_t i
         cdef Outcome* res
+        cdef Tally t = self.tally       # in registers while it counts
         if play_batch(self.kind, self.min_cards, &self.table, self.sizes, &self.batch, b) != 0:
             return -1
         for i in range(b):
             res = &self.batch.results[i]
-            if tally(&self.tally, res):
+            if tally(&t, res):
                 batch_row(&self.batch, i, self.find_rows + self.n_found * self.n_cards)
                 store_result(res, self.find_results + self.n_found * RESULT_COLUMNS)
                 self.n_found += 1
                 if self.n_found == self.room:
-                    return i + 1
+                    b = i + 1
+                    break
+        self.tally = t
         return b
 
     cdef object _end(self, Py_ssize_t played, bint failed):
@@ -427,12 +423,19 @@ cdef class RandomPlayer(_Player):
         cdef Py_ssize_t wanted = self._begin(n, max_finds, hists, widths)
         cdef Py_ssize_t played = 0, counted = 0, b, i
         cdef Batch* batch = &self.batch
+        cdef const uint8_t* courts = &self.dealer.courts[0]
+        cdef const uint8_t* deck = &self.dealer.deck[0]
+        cdef int n_courts = self.dealer.n_courts, n_cards = self.n_cards
         with nogil:
             while played < wanted and self.n_found < self.room:
                 b = min(<Py_ssize_t>batch.size, wanted - played)
+                # as _engine._Dealer.deal: bit-planes by deal number, rows in sequence
                 for i in range(b):
-                    self.dealer.deal(&self.rng, self.key, self.dealt + played + i,
-                                     &batch.planes[PLANES * i], batch_row_at(batch, i))
+                    if batch.rows == NULL:
+                        ds_deal_planes(self.key, self.dealt + played + i, courts, n_courts,
+                                       n_cards, &batch.planes[PLANES * i])
+                    else:
+                        shuffle_row(&self.rng, deck, n_cards, batch.rows + i * n_cards)
                 counted = self._count_batch(b)
                 if counted < 0:
                     break
@@ -482,7 +485,7 @@ cdef class BlockPlayer(_Player):
                 b = 0
                 while b < min(<Py_ssize_t>batch.size, wanted - played) and more:
                     if batch.rows != NULL:
-                        memcpy(batch_row_at(batch, b), &current[0], n_cards)
+                        memcpy(batch.rows + b * n_cards, &current[0], n_cards)
                     else:
                         row_to_planes(&current[0], n_cards, &batch.planes[PLANES * b])
                     b += 1

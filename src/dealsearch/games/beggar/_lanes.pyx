@@ -426,15 +426,18 @@ cdef class RandomPlayer(_Player):
         cdef const uint8_t* courts = &self.dealer.courts[0]
         cdef const uint8_t* deck = &self.dealer.deck[0]
         cdef int n_courts = self.dealer.n_courts, n_cards = self.n_cards
+        cdef uint64_t key = self.key, first
         with nogil:
             while played < wanted and self.n_found < self.room:
                 b = min(<Py_ssize_t>batch.size, wanted - played)
                 # as _engine._Dealer.deal: bit-planes by deal number, rows in sequence
-                for i in range(b):
-                    if batch.rows == NULL:
-                        ds_deal_planes(self.key, self.dealt + played + i, courts, n_courts,
-                                       n_cards, &batch.planes[PLANES * i])
-                    else:
+                if batch.rows == NULL:
+                    first = self.dealt + played
+                    for i in range(b):
+                        ds_deal_planes(key, first + i, courts, n_courts, n_cards,
+                                       &batch.planes[PLANES * i])
+                else:
+                    for i in range(b):
                         shuffle_row(&self.rng, deck, n_cards, batch.rows + i * n_cards)
                 counted = self._count_batch(b)
                 if counted < 0:

@@ -69,6 +69,40 @@ cdef inline int detector_init(StateStore* det) noexcept nogil:
     return store_init(det, STATE_WORDS * sizeof(uint64_t), 2)
 
 
+# The seats' bookkeeping both engines (this one and _ring) keep as they play.
+
+cdef inline void leave(uint8_t* alive, int* succ, int seat, int seats) noexcept nogil:
+    # ``seat`` is out: unlink it from the ring of seats still in.
+    cdef int s
+    alive[seat] = 0
+    for s in range(seats):
+        if alive[s] and succ[s] == seat:
+            succ[s] = succ[seat]
+
+
+cdef inline void rest_out(Outcome* res, const int* succ, int owner, int n_alive) noexcept nogil:
+    # ``owner`` holds every card: the other players still in go out, in turn after them.
+    cdef int seat = owner, _r
+    for _r in range(n_alive - 1):
+        seat = succ[seat]
+        res.out[res.n_out] = <int8_t>seat
+        res.n_out += 1
+
+
+cdef inline void stop_at_limit(Outcome* res, const int* lengths, int seats, int64_t cards,
+                               int64_t tricks) noexcept nogil:
+    # The agreed limit: the player holding most cards (``lengths``) wins, none on a tie.
+    cdef int seat, best = -1
+    res.outcome = OUTCOME_LIMIT
+    res.winner = -1
+    for seat in range(seats):
+        if lengths[seat] > best:
+            best, res.winner = lengths[seat], seat
+        elif lengths[seat] == best:
+            res.winner = -1
+    res.cards, res.tricks = cards, tricks
+
+
 cdef inline int first_repeat(StateStore* store, const uint8_t* state, int64_t cards,
                              int64_t tricks, Outcome* res) noexcept nogil:
     # Phase 2 of either engine at a trick boundary: store the state; at its first repeat fill
@@ -102,8 +136,37 @@ cdef int fill_table(Table* t, int* size_of, object sizes, object payments, Py_ss
                     object max_cards, object max_tricks) except -1
 
 
+cdef struct RowResults:
+    # play_rows' arrays (see row_results), written a deal at a time by put_result.
+    uint8_t* outcome
+    int8_t* winner          # 0-based, -1 for none
+    int64_t* cards
+    int64_t* tricks
+    int8_t* out             # seats a row: 0-based seats in the order they went out, -1 after
+    int64_t* cycle          # 4 a row: entry_cards, entry_tricks, period_cards, period_tricks
+    int seats
+
+
+cdef object row_results(Py_ssize_t n, int seats, RowResults* into)
+
+
+cdef inline void put_result(const RowResults* r, Py_ssize_t row, const Outcome* res) noexcept nogil:
+    cdef int seat
+    r.outcome[row] = <uint8_t>res.outcome
+    r.winner[row] = <int8_t>res.winner
+    r.cards[row] = res.cards
+    r.tricks[row] = res.tricks
+    for seat in range(res.n_out):
+        r.out[row * r.seats + seat] = res.out[seat]
+    r.cycle[4 * row] = res.entry_cards
+    r.cycle[4 * row + 1] = res.entry_tricks
+    r.cycle[4 * row + 2] = res.period_cards
+    r.cycle[4 * row + 3] = res.period_tricks
+
+
 # Bit-planes and rows, shared by this engine and the lanes (_lanes.pyx): a deal held as
-# bit-planes (bit i: card i of the row) cut into its hands, and written back as a row.
+# bit-planes (bit i: card i of the row) cut into its hands, made from a row and written back
+# as one.
 cdef inline void split_deal(const uint64_t* planes, const int* sizes, int seats,
                             Hand* hands) noexcept nogil:
     cdef int seat, b, offset = 0
@@ -115,6 +178,17 @@ cdef inline void split_deal(const uint64_t* planes, const int* sizes, int seats,
             hands[seat].plane[b] = (planes[b] >> offset) & mask
         hands[seat].length = sizes[seat]
         offset += sizes[seat]
+
+
+cdef inline void row_to_planes(const uint8_t* row, int n_cards, uint64_t* planes) noexcept nogil:
+    cdef int bit
+    cdef uint64_t cls
+    planes[0] = planes[1] = planes[2] = 0
+    for bit in range(n_cards):
+        cls = row[bit]
+        planes[0] |= (cls & 1) << bit
+        planes[1] |= ((cls >> 1) & 1) << bit
+        planes[2] |= ((cls >> 2) & 1) << bit
 
 
 cdef inline void planes_to_row(const uint64_t* planes, int n_cards, uint8_t* row) noexcept nogil:

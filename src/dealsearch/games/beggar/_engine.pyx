@@ -46,6 +46,8 @@ cdef enum:
     NOT_OVER = -1
     NEEDS_REPLAY = 1      # play_pass: phase 1 cannot settle the game exactly
     OUT_OF_MEMORY = -2
+    PAID = -1             # pay: paid in full with numerals
+    RAN_OUT = -2          # pay: ran out of cards while paying
 
 
 # ---------------------------------------------------------------- hands as bit-planes
@@ -101,15 +103,10 @@ cdef void deal_hands(const uint8_t* cards, const int* sizes, int seats,
                      Hand* hands) noexcept nogil:
     """Build the hands of a deal from its cards (hand 1 first, each hand top card first)."""
     cdef uint64_t planes[PLANES]
-    cdef uint64_t cls
-    cdef int i, b, n_cards = 0
-    for i in range(seats):
-        n_cards += sizes[i]
-    planes[0] = planes[1] = planes[2] = 0
-    for i in range(n_cards):
-        cls = cards[i]
-        for b in range(PLANES):
-            planes[b] |= ((cls >> b) & 1) << i
+    cdef int seat, n_cards = 0
+    for seat in range(seats):
+        n_cards += sizes[seat]
+    row_to_planes(cards, n_cards, planes)
     split_deal(planes, sizes, seats, hands)
 
 
@@ -161,6 +158,42 @@ cdef struct Brent:
     int64_t power
 
 
+cdef inline int pay(uint64_t* h0, uint64_t* h1, uint64_t* h2, int* h_len, uint64_t* p0,
+                    uint64_t* p1, uint64_t* p2, int* p_len, int owed,
+                    const Table* t) noexcept nogil:
+    """A payer's turn in tricks2: the hand ``h`` turns cards onto the pile ``p`` for
+    ``owed``. PAID: in numerals (the other player's trick); RAN_OUT: it had too few (they are
+    on the pile); else it turned a court card, and the other player owes what it returns.
+    (Inlined: the hands stay in tricks2's registers.)"""
+    cdef int c = low_bit(h0[0] | h1[0] | h2[0] | ((<uint64_t>1) << h_len[0]))
+    cdef uint64_t low
+    cdef int cls
+    if c >= owed:
+        h0[0] >>= owed
+        h1[0] >>= owed
+        h2[0] >>= owed
+        h_len[0] -= owed
+        p_len[0] += owed
+        return PAID
+    if c == h_len[0]:
+        h0[0] = h1[0] = h2[0] = 0
+        h_len[0] = 0
+        p_len[0] += c
+        return RAN_OUT
+    # the court card at c keeps its place after the c numerals before it
+    low = (<uint64_t>1) << c
+    cls = <int>(((h0[0] >> c) & 1) | (((h1[0] >> c) & 1) << 1) | (((h2[0] >> c) & 1) << 2))
+    p0[0] |= (h0[0] & low) << p_len[0]
+    p1[0] |= (h1[0] & low) << p_len[0]
+    p2[0] |= (h2[0] & low) << p_len[0]
+    h0[0] >>= c + 1
+    h1[0] >>= c + 1
+    h2[0] >>= c + 1
+    h_len[0] -= c + 1
+    p_len[0] += c + 1
+    return t.payment[cls]
+
+
 cdef inline int tricks2(Hand* hand, int lead, int other, Hand* pile, const Table* t,
                         Brent* brent, int64_t* cards, int64_t* tricks,
                         int* went_out) noexcept nogil:
@@ -176,17 +209,17 @@ cdef inline int tricks2(Hand* hand, int lead, int other, Hand* pile, const Table
     has then won; the pile is left on the table).
 
     X is the hand whose court card was turned last (its owner), Y the hand paying for it;
-    each court card paid with swaps their roles, so the payment loop is written out twice
-    (Y pays X, X pays Y) instead of swapping. Which court card comes first in open play, and
-    who takes the pile, are coin tosses to the branch predictor, so they are selects.
+    each court card paid with swaps their roles, so the payment loop calls ``pay`` for Y, then
+    for X, instead of swapping. Which court card comes first in open play, and who takes the
+    pile, are coin tosses to the branch predictor, so they are selects.
     """
     cdef uint64_t l0 = hand[lead].plane[0], l1 = hand[lead].plane[1], l2 = hand[lead].plane[2]
     cdef uint64_t o0 = hand[other].plane[0], o1 = hand[other].plane[1]
     cdef uint64_t o2 = hand[other].plane[2]
     cdef uint64_t p0 = pile.plane[0], p1 = pile.plane[1], p2 = pile.plane[2]
-    cdef uint64_t x0, x1, x2, y0, y1, y2, swap, low
+    cdef uint64_t x0, x1, x2, y0, y1, y2, swap
     cdef int l_len = hand[lead].length, o_len = hand[other].length, p_len = pile.length
-    cdef int x_len, y_len, c_lead, c_other, later, k, c, cls, owed, x_takes, seat
+    cdef int x_len, y_len, c_lead, c_other, later, k, cls, owed, x_takes, seat
     cdef int x_seat, y_seat, taker = -1
     # n_cards counts from the start of the pile (its cards, if any, are counted already)
     cdef int64_t n_cards = cards[0] - pile.length, n_tricks = tricks[0]
@@ -243,64 +276,19 @@ cdef inline int tricks2(Hand* hand, int lead, int other, Hand* pile, const Table
         p_len += 1
         owed = t.payment[cls]
         while True:
-            # Y pays X: paid with numerals (X's trick), or Y turns a court card at c
-            c = low_bit(y0 | y1 | y2 | ((<uint64_t>1) << y_len))
-            if c >= owed:
-                y0 >>= owed
-                y1 >>= owed
-                y2 >>= owed
-                y_len -= owed
-                p_len += owed
-                x_takes = 1
+            # Y pays X; a court card passes the debt back: X pays Y, and so on
+            owed = pay(&y0, &y1, &y2, &y_len, &p0, &p1, &p2, &p_len, owed, t)
+            if owed < 0:
+                x_takes = 1 if owed == PAID else -1
+                if owed == RAN_OUT:
+                    went_out[0] = y_seat
                 break
-            if c == y_len:          # ran out while paying
-                y0 = y1 = y2 = 0
-                y_len = 0
-                p_len += c
-                x_takes = -1
-                went_out[0] = y_seat
+            owed = pay(&x0, &x1, &x2, &x_len, &p0, &p1, &p2, &p_len, owed, t)
+            if owed < 0:
+                x_takes = 0 if owed == PAID else -1
+                if owed == RAN_OUT:
+                    went_out[0] = x_seat
                 break
-            # the court card at c keeps its place after the c numerals before it
-            low = (<uint64_t>1) << c
-            cls = <int>(((y0 >> c) & 1) | (((y1 >> c) & 1) << 1) | (((y2 >> c) & 1) << 2))
-            p0 |= (y0 & low) << p_len
-            p1 |= (y1 & low) << p_len
-            p2 |= (y2 & low) << p_len
-            y0 >>= c + 1
-            y1 >>= c + 1
-            y2 >>= c + 1
-            y_len -= c + 1
-            p_len += c + 1
-            owed = t.payment[cls]
-
-            # X pays Y: the same with the roles swapped
-            c = low_bit(x0 | x1 | x2 | ((<uint64_t>1) << x_len))
-            if c >= owed:
-                x0 >>= owed
-                x1 >>= owed
-                x2 >>= owed
-                x_len -= owed
-                p_len += owed
-                x_takes = 0
-                break
-            if c == x_len:
-                x0 = x1 = x2 = 0
-                x_len = 0
-                p_len += c
-                x_takes = -1
-                went_out[0] = x_seat
-                break
-            low = (<uint64_t>1) << c
-            cls = <int>(((x0 >> c) & 1) | (((x1 >> c) & 1) << 1) | (((x2 >> c) & 1) << 2))
-            p0 |= (x0 & low) << p_len
-            p1 |= (x1 & low) << p_len
-            p2 |= (x2 & low) << p_len
-            x0 >>= c + 1
-            x1 >>= c + 1
-            x2 >>= c + 1
-            x_len -= c + 1
-            p_len += c + 1
-            owed = t.payment[cls]
         if x_takes < 0:
             break
 
@@ -385,15 +373,6 @@ cdef inline int tricks2(Hand* hand, int lead, int other, Hand* pile, const Table
     return taker
 
 
-cdef inline void leave(uint8_t* alive, int* succ, int seat, int seats) noexcept nogil:
-    """``seat`` is out: unlink it from the ring of seats still in."""
-    cdef int s
-    alive[seat] = 0
-    for s in range(seats):
-        if alive[s] and succ[s] == seat:
-            succ[s] = succ[seat]
-
-
 cdef int play_pass(const Table* t, const Hand* start, StateStore* det,
                    Outcome* res) noexcept nogil:
     """Play one game. Without ``det``: phase 1 (Brent), may return NEEDS_REPLAY. With it:
@@ -404,6 +383,7 @@ cdef int play_pass(const Table* t, const Hand* start, StateStore* det,
     cdef uint8_t alive[MAX_SEATS]
     cdef int succ[MAX_SEATS]         # the next seat still in after each seat still in
     cdef int order[MAX_SEATS]
+    cdef int lengths[MAX_SEATS]
     cdef int seats = t.seats, n_alive = t.seats
     cdef int to_move = 0, seat, r, _r, m, c, step, best, e_r, e_c, e, cls, owner, owed, payer
     cdef int64_t cards = 0, tricks = 0
@@ -519,25 +499,15 @@ cdef int play_pass(const Table* t, const Hand* start, StateStore* det,
         # Trick boundary: the owner has taken the pile and leads.
         to_move = owner
         if hand[owner].length == t.total:   # holds every card: over, no further lead
-            seat = owner
-            for _r in range(n_alive - 1):
-                seat = succ[seat]
-                res.out[res.n_out] = <int8_t>seat
-                res.n_out += 1
+            rest_out(res, succ, owner, n_alive)
             winner = owner
             break
         if cards >= t.max_cards or tricks >= t.max_tricks:
             if det == NULL:
                 return NEEDS_REPLAY     # a repeat may have come first: phase 2 decides
-            res.outcome = OUTCOME_LIMIT
-            res.winner = -1
-            best = -1
             for seat in range(seats):
-                if hand[seat].length > best:
-                    best, res.winner = hand[seat].length, seat
-                elif hand[seat].length == best:
-                    res.winner = -1
-            res.cards, res.tricks = cards, tricks
+                lengths[seat] = hand[seat].length
+            stop_at_limit(res, lengths, seats, cards, tricks)
             return 0
         if det == NULL:
             if same_state(hand, to_move, &brent.saved, seats):
@@ -697,50 +667,44 @@ def play_rows(deals, sizes, payments, max_cards=None, max_tricks=None, rings=Fal
         raise ValueError("deals must be a 2-D uint8 numpy array, one deal a row")
     cdef const uint8_t[:, ::1] rows = np.ascontiguousarray(deals)
     cdef Py_ssize_t n = rows.shape[0], row
-    cdef int seats, seat, status = 0
+    cdef int status = 0
     cdef int size_of[MAX_SEATS]
     cdef Table table
     cdef Scratch scratch
     cdef Outcome res
+    cdef RowResults into
     paid = _check_payments(payments)
     fill_table(&table, size_of, sizes, paid, rows.shape[1], max_cards, max_tricks)
     _check_codes("deals", deals, len(paid))
-    seats = table.seats
-    cdef bint on_rings = bool(rings) or table.total > PLANE_CARDS
-
-    outcome = np.zeros(n, dtype=np.uint8)
-    winner = np.full(n, -1, dtype=np.int8)
-    cards = np.zeros(n, dtype=np.int64)
-    tricks = np.zeros(n, dtype=np.int64)
-    out = np.full((n, seats), -1, dtype=np.int8)
-    cycle = np.zeros((n, 4), dtype=np.int64)
-    cdef uint8_t[::1] outcome_v = outcome
-    cdef int8_t[::1] winner_v = winner
-    cdef int64_t[::1] cards_v = cards, tricks_v = tricks
-    cdef int8_t[:, ::1] out_v = out
-    cdef int64_t[:, ::1] cycle_v = cycle
-
-    if scratch_init(&scratch, table.total, on_rings) != 0:
+    results = row_results(n, table.seats, &into)
+    if scratch_init(&scratch, table.total, bool(rings) or table.total > PLANE_CARDS) != 0:
         raise MemoryError("no memory for the cycle detector")
     with nogil:
         for row in range(n):
             status = play_cards(&table, &rows[row, 0], size_of, &scratch, &res)
             if status != 0:
                 break
-            outcome_v[row] = <uint8_t>res.outcome
-            winner_v[row] = <int8_t>res.winner
-            cards_v[row] = res.cards
-            tricks_v[row] = res.tricks
-            for seat in range(res.n_out):
-                out_v[row, seat] = res.out[seat]
-            cycle_v[row, 0] = res.entry_cards
-            cycle_v[row, 1] = res.entry_tricks
-            cycle_v[row, 2] = res.period_cards
-            cycle_v[row, 3] = res.period_tricks
+            put_result(&into, row, &res)
     scratch_free(&scratch)
     if status != 0:
         raise MemoryError("no memory for the cycle detector")
-    return outcome, winner, cards, tricks, out, cycle
+    return results
+
+
+cdef object row_results(Py_ssize_t n, int seats, RowResults* into):
+    """play_rows' arrays for ``n`` deals of ``seats`` players (outcome, winner, cards,
+    tricks, out, cycle), with ``into`` pointing at them."""
+    arrays = (np.zeros(n, dtype=np.uint8), np.full(n, -1, dtype=np.int8),
+              np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
+              np.full((n, seats), -1, dtype=np.int8), np.zeros((n, 4), dtype=np.int64))
+    into.outcome = <uint8_t*>cnp.PyArray_DATA(arrays[0])
+    into.winner = <int8_t*>cnp.PyArray_DATA(arrays[1])
+    into.cards = <int64_t*>cnp.PyArray_DATA(arrays[2])
+    into.tricks = <int64_t*>cnp.PyArray_DATA(arrays[3])
+    into.out = <int8_t*>cnp.PyArray_DATA(arrays[4])
+    into.cycle = <int64_t*>cnp.PyArray_DATA(arrays[5])
+    into.seats = seats
+    return arrays
 
 
 cdef class _Dealer:

@@ -102,16 +102,6 @@ DS_FN int ds_game_step(ds_game *g, const ds_table *t)
     return DS_OVER_PLAYING;
 }
 
-#undef BMN_VU
-#undef BMN_VI
-#undef BMN_MASK
-#undef BMN_SEL
-#undef BMN_CTZ
-#undef BMN_N
-#undef BMN_U
-#undef BMN_ONE
-#undef BMN_BIG
-
 /* A finished game's measures (DS_OVER_WON): X, the winner, takes what is on the pile. */
 DS_FN void ds_game_result(const ds_game *g, int *winner, int *cards, int *tricks)
 {

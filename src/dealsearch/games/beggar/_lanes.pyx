@@ -10,8 +10,7 @@ kernel has no cycle detector and no agreed limit: a game past either cap (see
 ``_lanes_kernel.h``) is handed back and replayed from its deal on the exact scalar engine
 (``_engine.play_game``), which also plays every deal the lanes do not take: three or four
 players, more than 52 cards, or fewer than 32 (where lanes do not pay). Deals of more than 64
-cards have no bit-planes: they play on the ring engine (``_engine.play_cards``), and
-:func:`play_rows` passes them to ``_engine.play_rows``.
+cards have no bit-planes: they play on the ring engine (``_engine.play_cards``).
 
 Results are counted in deal order, so :class:`RandomPlayer` keeps the same finds, counts and
 generator state whichever kernel plays. :class:`BlockPlayer` plays consecutive deals in rank
@@ -37,11 +36,15 @@ from dealsearch.games.beggar._engine cimport (
     PLANES,
     RESULT_COLUMNS,
     Hand,
+    RowResults,
     _Dealer,
     fill_table,
     planes_to_row,
     play_cards,
     play_game,
+    put_result,
+    row_results,
+    row_to_planes,
     scratch_free,
     scratch_init,
     split_deal,
@@ -53,7 +56,6 @@ from dealsearch._permutations cimport next_permutation
 from dealsearch._random cimport rng_seed, shuffle_row
 from dealsearch.games.beggar._deals cimport ds_deal_planes, ds_seed_key, ds_stream_key
 
-from dealsearch.games.beggar import _engine
 from dealsearch.games.beggar._engine import (
     _check_codes,
     _check_deck,
@@ -153,18 +155,6 @@ cdef inline void batch_row(const Batch* batch, Py_ssize_t i, uint8_t* row) noexc
         planes_to_row(&batch.planes[PLANES * i], batch.n_cards, row)
 
 
-cdef inline void row_to_planes(const uint8_t* row, int n_cards, uint64_t* planes) noexcept nogil:
-    """A row of at most 64 cards as bit-planes (bit i of plane b: bit b of card i's class)."""
-    cdef int bit
-    cdef uint64_t cls
-    planes[0] = planes[1] = planes[2] = 0
-    for bit in range(n_cards):
-        cls = row[bit]
-        planes[0] |= (cls & 1) << bit
-        planes[1] |= ((cls >> 1) & 1) << bit
-        planes[2] |= ((cls >> 2) & 1) << bit
-
-
 cdef inline bint lanes_fit(int kind, int min_cards, const Table* table) noexcept nogil:
     return (kind != LANES_SCALAR and table.seats == 2
             and min_cards <= table.total <= LANES_MAX_CARDS)
@@ -231,66 +221,42 @@ def play_rows(deals, sizes, payments, max_cards=None, max_tricks=None):
 
     Returns (outcome, winner, cards, tricks, out, cycle) arrays; winner and out are 0-based
     with -1 for none; cycle has columns entry_cards, entry_tricks, period_cards,
-    period_tricks. Deals of more than 64 cards go to ``_engine.play_rows`` as they are.
+    period_tricks.
     """
     if not isinstance(deals, np.ndarray) or deals.dtype != np.uint8 or deals.ndim != 2:
         raise ValueError("deals must be a 2-D uint8 numpy array, one deal a row")
-    if deals.shape[1] > PLANE_CARDS:
-        return _engine.play_rows(deals, sizes, payments, max_cards, max_tricks)
     cdef const uint8_t[:, ::1] rows = np.ascontiguousarray(deals)
-    cdef Py_ssize_t n = rows.shape[0], row, done, b, i
-    cdef int seat, status = 0, kind = _kind, min_cards = _min_cards, n_cards
+    cdef Py_ssize_t n = rows.shape[0], done = 0, b, i
+    cdef int status = 0, kind = _kind, min_cards = _min_cards, n_cards
     cdef int size_of[MAX_SEATS]
     cdef Table table
     cdef Batch batch
-    cdef Outcome* res
+    cdef RowResults into
     paid = _check_payments(payments)
     fill_table(&table, size_of, sizes, paid, rows.shape[1], max_cards, max_tricks)
     _check_codes("deals", deals, len(paid))
     n_cards = table.total
-    cdef int seats = table.seats
-
-    outcome = np.zeros(n, dtype=np.uint8)
-    winner = np.full(n, -1, dtype=np.int8)
-    cards = np.zeros(n, dtype=np.int64)
-    tricks = np.zeros(n, dtype=np.int64)
-    out = np.full((n, seats), -1, dtype=np.int8)
-    cycle = np.zeros((n, 4), dtype=np.int64)
-    cdef uint8_t[::1] outcome_v = outcome
-    cdef int8_t[::1] winner_v = winner
-    cdef int64_t[::1] cards_v = cards, tricks_v = tricks
-    cdef int8_t[:, ::1] out_v = out
-    cdef int64_t[:, ::1] cycle_v = cycle
-
+    results = row_results(n, table.seats, &into)
     if batch_init(&batch, BATCH, n_cards) != 0:
         raise MemoryError("no memory for a batch of deals")
     with nogil:
-        done = 0
         while done < n:
             b = min(<Py_ssize_t>BATCH, n - done)
             for i in range(b):
-                row_to_planes(&rows[done + i, 0], n_cards, &batch.planes[PLANES * i])
+                if batch.rows != NULL:
+                    memcpy(batch.rows + i * n_cards, &rows[done + i, 0], n_cards)
+                else:
+                    row_to_planes(&rows[done + i, 0], n_cards, &batch.planes[PLANES * i])
             status = play_batch(kind, min_cards, &table, size_of, &batch, b)
             if status != 0:
                 break
             for i in range(b):
-                res = &batch.results[i]
-                row = done + i
-                outcome_v[row] = <uint8_t>res.outcome
-                winner_v[row] = <int8_t>res.winner
-                cards_v[row] = res.cards
-                tricks_v[row] = res.tricks
-                for seat in range(res.n_out):
-                    out_v[row, seat] = res.out[seat]
-                cycle_v[row, 0] = res.entry_cards
-                cycle_v[row, 1] = res.entry_tricks
-                cycle_v[row, 2] = res.period_cards
-                cycle_v[row, 3] = res.period_tricks
+                put_result(&into, done + i, &batch.results[i])
             done += b
     batch_free(&batch)
     if status != 0:
         raise MemoryError("no memory for the cycle detector")
-    return outcome, winner, cards, tricks, out, cycle
+    return results
 
 
 # ---------------------------------------------------------------- the players

@@ -186,15 +186,6 @@ LTARGET static int64_t L_(lanes_run)(const LanesTable *t, const uint64_t *planes
     return q.replays;
 }
 
-#undef BMN_VU
-#undef BMN_VI
-#undef BMN_MASK
-#undef BMN_SEL
-#undef BMN_CTZ
-#undef BMN_N
-#undef BMN_U
-#undef BMN_ONE
-#undef BMN_BIG
 #undef L_ANY_LOOP
 #undef L_ANY
 #undef L_SEL

@@ -24,6 +24,9 @@ from dealsearch.games.beggar._engine cimport (
     OUTCOME_LIMIT,
     OUTCOME_WIN,
     first_repeat,
+    leave,
+    rest_out,
+    stop_at_limit,
 )
 
 cdef enum:
@@ -115,29 +118,6 @@ cdef inline void write_cards(const Hands* h, int seats, uint8_t* out) noexcept n
         out += h.length[seat]
 
 
-cdef inline void leave(uint8_t* alive, int* succ, int seat, int seats) noexcept nogil:
-    """``seat`` is out: unlink it from the ring of seats still in."""
-    cdef int s
-    alive[seat] = 0
-    for s in range(seats):
-        if alive[s] and succ[s] == seat:
-            succ[s] = succ[seat]
-
-
-cdef inline void stop_at_limit(const Hands* h, int seats, int64_t cards, int64_t tricks,
-                               Outcome* res) noexcept nogil:
-    """The agreed limit: the player holding most cards wins, none on a tie."""
-    cdef int seat, best = -1
-    res.outcome = OUTCOME_LIMIT
-    res.winner = -1
-    for seat in range(seats):
-        if h.length[seat] > best:
-            best, res.winner = h.length[seat], seat
-        elif h.length[seat] == best:
-            res.winner = -1
-    res.cards, res.tricks = cards, tricks
-
-
 cdef struct Saved:
     # Phase 1's Brent bookkeeping: the saved state's seat to move and hand lengths (its cards
     # are in Ring.saved), and when it moves next.
@@ -198,7 +178,7 @@ cdef int ring_pass(const Table* t, const uint8_t* row, const int* sizes, Ring* r
     cdef int succ[MAX_SEATS]         # the next seat still in after each seat still in
     cdef int seats = t.seats, size = r.mask + 1, n_alive = t.seats
     cdef int to_move = 0, owner = 0, owed = 0, pile_len = 0, seat, offset = 0, card, pay
-    cdef int winner = -1, status, _seat
+    cdef int winner = -1, status
     cdef int64_t cards = 0, tricks = 0
     h.cards, h.pile, h.mask = r.cards, r.pile, r.mask
     memcpy(h.pay, t.payment, sizeof(h.pay))
@@ -253,17 +233,13 @@ cdef int ring_pass(const Table* t, const uint8_t* row, const int* sizes, Ring* r
 
         # Trick boundary.
         if h.length[owner] == t.total:  # holds every card: over, no further lead
-            seat = owner
-            for _seat in range(n_alive - 1):
-                seat = succ[seat]
-                res.out[res.n_out] = <int8_t>seat
-                res.n_out += 1
+            rest_out(res, succ, owner, n_alive)
             winner = owner
             break
         if cards >= t.max_cards or tricks >= t.max_tricks:
             if not exact:
                 return NEEDS_REPLAY     # a repeat may have come first: phase 2 decides
-            stop_at_limit(&h, seats, cards, tricks, res)
+            stop_at_limit(res, h.length, seats, cards, tricks)
             return 0
         if exact:
             status = visit_state(r, &h, seats, to_move, cards, tricks, res)

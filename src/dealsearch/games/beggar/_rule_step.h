@@ -11,7 +11,8 @@
  *     turns its court card at once). Paid with numerals: X takes the pile and leads. A court
  *     card: it goes onto the pile, Y now is owed, so X and Y swap. Y has no card: X wins.
  *
- * The includer defines the types and primitives (a scalar is a vector of one):
+ * The includer defines the types and primitives (a scalar is a vector of one; the step
+ * undefines them after use):
  *   BMN_VU            planes (unsigned: logical shifts)
  *   BMN_VI            counts, lengths and masks (signed; a mask is -1 where true, 0 where false)
  *   BMN_MASK(c)       the mask of comparison c
@@ -88,3 +89,13 @@
     xs ^= court;
     over = out | (take & BMN_MASK(xl == total));
 }
+/* the primitives are the includer's: gone with the step */
+#undef BMN_VU
+#undef BMN_VI
+#undef BMN_MASK
+#undef BMN_SEL
+#undef BMN_CTZ
+#undef BMN_N
+#undef BMN_U
+#undef BMN_ONE
+#undef BMN_BIG

@@ -71,13 +71,17 @@ cdef inline int detector_init(StateStore* det) noexcept nogil:
 
 # The seats' bookkeeping both engines (this one and _ring) keep as they play.
 
-cdef inline void leave(uint8_t* alive, int* succ, int seat, int seats) noexcept nogil:
-    # ``seat`` is out: unlink it from the ring of seats still in.
+cdef inline int leave(Outcome* res, uint8_t* alive, int* succ, int seat, int seats,
+                      int n_alive) noexcept nogil:
+    # ``seat`` is out: recorded, and unlinked from the ring of seats still in; how many are.
     cdef int s
+    res.out[res.n_out] = <int8_t>seat
+    res.n_out += 1
     alive[seat] = 0
     for s in range(seats):
         if alive[s] and succ[s] == seat:
             succ[s] = succ[seat]
+    return n_alive - 1
 
 
 cdef inline void rest_out(Outcome* res, const int* succ, int owner, int n_alive) noexcept nogil:
@@ -147,6 +151,8 @@ cdef struct RowResults:
     int seats
 
 
+cdef object rows_setup(deals, sizes, payments, max_cards, max_tricks, Table* table,
+                       int* size_of, RowResults* into)
 cdef object row_results(Py_ssize_t n, int seats, RowResults* into)
 
 
@@ -237,13 +243,9 @@ cdef inline bint tally(Tally* t, const Outcome* res) noexcept nogil:
 cdef inline void store_result(const Outcome* res, int64_t* row) noexcept nogil:
     # A find's result row in the framework's shape (dealsearch.search._generic): outcome,
     # measures (cards, tricks), entry (cards, tricks), period (cards, tricks).
-    row[0] = res.outcome
-    row[1] = res.cards
-    row[2] = res.tricks
-    row[3] = res.entry_cards
-    row[4] = res.entry_tricks
-    row[5] = res.period_cards
-    row[6] = res.period_tricks
+    row[0], row[1], row[2] = res.outcome, res.cards, res.tricks
+    row[3], row[4] = res.entry_cards, res.entry_tricks
+    row[5], row[6] = res.period_cards, res.period_tricks
 
 
 cdef class _Dealer:

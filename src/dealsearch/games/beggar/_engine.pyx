@@ -158,6 +158,15 @@ cdef struct Brent:
     int64_t power
 
 
+cdef inline void pick(uint64_t a, uint64_t b, uint64_t swap, uint64_t* first,
+                      uint64_t* second) noexcept nogil:
+    """``a`` into ``first`` and ``b`` into ``second``, the other way round where ``swap`` is
+    all ones: a select, not a branch (see tricks2)."""
+    cdef uint64_t differ = (a ^ b) & swap
+    first[0] = a ^ differ
+    second[0] = b ^ differ
+
+
 cdef inline int pay(uint64_t* h0, uint64_t* h1, uint64_t* h2, int* h_len, uint64_t* p0,
                     uint64_t* p1, uint64_t* p2, int* p_len, int owed,
                     const Table* t) noexcept nogil:
@@ -250,12 +259,9 @@ cdef inline int tricks2(Hand* hand, int lead, int other, Hand* pile, const Table
         o_len -= k
         p_len += 2 * k + later
         swap = (<uint64_t>0) - <uint64_t>later     # all ones when the follower's card is first
-        x0 = l0 ^ ((l0 ^ o0) & swap)
-        y0 = o0 ^ ((l0 ^ o0) & swap)
-        x1 = l1 ^ ((l1 ^ o1) & swap)
-        y1 = o1 ^ ((l1 ^ o1) & swap)
-        x2 = l2 ^ ((l2 ^ o2) & swap)
-        y2 = o2 ^ ((l2 ^ o2) & swap)
+        pick(l0, o0, swap, &x0, &y0)
+        pick(l1, o1, swap, &x1, &y1)
+        pick(l2, o2, swap, &x2, &y2)
         x_len = o_len if later else l_len
         y_len = l_len if later else o_len
         x_seat = other if later else lead
@@ -297,12 +303,9 @@ cdef inline int tricks2(Hand* hand, int lead, int other, Hand* pile, const Table
         n_cards += p_len
         n_tricks += 1
         swap = (<uint64_t>0) - <uint64_t>(1 - x_takes)   # all ones when Y takes
-        l0 = x0 ^ ((x0 ^ y0) & swap)
-        o0 = y0 ^ ((x0 ^ y0) & swap)
-        l1 = x1 ^ ((x1 ^ y1) & swap)
-        o1 = y1 ^ ((x1 ^ y1) & swap)
-        l2 = x2 ^ ((x2 ^ y2) & swap)
-        o2 = y2 ^ ((x2 ^ y2) & swap)
+        pick(x0, y0, swap, &l0, &o0)
+        pick(x1, y1, swap, &l1, &o1)
+        pick(x2, y2, swap, &l2, &o2)
         l_len = x_len if x_takes else y_len
         o_len = y_len if x_takes else x_len
         lead = x_seat if x_takes else y_seat
@@ -411,10 +414,7 @@ cdef int play_pass(const Table* t, const Hand* start, StateStore* det,
             owner = tricks2(hand, to_move, succ[to_move], &pile, t,
                             &brent if det == NULL else NULL, &cards, &tricks, &e)
             if owner < 0:           # e had to turn a card and had none: the other one wins
-                leave(alive, succ, e, seats)
-                res.out[res.n_out] = <int8_t>e
-                res.n_out += 1
-                n_alive -= 1
+                n_alive = leave(res, alive, succ, e, seats, n_alive)
                 winner = succ[e]
                 break
         else:
@@ -447,10 +447,8 @@ cdef int play_pass(const Table* t, const Hand* start, StateStore* det,
                     put_court(&pile, cls)
                     cards += 1
                     break
-                leave(alive, succ, e, seats)    # e had to turn a card and had none
-                res.out[res.n_out] = <int8_t>e
-                res.n_out += 1
-                n_alive -= 1
+                # e had to turn a card and had none
+                n_alive = leave(res, alive, succ, e, seats, n_alive)
                 to_move = succ[e]
                 if n_alive == 1:
                     winner = to_move
@@ -483,10 +481,7 @@ cdef int play_pass(const Table* t, const Hand* start, StateStore* det,
                     cards += c
                     owed -= c
                     drop(h, c)
-                    leave(alive, succ, payer, seats)
-                    res.out[res.n_out] = <int8_t>payer
-                    res.n_out += 1
-                    n_alive -= 1
+                    n_alive = leave(res, alive, succ, payer, seats, n_alive)
                     if n_alive == 1:
                         winner = succ[payer]
                         break
@@ -663,20 +658,16 @@ def play_rows(deals, sizes, payments, max_cards=None, max_tricks=None, rings=Fal
     one engine against the other). The loop runs without the GIL; the arguments are checked
     first (ValueError).
     """
-    if not isinstance(deals, np.ndarray) or deals.dtype != np.uint8 or deals.ndim != 2:
-        raise ValueError("deals must be a 2-D uint8 numpy array, one deal a row")
-    cdef const uint8_t[:, ::1] rows = np.ascontiguousarray(deals)
-    cdef Py_ssize_t n = rows.shape[0], row
     cdef int status = 0
     cdef int size_of[MAX_SEATS]
     cdef Table table
     cdef Scratch scratch
     cdef Outcome res
     cdef RowResults into
-    paid = _check_payments(payments)
-    fill_table(&table, size_of, sizes, paid, rows.shape[1], max_cards, max_tricks)
-    _check_codes("deals", deals, len(paid))
-    results = row_results(n, table.seats, &into)
+    contiguous, results = rows_setup(deals, sizes, payments, max_cards, max_tricks, &table,
+                                     size_of, &into)
+    cdef const uint8_t[:, ::1] rows = contiguous
+    cdef Py_ssize_t n = rows.shape[0], row
     if scratch_init(&scratch, table.total, bool(rings) or table.total > PLANE_CARDS) != 0:
         raise MemoryError("no memory for the cycle detector")
     with nogil:
@@ -689,6 +680,18 @@ def play_rows(deals, sizes, payments, max_cards=None, max_tricks=None, rings=Fal
     if status != 0:
         raise MemoryError("no memory for the cycle detector")
     return results
+
+
+cdef object rows_setup(deals, sizes, payments, max_cards, max_tricks, Table* table,
+                       int* size_of, RowResults* into):
+    """play_rows' arguments checked (ValueError) and its outputs made: (the deals as a
+    contiguous array, the result arrays of row_results)."""
+    if not isinstance(deals, np.ndarray) or deals.dtype != np.uint8 or deals.ndim != 2:
+        raise ValueError("deals must be a 2-D uint8 numpy array, one deal a row")
+    paid = _check_payments(payments)
+    fill_table(table, size_of, sizes, paid, deals.shape[1], max_cards, max_tricks)
+    _check_codes("deals", deals, len(paid))
+    return np.ascontiguousarray(deals), row_results(len(deals), table.seats, into)
 
 
 cdef object row_results(Py_ssize_t n, int seats, RowResults* into):

@@ -14,24 +14,17 @@ _Rows: TypeAlias = npt.NDArray[np.uint8]
 # played, counts per outcome, totals (cards, tricks), find rows, find results (outcome,
 # cards, tricks, entry and period)
 _Played: TypeAlias = tuple[int, _I64, _I64, _Rows, _I64]
+_I8: TypeAlias = npt.NDArray[np.int8]
+# play_rows' arrays: outcome, winner, cards, tricks, out, cycle
+_RowResults: TypeAlias = tuple[_Rows, _I8, _I64, _I64, _I8, _I64]
 
 def kernels() -> list[str]: ...
 def kernel() -> str: ...
 def set_kernel(name: str = "auto", min_cards: int = 32) -> str: ...
 def play_rows(
-    deals: npt.NDArray[np.uint8],
-    sizes: Sequence[int],
-    payments: Sequence[int],
-    max_cards: int | None = None,
+    deals: _Rows, sizes: Sequence[int], payments: Sequence[int], max_cards: int | None = None,
     max_tricks: int | None = None,
-) -> tuple[
-    npt.NDArray[np.uint8],
-    npt.NDArray[np.int8],
-    npt.NDArray[np.int64],
-    npt.NDArray[np.int64],
-    npt.NDArray[np.int8],
-    npt.NDArray[np.int64],
-]: ...
+) -> _RowResults: ...
 
 @disjoint_base
 class _Player:
@@ -40,16 +33,9 @@ class _Player:
 class RandomPlayer(_Player):
     dealt: int
     def __init__(
-        self,
-        deck: Sequence[int],
-        sizes: Sequence[int],
-        payments: Sequence[int],
-        seed: int,
-        stream: int,
-        max_cards: int | None = None,
-        max_tricks: int | None = None,
-        best: int = 0,
-        by_tricks: bool = False,
+        self, deck: Sequence[int], sizes: Sequence[int], payments: Sequence[int], seed: int,
+        stream: int, max_cards: int | None = None, max_tricks: int | None = None,
+        best: int = 0, by_tricks: bool = False,
     ) -> None: ...
     def play(
         self, n: int, max_finds: int = 256, hists: Sequence[_I64] = (),
@@ -58,13 +44,8 @@ class RandomPlayer(_Player):
 
 class BlockPlayer(_Player):
     def __init__(
-        self,
-        deck: Sequence[int],
-        sizes: Sequence[int],
-        payments: Sequence[int],
-        max_cards: int | None = None,
-        max_tricks: int | None = None,
-        best: int = 0,
+        self, deck: Sequence[int], sizes: Sequence[int], payments: Sequence[int],
+        max_cards: int | None = None, max_tricks: int | None = None, best: int = 0,
         by_tricks: bool = False,
     ) -> None: ...
     def play(

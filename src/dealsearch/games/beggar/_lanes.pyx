@@ -43,7 +43,7 @@ from dealsearch.games.beggar._engine cimport (
     play_cards,
     play_game,
     put_result,
-    row_results,
+    rows_setup,
     row_to_planes,
     scratch_free,
     scratch_init,
@@ -57,7 +57,6 @@ from dealsearch._random cimport rng_seed, shuffle_row
 from dealsearch.games.beggar._deals cimport ds_deal_planes, ds_seed_key, ds_stream_key
 
 from dealsearch.games.beggar._engine import (
-    _check_codes,
     _check_deck,
     _check_payments,
     _tally_args,
@@ -223,20 +222,16 @@ def play_rows(deals, sizes, payments, max_cards=None, max_tricks=None):
     with -1 for none; cycle has columns entry_cards, entry_tricks, period_cards,
     period_tricks.
     """
-    if not isinstance(deals, np.ndarray) or deals.dtype != np.uint8 or deals.ndim != 2:
-        raise ValueError("deals must be a 2-D uint8 numpy array, one deal a row")
-    cdef const uint8_t[:, ::1] rows = np.ascontiguousarray(deals)
-    cdef Py_ssize_t n = rows.shape[0], done = 0, b, i
     cdef int status = 0, kind = _kind, min_cards = _min_cards, n_cards
     cdef int size_of[MAX_SEATS]
     cdef Table table
     cdef Batch batch
     cdef RowResults into
-    paid = _check_payments(payments)
-    fill_table(&table, size_of, sizes, paid, rows.shape[1], max_cards, max_tricks)
-    _check_codes("deals", deals, len(paid))
+    contiguous, results = rows_setup(deals, sizes, payments, max_cards, max_tricks, &table,
+                                     size_of, &into)
+    cdef const uint8_t[:, ::1] rows = contiguous
+    cdef Py_ssize_t n = rows.shape[0], done = 0, b, i
     n_cards = table.total
-    results = row_results(n, table.seats, &into)
     if batch_init(&batch, BATCH, n_cards) != 0:
         raise MemoryError("no memory for a batch of deals")
     with nogil:

@@ -13,7 +13,7 @@ two phases (Brent's saved state, then a replay that stores every trick-boundary 
 It is a few times slower per card than the bit planes, and a deal of any size plays.
 """
 
-from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t
+from libc.stdint cimport int32_t, int64_t, uint8_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcmp, memcpy, memset
 
@@ -200,10 +200,7 @@ cdef int ring_pass(const Table* t, const uint8_t* row, const int* sizes, Ring* r
 
     while True:
         if h.length[to_move] == 0:  # must turn a card and has none: out, the duty passes on
-            leave(alive, succ, to_move, seats)
-            res.out[res.n_out] = <int8_t>to_move
-            res.n_out += 1
-            n_alive -= 1
+            n_alive = leave(res, alive, succ, to_move, seats, n_alive)
             to_move = succ[to_move]
             if n_alive == 1:
                 winner = to_move

@@ -25,7 +25,7 @@ point checks its arguments once (ValueError) before its nogil loop, which indexe
 
 cimport cython
 from libc.stdint cimport INT64_MAX, UINT64_MAX, int8_t, int64_t, uint8_t, uint64_t
-from libc.string cimport memcpy, memset
+from libc.string cimport memset
 
 import numpy as np
 

@@ -30,6 +30,7 @@ def play_rows(
 class _Player:
     best: int
 
+@disjoint_base
 class RandomPlayer(_Player):
     dealt: int
     def __init__(
@@ -42,6 +43,7 @@ class RandomPlayer(_Player):
         widths: Sequence[int] = (),
     ) -> _Played: ...
 
+@disjoint_base
 class BlockPlayer(_Player):
     def __init__(
         self, deck: Sequence[int], sizes: Sequence[int], payments: Sequence[int],

@@ -128,7 +128,8 @@ def climber_for(spec: SearchSpec, stream: int) -> SearchClimber:
     objective = spec.objective or game.measures[0]
     fast = specialised_climber(game, options, spec.seed, stream, objective)
     if fast is not None:
-        fast.kick = spec.kick
+        if spec.kick != 1:  # the default: a climber need not be told
+            fast.kick = spec.kick
         return fast
     layout = spec.layout
     return Climber(game.kernel(options), layout.deck, layout.segments, layout.unordered,

@@ -26,7 +26,7 @@ DEALS, GAMES = 50_000, 20_000
 
 
 def hists() -> tuple[list[np.ndarray], list[int]]:
-    made = new_histograms()
+    made = new_histograms(BEGGAR)
     return [made["cards"], made["tricks"]], [10, 1]
 
 
@@ -64,12 +64,10 @@ def generic_climber() -> int:
 
 def specialised_climber() -> int:
     climber = BmnClimber((26, 26), OPTIONS.game_rules.payments, 1, 0)
-    made = new_histograms()
 
     def step(n: int, counts: np.ndarray) -> tuple[int, int]:
-        played, cards, *_ = climber.climb(n, 10**9, COOLING, True, counts, made["cards"],
-                                          made["tricks"], 10)
-        return played, int(cards)
+        played, totals, *_ = climber.climb(n, 10**9, COOLING, True, counts, *hists())
+        return played, int(totals[0])
 
     return _climb(climber, step)
 

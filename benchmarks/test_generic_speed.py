@@ -25,7 +25,7 @@ DEALS = 20_000
 
 
 def _hists() -> tuple[list[Any], list[int]]:
-    hists = new_histograms()
+    hists = new_histograms(BEGGAR)
     return [hists["cards"], hists["tricks"]], [10, 1]
 
 
@@ -70,11 +70,9 @@ def test_specialised_climber_same_start(benchmark: Any) -> None:
         climber.reset(_start(), 0, 40.0)
         climber.play_current()
         counts = np.zeros(3, dtype=np.int64)
-        hists = new_histograms()
         played = 0
         while played < GAMES:
-            played += climber.climb(GAMES - played, 10**9, COOLING, True, counts,
-                                    hists["cards"], hists["tricks"], 10)[0]
+            played += climber.climb(GAMES - played, 10**9, COOLING, True, counts, *_hists())[0]
         return played
 
     benchmark.extra_info.update(games=benchmark(climb))

@@ -31,4 +31,4 @@ def test_lanes_random_player(benchmark: Any, random_rows: npt.NDArray[np.uint8])
         return player.play(len(random_rows), max_finds=1 << 20)
 
     played = benchmark(deal_and_play)
-    benchmark.extra_info.update(deals=played[0], cards=int(played[2]), kernel=_lanes.kernel())
+    benchmark.extra_info.update(deals=played[0], cards=int(played[2][0]), kernel=_lanes.kernel())

@@ -428,18 +428,85 @@ class PlaysBackwards(Protocol):
         found by playing it backwards, longest first."""
 
 
+_I64 = npt.NDArray[np.int64]
+
+
+class SearchSampler(Protocol):
+    """What the random search asks of a sampler: the generic compiled ``Sampler``
+    (:mod:`dealsearch.search._generic`) or a game's own (:class:`FastSearch`)."""
+
+    best: int       # the best score so far, by the objective
+
+    def play(self, n: int, max_finds: int = 256, hists: Sequence[_I64] = (),
+             widths: Sequence[int] = ()) -> tuple[int, _I64, _I64, Row, _I64]:
+        """Play up to ``n`` more deals, stopping once ``max_finds`` finds are kept; adds
+        every game to ``hists`` (bins of ``widths``, one a measure). Returns (played, counts
+        per outcome, totals per measure, find rows, find results: outcome, measures, entry,
+        period)."""
+
+
+class SearchClimber(Protocol):
+    """What the climb asks of a climber: the generic compiled ``Climber``
+    (:mod:`dealsearch.search._generic`) or a game's own (:class:`FastSearch`)."""
+
+    score: int          # the current deal's score, by the objective
+    best_score: int     # the best since the last reset
+    stall: int          # mutants played since the best last improved
+    temperature: float
+
+    @property
+    def current_row(self) -> Row:
+        """The current deal."""
+
+    @property
+    def best_row(self) -> Row:
+        """The best deal since the last reset."""
+
+    def reset(self, row: Row, score: int, temperature: float) -> None:
+        """Start (again) from ``row``, whose game scored ``score``."""
+
+    def restore_best(self, row: Row, score: int) -> None:
+        """Set the best deal since the last reset (to continue from a checkpoint)."""
+
+    def perturb(self, mutations: int) -> None:
+        """Apply ``mutations`` random mutations to the current deal."""
+
+    def play_current(self) -> tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+        """Play the current deal: (outcome, measures, entry, period); sets the scores."""
+
+    def random_state(self) -> list[int]:
+        """The random generator's state, to checkpoint."""
+
+    def set_random_state(self, words: Sequence[int]) -> None:
+        """Restore a state from :meth:`random_state`."""
+
+    def climb(self, games: int, stall_limit: int, cooling: float, anneal: bool, counts: _I64,
+              hists: Sequence[_I64] = (), widths: Sequence[int] = (), max_cycles: int = 64
+              ) -> tuple[int, _I64, Row, _I64]:
+        """Play up to ``games`` mutants (fewer once it stalls or the cycles fill up); adds to
+        ``counts`` and ``hists``. Returns (played, totals per measure, cycle rows, their
+        results)."""
+
+
+class KickClimber(SearchClimber, Protocol):
+    """A game's own climber (:class:`FastSearch`): a :class:`SearchClimber` whose mutants may
+    take several mutations (``--kick``)."""
+
+    kick: int           # mutations per mutant
+
+
 @feature
 @runtime_checkable
 class FastSearch(Protocol):
     """Specialised compiled search loops, used instead of the generic ones on the kernel."""
 
     def random_player(self, options: GameOptions, seed: int, stream: int, objective: str,
-                      best: int = 0) -> Any | None:
-        """A sampler with the generic ``Sampler``'s methods, or None for these options."""
+                      best: int = 0) -> SearchSampler | None:
+        """The game's own sampler for these options, or None."""
 
     def climber(self, options: GameOptions, seed: int, stream: int, objective: str
-                ) -> Any | None:
-        """A climber with the generic ``Climber``'s methods, or None for these options."""
+                ) -> KickClimber | None:
+        """The game's own climber for these options, or None."""
 
 
 @feature
@@ -586,7 +653,7 @@ def throughput_measure(game: Game[Any]) -> str:
 
 
 def specialised_sampler(game: Game, options: GameOptions, seed: int, stream: int, objective: str,
-                  best: int = 0) -> Any | None:
+                  best: int = 0) -> SearchSampler | None:
     """The game's specialised random sampler for these options, if it has one."""
     if isinstance(game, FastSearch):
         return game.random_player(options, seed, stream, objective, best)
@@ -594,7 +661,7 @@ def specialised_sampler(game: Game, options: GameOptions, seed: int, stream: int
 
 
 def specialised_climber(game: Game, options: GameOptions, seed: int, stream: int, objective: str
-            ) -> Any | None:
+            ) -> KickClimber | None:
     """The game's specialised climber for these options, if it has one."""
     if isinstance(game, FastSearch):
         return game.climber(options, seed, stream, objective)

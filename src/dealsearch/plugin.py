@@ -31,8 +31,9 @@ bases (``class MyGame(Game[MyOptions], Reference)``): :class:`Reference` (a plai
 contract compares, ``verify --trace``, ``bench``), :class:`CycleCatalogue` (cycles named,
 catalogued and grouped), :class:`PlaysBackwards` (``search climb --reverse-every``),
 :class:`PublishedRecords` (the report's and ``verify --known``'s published deals),
-:class:`Yardstick` (``bench`` against a plain C loop), :class:`FastSearch` and
-:class:`FastBlocks` (its own compiled search loops), :class:`DeviceSearch` (``--device
+:class:`Yardstick` (``bench`` against a plain C loop), :class:`FastSearch` (its own compiled
+search loops, returning a :class:`SearchSampler` and a :class:`KickClimber`),
+:class:`FastBlocks` (its own loop for blocks of ranks), :class:`DeviceSearch` (``--device
 gpu``) and :class:`DeviceBlocks` (exhaustive blocks on ``--device gpu``). :func:`register`
 refuses a public member name that neither :class:`Game` nor a feature knows, so a misspelt
 member fails at once and a game's own helpers are private (``_helper``).
@@ -74,6 +75,7 @@ from .game import (
     GameError,
     GameOptions,
     GameResult,
+    KickClimber,
     Layout,
     OptionSpec,
     PlaysBackwards,
@@ -82,6 +84,8 @@ from .game import (
     PublishedRecords,
     Reference,
     Row,
+    SearchClimber,
+    SearchSampler,
     Yardstick,
     api_problems,
     canonical,
@@ -116,6 +120,7 @@ __all__ = [
     "GameOptions",
     "GameResult",
     "Kernel",
+    "KickClimber",
     "Layout",
     "OptionSpec",
     "PlaysBackwards",
@@ -126,6 +131,8 @@ __all__ = [
     "Reference",
     "Row",
     "RunFailed",
+    "SearchClimber",
+    "SearchSampler",
     "Yardstick",
     "api_problems",
     "canonical",

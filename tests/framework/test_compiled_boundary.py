@@ -23,7 +23,7 @@ SETUP = """
 import json, sys
 import numpy as np
 from dealsearch import _permutations
-from dealsearch.games.beggar import _engine
+from dealsearch.games.beggar import _engine, _lanes
 from dealsearch.games.beggar._climb import Climber
 from dealsearch._kernel import Kernel
 PAY = (0, 1, 2, 3, 4)
@@ -94,20 +94,22 @@ CASES: list[tuple[str, str]] = [
     ("_engine.random_rows(DECK, 1, 10 ** 23)", "seed"),
     ("_engine.random_rows(DECK, 1, 0, -1)", "stream"),
     # RandomPlayer: the constructor and play
-    ("_engine.RandomPlayer(DECK, (26, 26), (0, 1, 2, 3), 1, 0)", "deck"),
-    ("_engine.RandomPlayer(DECK, (26, 25), PAY, 1, 0)", "do not add up"),
-    ("_engine.RandomPlayer(DECK, (10, 10, 10, 11, 11), PAY, 1, 0)", "sizes"),
-    ("_engine.RandomPlayer(DECK, (26, 26), PAY, -5, 0)", "seed"),
-    ("_engine.RandomPlayer(DECK, (26, 26), PAY, 1, 0, 0)", "max_cards"),
-    ("_engine.RandomPlayer(DECK, (26, 26), PAY, 1, 0, best=-1)", "best"),
-    ("_engine.RandomPlayer(DECK, (26, 26), PAY, 1, 0).play(-1)", "n must"),
-    ("_engine.RandomPlayer(DECK, (26, 26), PAY, 1, 0).play(5, 0)", "max_finds"),
-    ("_engine.RandomPlayer(DECK, (26, 26), PAY, 1, 0).play(5, 8, HIST)", "both"),
-    ("_engine.RandomPlayer(DECK, (26, 26), PAY, 1, 0).play(5, 8, HIST, HIST[:0])", "trick_hist"),
-    ("_engine.RandomPlayer(DECK, (26, 26), PAY, 1, 0).play(5, 8, np.zeros(4), HIST)",
+    ("_lanes.RandomPlayer(DECK, (26, 26), (0, 1, 2, 3), 1, 0)", "deck"),
+    ("_lanes.RandomPlayer(DECK, (26, 25), PAY, 1, 0)", "do not add up"),
+    ("_lanes.RandomPlayer(DECK, (10, 10, 10, 11, 11), PAY, 1, 0)", "sizes"),
+    ("_lanes.RandomPlayer(DECK, (26, 26), PAY, -5, 0)", "seed"),
+    ("_lanes.RandomPlayer(DECK, (26, 26), PAY, 1, 0, 0)", "max_cards"),
+    ("_lanes.RandomPlayer(DECK, (26, 26), PAY, 1, 0, best=-1)", "best"),
+    ("_lanes.RandomPlayer(DECK, (26, 26), PAY, 1, 0).play(-1)", "n must"),
+    ("_lanes.RandomPlayer(DECK, (26, 26), PAY, 1, 0).play(5, 0)", "max_finds"),
+    ("_lanes.RandomPlayer(DECK, (26, 26), PAY, 1, 0).play(5, 8, [HIST], [10])", "histograms"),
+    ("_lanes.RandomPlayer(DECK, (26, 26), PAY, 1, 0).play(5, 8, [HIST, HIST[:0]], [10, 1])",
+     "trick_hist"),
+    ("_lanes.RandomPlayer(DECK, (26, 26), PAY, 1, 0).play(5, 8, [np.zeros(4), HIST], [10, 1])",
      "card_hist"),
-    ("_engine.RandomPlayer(DECK, (26, 26), PAY, 1, 0).play(5, 8, HIST, HIST, 0)", "card_bin"),
-    ("_engine.RandomPlayer.__new__(_engine.RandomPlayer).play(5)", "never initialised"),
+    ("_lanes.RandomPlayer(DECK, (26, 26), PAY, 1, 0).play(5, 8, [HIST, HIST], [0, 1])",
+     "card_bin"),
+    ("_lanes.RandomPlayer.__new__(_lanes.RandomPlayer).play(5)", "never initialised"),
     # predecessors: the state tuple and the payments
     ("_engine.predecessors((1, 2, 3), PAY)", "9 numbers"),
     ("_engine.predecessors([0, 0, 0, 2, 0, 0, 0, 2, 0], PAY)", "9 numbers"),
@@ -136,17 +138,19 @@ CASES: list[tuple[str, str]] = [
     ("climber().play_current()", "no deal yet"),
     ("climber().perturb(1)", "no deal yet"),
     ("climber().current_row", "no deal yet"),
-    ("Climber.__new__(Climber).climb(5, 10, 0.9, True, COUNTS, HIST, HIST, 10)", "no deal yet"),
+    ("Climber.__new__(Climber).climb(5, 10, 0.9, True, COUNTS)", "no deal yet"),
     ("ready().perturb(-1)", "mutations"),
-    ("ready().climb(-1, 10, 0.9, True, COUNTS, HIST, HIST, 10)", "games"),
-    ("ready().climb(10, 0, 0.9, True, COUNTS, HIST, HIST, 10)", "stall_limit"),
-    ("ready().climb(10, 10, -0.5, True, COUNTS, HIST, HIST, 10)", "cooling"),
-    ("ready().climb(10, 10, 2.0, True, COUNTS, HIST, HIST, 10)", "cooling"),
-    ("ready().climb(10, 10, 0.9, True, COUNTS[:2], HIST, HIST, 10)", "counts"),
-    ("ready().climb(10, 10, 0.9, True, COUNTS, HIST.astype(np.int32), HIST, 10)", "card_hist"),
-    ("ready().climb(10, 10, 0.9, True, COUNTS, HIST, HIST[:0], 10)", "trick_hist"),
-    ("ready().climb(10, 10, 0.9, True, COUNTS, HIST, HIST, 0)", "card_bin"),
-    ("ready().climb(10, 10, 0.9, True, COUNTS, HIST, HIST, 10, 0)", "max_cycles"),
+    ("ready().climb(-1, 10, 0.9, True, COUNTS)", "games"),
+    ("ready().climb(10, 0, 0.9, True, COUNTS)", "stall_limit"),
+    ("ready().climb(10, 10, -0.5, True, COUNTS)", "cooling"),
+    ("ready().climb(10, 10, 2.0, True, COUNTS)", "cooling"),
+    ("ready().climb(10, 10, 0.9, True, COUNTS[:2])", "counts"),
+    ("ready().climb(10, 10, 0.9, True, COUNTS, [HIST.astype(np.int32), HIST], [10, 1])",
+     "card_hist"),
+    ("ready().climb(10, 10, 0.9, True, COUNTS, [HIST, HIST[:0]], [10, 1])", "trick_hist"),
+    ("ready().climb(10, 10, 0.9, True, COUNTS, [HIST, HIST], [0, 1])", "card_bin"),
+    ("ready().climb(10, 10, 0.9, True, COUNTS, [HIST, HIST], [10, 2])", "histograms"),
+    ("ready().climb(10, 10, 0.9, True, COUNTS, (), (), 0)", "max_cycles"),
     ("ready().set_random_state([0, 0, 0, 0])", "random state"),
     ("ready().set_random_state([1, 2, 3])", "random state"),
     ("ready().set_random_state([1, 2, 3, -4])", "random state"),
@@ -325,17 +329,17 @@ def test_good_arguments_still_play() -> None:
     import numpy as np
 
     from dealsearch import _permutations
-    from dealsearch.games.beggar import _engine
+    from dealsearch.games.beggar import _engine, _lanes
     from dealsearch.games.beggar._climb import Climber
 
     pay, deck = (0, 1, 2, 3, 4), (36, 4, 4, 4, 4)
     rows = _engine.random_rows(deck, 4, 1)
     assert len(_engine.play_rows(rows, (26, 26), pay, 10_000, None)[0]) == 4
-    assert _engine.RandomPlayer(deck, (18, 17, 17), pay, 1, 0).play(4)[0] == 4
+    assert _lanes.RandomPlayer(deck, (18, 17, 17), pay, 1, 0).play(4)[0] == 4
     climber = Climber((26, 26), pay, 1, 0)
     climber.reset(rows[0], 0, 1.0)
-    played = climber.climb(5, 10, 0.9, True, np.zeros(3, np.int64), np.zeros(4, np.int64),
-                           np.zeros(4, np.int64), 10)[0]
+    played = climber.climb(5, 10, 0.9, True, np.zeros(3, np.int64),
+                           [np.zeros(4, np.int64), np.zeros(4, np.int64)], [10, 1])[0]
     assert played == 5
     assert len(_permutations.permutation_block(np.array([0, 0, 1], np.uint8), 5)) == 3
     # hand 2 has just taken a pile of its jack and hand 1's numeral: both can be undone

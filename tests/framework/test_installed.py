@@ -52,6 +52,7 @@ def test_the_source_package_holds_what_the_wheel_must_ship() -> None:
     files = shipped()
     for expected in ("py.typed", "games/beggar/data/known_deals.csv", "games/beggar/yardstick.c",
                      "games/beggar/_lanes_kernel.h", "games/beggar/_lanes_step.h",
+                     "games/beggar/_rule_step.h",
                      "games/beggar/_gpu_kernel.cu", "games/beggar/_gpu_step.h",
                      "games/beggar/_deals.h", "games/beggar/_gpu_random.h",
                      "games/beggar/_gpu_warp.h",

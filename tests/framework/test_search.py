@@ -512,7 +512,7 @@ def test_a_kick_of_three_moves_a_mutant_further_than_one():
             assert climber.kick == 1  # the default
             climber.kick = kick
             climber.reset(row, 0, float("inf"))  # the first mutant is always accepted
-            climber.climb(1, 10, 1.0, True, counts, hist, hist.copy(), 1000)
+            climber.climb(1, 10, 1.0, True, counts, (hist, hist.copy()), (1000, 1))
             moved[kick] += int((climber.current_row != row).sum())
     assert moved[3] > 2 * moved[1] > 0
 

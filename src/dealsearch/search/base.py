@@ -77,7 +77,8 @@ class Report:
         """An empty report with the game's outcomes and histograms."""
         return cls(key, outcomes=[0] * len(game.outcomes), histograms=new_histograms(game))
 
-    def count(self, game: Game, counts: Sequence[int], totals: Sequence[int]) -> None:
+    def count(self, game: Game, counts: Sequence[int] | npt.NDArray[np.int64],
+              totals: Sequence[int] | npt.NDArray[np.int64]) -> None:
         """Add per-outcome counts and per-measure totals (in the game's order)."""
         for code, n in enumerate(counts):
             self.outcomes[code] += int(n)

@@ -24,6 +24,7 @@ import numpy as np
 
 from ..game import (
     PlaysBackwards,
+    SearchClimber,
     histogram,
     specialised_climber,
     throughput_measure,
@@ -120,12 +121,15 @@ def _shares(games: int, climbers: int) -> list[int]:
     return [games // climbers + (c < games % climbers) for c in range(climbers)]
 
 
-def climber_for(spec: SearchSpec, stream: int) -> Any:
-    """The game's own fast climber if it has one, else the generic compiled climber."""
+def climber_for(spec: SearchSpec, stream: int) -> SearchClimber:
+    """The game's own fast climber if it has one (kicked ``spec.kick`` times a mutant), else
+    the generic compiled climber."""
     game, options = spec.plugin, spec.options
     objective = spec.objective or game.measures[0]
     fast = specialised_climber(game, options, spec.seed, stream, objective)
     if fast is not None:
+        if spec.kick != 1:  # the default: a climber need not be told
+            fast.kick = spec.kick
         return fast
     layout = spec.layout
     return Climber(game.kernel(options), layout.deck, layout.segments, layout.unordered,
@@ -180,8 +184,6 @@ def climb_slice(spec: SearchSpec, task: Task) -> Report:
             row = climber.current_row
             report.finds.append((compact(row, spec), results_of(spec, row[None, :])[0]))
 
-    if spec.kick != 1:
-        climber.kick = spec.kick
     if state is None:
         state = {"restarts": 0, "record": 0, "improvements": 0}
         if spec.restart in ("pool", "crossover"):
@@ -233,7 +235,7 @@ def _keep_best(pool: list[list[Any]], row: list[int], score: int) -> None:
     del pool[POOL_SIZE:]
 
 
-def _grow_backwards(spec: SearchSpec, climber: Any, state: dict[str, Any],
+def _grow_backwards(spec: SearchSpec, climber: SearchClimber, state: dict[str, Any],
                     report: Report) -> None:
     """Try to extend the climber's best deal backwards (a
     :class:`~dealsearch.game.PlaysBackwards`'s ``longer_starts``); continue

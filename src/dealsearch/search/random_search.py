@@ -18,7 +18,7 @@ import numpy as np
 
 from .._kernel import Kernel
 from ..errors import BadOption
-from ..game import finished, specialised_sampler
+from ..game import SearchSampler, finished, specialised_sampler
 from ._generic import Sampler
 from .base import MAX_FINDS, NumberedSearch, Report, Task, compact, results_of
 from .device import play_on_device
@@ -86,7 +86,7 @@ class RandomSearch(NumberedSearch):
         self.chunks.finish(report.key, max(1, -(-report.deals // CHUNK_DEALS)))
 
 
-def sampler(spec: SearchSpec, stream: int, best: int = 0) -> Any:
+def sampler(spec: SearchSpec, stream: int, best: int = 0) -> SearchSampler:
     """The game's own fast random player if it has one, else the generic compiled sampler."""
     game, options = spec.plugin, spec.options
     objective = spec.objective or game.measures[0]

@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from dealsearch.games.beggar import _engine
+from dealsearch.games.beggar import _engine, _lanes
 from dealsearch.games.beggar.notation import STANDARD
 from dealsearch.search.exhaustive import count_deals
 
@@ -84,6 +84,6 @@ def test_random_player_deals_the_rows_of_random_rows(deck: tuple[int, ...]) -> N
     n = sum(deck)
     sizes = (n // 2, n - n // 2)
     for stream in range(4):
-        player = _engine.RandomPlayer(deck, sizes, STANDARD.payments, 5, stream)
-        rows = player.play(1)[4]
+        player = _lanes.RandomPlayer(deck, sizes, STANDARD.payments, 5, stream)
+        rows = player.play(1)[3]
         assert (rows[0] == _engine.random_rows(deck, 1, 5, stream)[0]).all()

@@ -174,17 +174,46 @@ def test_empty_batch() -> None:
 
 # ---------------------------------------------------------------- the random player
 
-def plays(player: _engine.RandomPlayer | _lanes.RandomPlayer, calls: list[int],
-          max_finds: int) -> list[object]:
+def plays(player: _lanes.RandomPlayer, calls: list[int], max_finds: int) -> list[object]:
     """Everything ``player`` reports over several play calls, with histograms."""
     seen: list[object] = []
     for n in calls:
-        card_hist = np.zeros(40, dtype=np.int64)
-        trick_hist = np.zeros(40, dtype=np.int64)
-        played, counts, cards, tricks, rows, results = player.play(
-            n, max_finds, card_hist, trick_hist, 7)
-        seen += [played, counts.tolist(), cards, tricks, rows.tolist(), results.tolist(),
-                 card_hist.tolist(), trick_hist.tolist(), player.best, player.dealt]
+        hists = (np.zeros(40, dtype=np.int64), np.zeros(40, dtype=np.int64))
+        played, counts, totals, rows, results = player.play(n, max_finds, hists, (7, 1))
+        seen += [played, counts.tolist(), totals.tolist(), rows.tolist(), results.tolist(),
+                 hists[0].tolist(), hists[1].tolist(), player.best, player.dealt]
+    return seen
+
+
+def expected_plays(args: tuple, calls: list[int], max_finds: int) -> list[object]:
+    """What ``plays`` must see, worked out from the stream's rows (``random_rows``) played by
+    ``_engine.play_rows``: each call counts deals in order until ``max_finds`` finds."""
+    deck, sizes, payments, seed, stream, max_cards, max_tricks, best, by_tricks = args
+    rows = _engine.random_rows(deck, sum(calls), seed, stream)
+    outcome, _, cards, tricks, _, cycle = _engine.play_rows(rows, sizes, payments, max_cards,
+                                                            max_tricks)
+    seen: list[object] = []
+    dealt = 0
+    for n in calls:
+        counts, totals, found, results = [0, 0, 0], [0, 0], [], []
+        card_hist, trick_hist = [0] * 40, [0] * 40
+        played = 0
+        while played < n and len(found) < max_finds:
+            d = dealt + played
+            played += 1
+            counts[outcome[d]] += 1
+            totals[0] += int(cards[d])
+            totals[1] += int(tricks[d])
+            card_hist[min(cards[d] // 7, 39)] += 1
+            trick_hist[min(tricks[d], 39)] += 1
+            score = int(tricks[d] if by_tricks else cards[d])
+            if outcome[d] == 1 or (outcome[d] == 0 and score > best):
+                best = score if outcome[d] == 0 else best
+                found.append(rows[d].tolist())
+                results.append([int(outcome[d]), int(cards[d]), int(tricks[d]),
+                                *map(int, cycle[d])])
+        dealt += played
+        seen += [played, counts, totals, found, results, card_hist, trick_hist, best, dealt]
     return seen
 
 
@@ -194,21 +223,18 @@ def plays(player: _engine.RandomPlayer | _lanes.RandomPlayer, calls: list[int],
     (STANDARD.deck, (18, 17, 17), False, (None, 300)),
     ((14, 1, 2, 2, 1), (10, 10), False, (None, None)),       # cycles often
     ((12, 2, 1, 1, 2), (6, 6, 6), True, (500, 60)),
+    ((72, 8, 8, 8, 8), (52, 52), False, (None, None)),       # rows, on the ring engine
 ])
-def test_random_player_matches_the_engine_s(kernel: str, deck: tuple[int, ...],
-                                            sizes: tuple[int, ...], by_tricks: bool,
-                                            limits: tuple[int | None, int | None]) -> None:
+def test_random_player_counts_and_keeps_what_the_engine_plays(
+        kernel: str, deck: tuple[int, ...], sizes: tuple[int, ...], by_tricks: bool,
+        limits: tuple[int | None, int | None]) -> None:
     # calls that split the stream differently, and finds that fill up mid-batch
     for calls, max_finds in (([5000, 1, 4999], 256), ([3000] * 4, 3), ([9000], 1)):
+        if sum(deck) > 64:
+            calls = [n // 20 for n in calls]
         args = (deck, sizes, STANDARD.payments[:len(deck)], 7, 2, *limits, 10, by_tricks)
         assert (plays(_lanes.RandomPlayer(*args), calls, max_finds)
-                == plays(_engine.RandomPlayer(*args), calls, max_finds))
-
-
-def test_random_player_refuses_decks_above_the_bit_planes() -> None:
-    with pytest.raises(ValueError, match="at most 64"):
-        _lanes.RandomPlayer(tuple(2 * c for c in STANDARD.deck), (52, 52), STANDARD.payments,
-                            1, 0)
+                == expected_plays(args, calls, max_finds))
 
 
 def test_random_player_checks_its_arguments() -> None:
@@ -217,8 +243,12 @@ def test_random_player_checks_its_arguments() -> None:
     with pytest.raises(ValueError, match="sizes"):
         _lanes.RandomPlayer(STANDARD.deck, (26, 25), STANDARD.payments, 1, 0)
     player = _lanes.RandomPlayer(STANDARD.deck, (26, 26), STANDARD.payments, 1, 0)
-    with pytest.raises(ValueError, match="card_hist"):
-        player.play(10, 5, np.zeros(3, dtype=np.int64))
+    with pytest.raises(ValueError, match="histograms"):
+        player.play(10, 5, (np.zeros(3, dtype=np.int64),), (10,))
+    with pytest.raises(ValueError, match="histograms"):
+        player.play(10, 5, (np.zeros(3, dtype=np.int64),) * 2, (10, 2))
+    with pytest.raises(ValueError, match="trick_hist"):
+        player.play(10, 5, (np.zeros(3, dtype=np.int64), np.zeros(3)), (10, 1))
 
 
 # ---------------------------------------------------------------- kernels

@@ -16,7 +16,7 @@ import pytest
 
 from dealsearch._permutations import permutation_block
 from dealsearch.cli import main
-from dealsearch.games.beggar import _engine
+from dealsearch.games.beggar import _engine, _lanes
 from dealsearch.games.beggar.engine import play, play_batch
 from dealsearch.games.beggar.notation import STANDARD, Deal, Rules, format_deal, parse_deal
 from dealsearch.games.beggar.reference import play_reference
@@ -73,8 +73,8 @@ def test_cycles_agree_with_reference(n_cards: int, players: int) -> None:
     deck = CYCLING[n_cards]
     rules = STANDARD.with_deck(deck)
     sizes = Rules.deal_sizes(n_cards, players)
-    player = _engine.RandomPlayer(deck, sizes, STANDARD.payments, 1, players)
-    _, _, _, _, rows, results = player.play(3_000, max_finds=64)
+    player = _lanes.RandomPlayer(deck, sizes, STANDARD.payments, 1, players)
+    _, _, _, rows, results = player.play(3_000, max_finds=64)
     rows = rows[results[:, 0] == 1][:3]
     assert len(rows), "the deck should give cycles"
     for limits in ((None, None), (None, 3)):

@@ -14,14 +14,8 @@ class Climber:
     temperature: float
     kick: int
     def __init__(
-        self,
-        sizes: Sequence[int],
-        payments: Sequence[int],
-        seed: int,
-        stream: int,
-        max_cards: int | None = None,
-        max_tricks: int | None = None,
-        by_tricks: bool = False,
+        self, sizes: Sequence[int], payments: Sequence[int], seed: int, stream: int,
+        max_cards: int | None = None, max_tricks: int | None = None, by_tricks: bool = False,
     ) -> None: ...
     def reset(self, row: npt.NDArray[np.uint8], score: int, temperature: float) -> None: ...
     def restore_best(self, row: npt.NDArray[np.uint8], score: int) -> None: ...
@@ -30,18 +24,13 @@ class Climber:
     @property
     def best_row(self) -> npt.NDArray[np.uint8]: ...
     def perturb(self, mutations: int) -> None: ...
-    def play_current(self) -> tuple[int, int, int, int, int, int, int]: ...
+    def play_current(
+        self,
+    ) -> tuple[int, tuple[int, int], tuple[int, int], tuple[int, int]]: ...
     def random_state(self) -> list[int]: ...
     def set_random_state(self, words: Sequence[int]) -> None: ...
     def climb(
-        self,
-        games: int,
-        stall_limit: int,
-        cooling: float,
-        anneal: bool,
-        counts: npt.NDArray[np.int64],
-        card_hist: npt.NDArray[np.int64],
-        trick_hist: npt.NDArray[np.int64],
-        card_bin: int,
-        max_cycles: int = 64,
-    ) -> tuple[int, int, npt.NDArray[np.uint8], npt.NDArray[np.int64]]: ...
+        self, games: int, stall_limit: int, cooling: float, anneal: bool,
+        counts: npt.NDArray[np.int64], hists: Sequence[npt.NDArray[np.int64]] = (),
+        widths: Sequence[int] = (), max_cycles: int = 64,
+    ) -> tuple[int, npt.NDArray[np.int64], npt.NDArray[np.uint8], npt.NDArray[np.int64]]: ...

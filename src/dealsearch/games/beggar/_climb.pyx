@@ -10,7 +10,7 @@ crossed) or, when annealing, with probability exp(delta / T).
 
 cimport cython
 from libc.math cimport exp
-from libc.stdint cimport UINT64_MAX, int64_t, uint8_t
+from libc.stdint cimport INT64_MAX, UINT64_MAX, int64_t, uint8_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy
 
@@ -19,16 +19,26 @@ import numpy as np
 from dealsearch.games.beggar._engine cimport (
     MAX_CARDS,
     MAX_SEATS,
-    OUTCOME_CYCLE,
+    RESULT_COLUMNS,
     Outcome,
+    Tally,
     fill_table,
     play_cards,
     scratch_free,
     scratch_init,
+    start_tally,
+    store_result,
+    tally,
 )
 from dealsearch._random cimport Rng, rng_below, rng_next, rng_seed
 
-from dealsearch.games.beggar._engine import _check_codes, _check_payments, _whole, _whole_list
+from dealsearch.games.beggar._engine import (
+    _check_codes,
+    _check_payments,
+    _tally_args,
+    _whole,
+    _whole_list,
+)
 
 cdef enum:
     TRIES = 64          # attempts to find a card of another class before giving up a swap
@@ -155,15 +165,15 @@ cdef class Climber:
         memcpy(self.best, self.current, self.n_cards)
 
     def play_current(self):
-        """Play the current deal: (outcome, cards, tricks, entry_cards, entry_tricks,
-        period_cards, period_tricks); the score and best are set from it."""
+        """Play the current deal: (outcome, (cards, tricks), entry (cards, tricks), period
+        (cards, tricks)), as the generic ``Climber``; the score and best are set from it."""
         cdef Outcome res
         self.need_row()
         if play_cards(&self.table, self.current, self.sizes, &self.scratch, &res) != 0:
             raise MemoryError("no memory for the cycle detector")
         self.score = self.best_score = res.tricks if self.by_tricks else res.cards
-        return (res.outcome, res.cards, res.tricks, res.entry_cards, res.entry_tricks,
-                res.period_cards, res.period_tricks)
+        return (res.outcome, (res.cards, res.tricks), (res.entry_cards, res.entry_tricks),
+                (res.period_cards, res.period_tricks))
 
     @property
     def kick(self):
@@ -189,14 +199,15 @@ cdef class Climber:
 
     @cython.boundscheck(False)
     @cython.wraparound(False)
-    def climb(self, games, stall_limit, cooling, anneal, counts, card_hist, trick_hist,
-              card_bin, max_cycles=64):
+    def climb(self, games, stall_limit, cooling, anneal, counts, hists=(), widths=(),
+              max_cycles=64):
         """Play up to ``games`` mutants, or fewer if the climber stalls or cycles fill up.
 
-        Returns (played, total_cards, cycle_rows, cycle_results): every mutant whose game
-        never ends is kept (rows and cards/tricks/entry/period/outcome), never accepted.
-        ``counts`` (per outcome) and the histograms (int64 arrays) are added to; the card
-        histogram has bins of ``card_bin`` cards.
+        Returns what the generic ``Climber.climb`` does: (played, totals (cards, tricks),
+        cycle_rows, cycle_results): every mutant whose game never ends is kept (rows and
+        outcome, measures, entry, period), never accepted. ``counts`` (per outcome) and
+        ``hists`` (a card and a trick histogram, int64 arrays, of bin ``widths`` any and 1)
+        are added to.
         """
         self.need_row()
         cdef Py_ssize_t wanted = _whole("games", games, 0)
@@ -204,18 +215,17 @@ cdef class Climber:
         cdef double cool = _real("cooling", cooling, 0, 1)
         cdef bint annealing = bool(anneal)
         cdef int64_t[::1] counts_v = _counts_array("counts", counts, 3)
-        cdef int64_t[::1] card_v = _counts_array("card_hist", card_hist, 1)
-        cdef int64_t[::1] trick_v = _counts_array("trick_hist", trick_hist, 1)
-        cdef int bin_cards = _whole("card_bin", card_bin, 1, 1 << 30)
+        card_hist, trick_hist, card_bin = _tally_args(hists, widths)
         cdef int cycles_max = _whole("max_cycles", max_cycles, 1, 1 << 20)
+        # best INT64_MAX: the tally's finds are the cycles alone
+        cdef Tally t = start_tally(counts_v, card_hist, trick_hist, card_bin, INT64_MAX, False)
         cdef uint8_t* trial = self.trial
         cdef Outcome res
         cdef Py_ssize_t played = 0
-        cdef int64_t total_cards = 0, score, delta
+        cdef int64_t score, delta
         cdef int status = 0, n_cycles = 0, _kick
-        cdef Py_ssize_t card_top = card_v.shape[0] - 1, trick_top = trick_v.shape[0] - 1
         cycle_rows = np.empty((cycles_max, self.n_cards), dtype=np.uint8)
-        cycle_results = np.empty((cycles_max, 7), dtype=np.int64)
+        cycle_results = np.empty((cycles_max, RESULT_COLUMNS), dtype=np.int64)
         cdef uint8_t[:, ::1] rows_v = cycle_rows
         cdef int64_t[:, ::1] results_v = cycle_results
         with nogil:
@@ -227,21 +237,11 @@ cdef class Climber:
                 if status != 0:
                     break
                 played += 1
-                counts_v[res.outcome] += 1
-                total_cards += res.cards
-                card_v[min(res.cards // bin_cards, card_top)] += 1
-                trick_v[min(res.tricks, trick_top)] += 1
                 self.temperature *= cool
                 self.stall += 1
-                if res.outcome == OUTCOME_CYCLE:
+                if tally(&t, &res):         # a cycle
                     memcpy(&rows_v[n_cycles, 0], trial, self.n_cards)
-                    results_v[n_cycles, 0] = res.cards
-                    results_v[n_cycles, 1] = res.tricks
-                    results_v[n_cycles, 2] = res.entry_cards
-                    results_v[n_cycles, 3] = res.entry_tricks
-                    results_v[n_cycles, 4] = res.period_cards
-                    results_v[n_cycles, 5] = res.period_tricks
-                    results_v[n_cycles, 6] = res.outcome
+                    store_result(&res, &results_v[n_cycles, 0])
                     n_cycles += 1
                     continue
                 score = res.tricks if self.by_tricks else res.cards
@@ -256,7 +256,8 @@ cdef class Climber:
                         self.stall = 0
         if status != 0:
             raise MemoryError("no memory for the cycle detector")
-        return played, total_cards, cycle_rows[:n_cycles], cycle_results[:n_cycles]
+        return (played, np.array([t.cards, t.tricks], dtype=np.int64), cycle_rows[:n_cycles],
+                cycle_results[:n_cycles])
 
     cdef void mutate(self, uint8_t* row) noexcept nogil:
         cdef int n = self.n_cards, kind = rng_below(&self.rng, 4), i, j, _try, a, b, k

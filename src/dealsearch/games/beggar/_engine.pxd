@@ -1,6 +1,9 @@
 # The compiled game loop's C-level API: what other Cython modules may cimport.
 from libc.stdint cimport int8_t, int64_t, uint8_t, uint64_t
 
+from dealsearch._cycle cimport StateStore, store_find_or_add, store_free, store_init, store_marks
+from dealsearch._random cimport Rng
+
 cdef enum:
     MAX_SEATS = 4
     MAX_CLASSES = 8
@@ -10,6 +13,8 @@ cdef enum:
     OUTCOME_WIN = 0
     OUTCOME_CYCLE = 1
     OUTCOME_LIMIT = 2
+    STATE_WORDS = 4 * MAX_SEATS + 1     # a trick-boundary state for the exact store
+    RESULT_COLUMNS = 7  # a find's result row: outcome, cards, tricks, entry and period
 
 
 # A hand (or the pile) as bit-planes: bit i of plane b is bit b of the class of the card at
@@ -44,35 +49,86 @@ cdef struct Outcome:
 
 
 cdef struct Snapshot:
-    # A trick-boundary state (the pile is empty) and when it was reached.
+    # A trick-boundary state (the pile is empty): phase 1's saved state.
     Hand hand[MAX_SEATS]
     int to_move
-    int64_t cards
-    int64_t tricks
-
-
-cdef struct Detector:
-    # The exact state-hash cycle detector's memory, reused from game to game.
-    Snapshot* states
-    uint64_t* hashes
-    int* slots              # open addressing: index + 1 into states, 0 = empty
-    int count
-    int capacity
-    int n_slots             # a power of two
 
 
 cdef struct Scratch:
-    # A thread's memory for playing deals of one size: the bit-plane engine's cycle detector
-    # and, for deals of more than PLANE_CARDS cards (or if asked), the ring engine's: a
-    # _ring.Ring, NULL when deals play on bit-planes, opaque here so that this file and
-    # _ring.pxd need not cimport each other.
-    Detector det
+    # A thread's memory for playing deals of one size: the bit-plane engine's exact store
+    # (phase 2 of the cycle detector) and, for deals of more than PLANE_CARDS cards (or if
+    # asked), the ring engine's: a _ring.Ring, NULL when deals play on bit-planes, opaque here
+    # so that this file and _ring.pxd need not cimport each other.
+    StateStore det
     void* ring
 
 
-cdef int detector_init(Detector* det) noexcept nogil
-cdef void detector_free(Detector* det) noexcept nogil
-cdef int play_game(const Table* table, const Hand* start, Detector* det,
+cdef inline int detector_init(StateStore* det) noexcept nogil:
+    # The bit-plane engine's exact store (STATE_WORDS words a state, marked with cards and
+    # tricks); free it with store_free.
+    return store_init(det, STATE_WORDS * sizeof(uint64_t), 2)
+
+
+# The seats' bookkeeping both engines (this one and _ring) keep as they play.
+
+cdef inline int leave(Outcome* res, uint8_t* alive, int* succ, int seat, int seats,
+                      int n_alive) noexcept nogil:
+    # ``seat`` is out: recorded, and unlinked from the ring of seats still in; how many are.
+    cdef int s
+    res.out[res.n_out] = <int8_t>seat
+    res.n_out += 1
+    alive[seat] = 0
+    for s in range(seats):
+        if alive[s] and succ[s] == seat:
+            succ[s] = succ[seat]
+    return n_alive - 1
+
+
+cdef inline void rest_out(Outcome* res, const int* succ, int owner, int n_alive) noexcept nogil:
+    # ``owner`` holds every card: the other players still in go out, in turn after them.
+    cdef int seat = owner, _r
+    for _r in range(n_alive - 1):
+        seat = succ[seat]
+        res.out[res.n_out] = <int8_t>seat
+        res.n_out += 1
+
+
+cdef inline void stop_at_limit(Outcome* res, const int* lengths, int seats, int64_t cards,
+                               int64_t tricks) noexcept nogil:
+    # The agreed limit: the player holding most cards (``lengths``) wins, none on a tie.
+    cdef int seat, best = -1
+    res.outcome = OUTCOME_LIMIT
+    res.winner = -1
+    for seat in range(seats):
+        if lengths[seat] > best:
+            best, res.winner = lengths[seat], seat
+        elif lengths[seat] == best:
+            res.winner = -1
+    res.cards, res.tricks = cards, tricks
+
+
+cdef inline int first_repeat(StateStore* store, const uint8_t* state, int64_t cards,
+                             int64_t tricks, Outcome* res) noexcept nogil:
+    # Phase 2 of either engine at a trick boundary: store the state; at its first repeat fill
+    # ``res`` with the cycle and return 1; 0 for a new state, -2 if the store cannot grow.
+    cdef int64_t marks[2]
+    marks[0], marks[1] = cards, tricks
+    cdef int found = store_find_or_add(store, state, marks)
+    if found == -2:
+        return -2
+    if found < 0:
+        return 0
+    res.outcome = OUTCOME_CYCLE
+    res.winner = -1
+    res.cards, res.tricks = cards, tricks
+    res.entry_cards = store_marks(store, found)[0]
+    res.entry_tricks = store_marks(store, found)[1]
+    res.period_cards = cards - res.entry_cards
+    res.period_tricks = tricks - res.entry_tricks
+    return 1
+
+
+cdef int play_game(const Table* table, const Hand* start, StateStore* det,
                    Outcome* result) noexcept nogil
 cdef void deal_hands(const uint8_t* cards, const int* sizes, int seats,
                      Hand* hands) noexcept nogil
@@ -84,8 +140,39 @@ cdef int fill_table(Table* t, int* size_of, object sizes, object payments, Py_ss
                     object max_cards, object max_tricks) except -1
 
 
+cdef struct RowResults:
+    # play_rows' arrays (see row_results), written a deal at a time by put_result.
+    uint8_t* outcome
+    int8_t* winner          # 0-based, -1 for none
+    int64_t* cards
+    int64_t* tricks
+    int8_t* out             # seats a row: 0-based seats in the order they went out, -1 after
+    int64_t* cycle          # 4 a row: entry_cards, entry_tricks, period_cards, period_tricks
+    int seats
+
+
+cdef object rows_setup(deals, sizes, payments, max_cards, max_tricks, Table* table,
+                       int* size_of, RowResults* into)
+cdef object row_results(Py_ssize_t n, int seats, RowResults* into)
+
+
+cdef inline void put_result(const RowResults* r, Py_ssize_t row, const Outcome* res) noexcept nogil:
+    cdef int seat
+    r.outcome[row] = <uint8_t>res.outcome
+    r.winner[row] = <int8_t>res.winner
+    r.cards[row] = res.cards
+    r.tricks[row] = res.tricks
+    for seat in range(res.n_out):
+        r.out[row * r.seats + seat] = res.out[seat]
+    r.cycle[4 * row] = res.entry_cards
+    r.cycle[4 * row + 1] = res.entry_tricks
+    r.cycle[4 * row + 2] = res.period_cards
+    r.cycle[4 * row + 3] = res.period_tricks
+
+
 # Bit-planes and rows, shared by this engine and the lanes (_lanes.pyx): a deal held as
-# bit-planes (bit i: card i of the row) cut into its hands, and written back as a row.
+# bit-planes (bit i: card i of the row) cut into its hands, made from a row and written back
+# as one.
 cdef inline void split_deal(const uint64_t* planes, const int* sizes, int seats,
                             Hand* hands) noexcept nogil:
     cdef int seat, b, offset = 0
@@ -99,6 +186,17 @@ cdef inline void split_deal(const uint64_t* planes, const int* sizes, int seats,
         offset += sizes[seat]
 
 
+cdef inline void row_to_planes(const uint8_t* row, int n_cards, uint64_t* planes) noexcept nogil:
+    cdef int bit
+    cdef uint64_t cls
+    planes[0] = planes[1] = planes[2] = 0
+    for bit in range(n_cards):
+        cls = row[bit]
+        planes[0] |= (cls & 1) << bit
+        planes[1] |= ((cls >> 1) & 1) << bit
+        planes[2] |= ((cls >> 2) & 1) << bit
+
+
 cdef inline void planes_to_row(const uint64_t* planes, int n_cards, uint8_t* row) noexcept nogil:
     cdef int i
     for i in range(n_cards):
@@ -106,8 +204,8 @@ cdef inline void planes_to_row(const uint64_t* planes, int n_cards, uint8_t* row
                            | (((planes[2] >> i) & 1) << 2))
 
 
-# What a random player counts of each game it plays, shared by this engine's RandomPlayer and
-# the lanes' (so both count and keep finds alike, as the seeded runs' equality needs).
+# What a player counts of each game it plays: the lanes' RandomPlayer and BlockPlayer, and the
+# climber (which keeps only cycles: best INT64_MAX).
 cdef struct Tally:
     int64_t* counts         # games per outcome code
     int64_t* card_hist      # NULL: no histograms
@@ -143,12 +241,19 @@ cdef inline bint tally(Tally* t, const Outcome* res) noexcept nogil:
 
 
 cdef inline void store_result(const Outcome* res, int64_t* row) noexcept nogil:
-    # A find's result row: outcome, winner, cards, tricks, entry and period (cards, tricks).
-    row[0] = res.outcome
-    row[1] = res.winner
-    row[2] = res.cards
-    row[3] = res.tricks
-    row[4] = res.entry_cards
-    row[5] = res.entry_tricks
-    row[6] = res.period_cards
-    row[7] = res.period_tricks
+    # A find's result row in the framework's shape (dealsearch.search._generic): outcome,
+    # measures (cards, tricks), entry (cards, tricks), period (cards, tricks).
+    row[0], row[1], row[2] = res.outcome, res.cards, res.tricks
+    row[3], row[4] = res.entry_cards, res.entry_tricks
+    row[5], row[6] = res.period_cards, res.period_tricks
+
+
+cdef class _Dealer:
+    # A deck dealt at random: bit-planes up to 64 cards (_deals.h's counter-based dealer),
+    # a row of card classes above (_random's generator, in sequence).
+    cdef uint8_t[::1] courts        # bit-planes: the court cards' classes, ascending
+    cdef uint8_t[::1] deck          # rows: every card of the deck, ascending
+    cdef readonly int n_courts
+    cdef readonly int n_cards
+    cdef void deal(self, Rng* rng, uint64_t key, uint64_t index, uint64_t* planes,
+                   uint8_t* row) noexcept nogil

@@ -14,9 +14,9 @@ Cycle detection has two phases so that it costs almost nothing on terminating ga
    moved to the current state at powers of two. It proves that a state repeats, but not where
    the first repeat is.
 2. Only if phase 1 proves a repeat (or reaches the agreed limit, before which a repeat may have
-   gone unseen), replay from the deal with the state-hash detector: every trick-boundary state
-   is hashed and stored, and every hash hit is confirmed by comparing the states exactly, so
-   the first repeated state, its entry and its period are exact.
+   gone unseen), replay from the deal with ``_cycle.pxd``'s exact store: every trick-boundary
+   state is hashed and stored, and every hash hit is confirmed by comparing the states
+   exactly, so the first repeated state, its entry and its period are exact.
 
 Bit-planes hold at most 64 cards; larger deals play on ``_ring`` (hands as ring buffers), and
 ``play_cards`` chooses by size, so every entry point below takes deals of any size. Each entry
@@ -25,8 +25,7 @@ point checks its arguments once (ValueError) before its nogil loop, which indexe
 
 cimport cython
 from libc.stdint cimport INT64_MAX, UINT64_MAX, int8_t, int64_t, uint8_t, uint64_t
-from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memcpy, memset
+from libc.string cimport memset
 
 import numpy as np
 
@@ -36,6 +35,7 @@ from dealsearch.checks import whole_list
 cimport numpy as cnp
 
 from dealsearch._bits cimport low_bit
+from dealsearch._cycle cimport store_clear
 from dealsearch._random cimport Rng, rng_seed, shuffle_row
 from dealsearch.games.beggar._deals cimport ds_deal_planes, ds_seed_key, ds_stream_key
 from dealsearch.games.beggar._ring cimport Ring, ring_free, ring_new, ring_play
@@ -46,7 +46,8 @@ cdef enum:
     NOT_OVER = -1
     NEEDS_REPLAY = 1      # play_pass: phase 1 cannot settle the game exactly
     OUT_OF_MEMORY = -2
-    FIRST_SLOTS = 1024
+    PAID = -1             # pay: paid in full with numerals
+    RAN_OUT = -2          # pay: ran out of cards while paying
 
 
 # ---------------------------------------------------------------- hands as bit-planes
@@ -102,24 +103,19 @@ cdef void deal_hands(const uint8_t* cards, const int* sizes, int seats,
                      Hand* hands) noexcept nogil:
     """Build the hands of a deal from its cards (hand 1 first, each hand top card first)."""
     cdef uint64_t planes[PLANES]
-    cdef uint64_t cls
-    cdef int i, b, n_cards = 0
-    for i in range(seats):
-        n_cards += sizes[i]
-    planes[0] = planes[1] = planes[2] = 0
-    for i in range(n_cards):
-        cls = cards[i]
-        for b in range(PLANES):
-            planes[b] |= ((cls >> b) & 1) << i
+    cdef int seat, n_cards = 0
+    for seat in range(seats):
+        n_cards += sizes[seat]
+    row_to_planes(cards, n_cards, planes)
     split_deal(planes, sizes, seats, hands)
 
 
 # ---------------------------------------------------------------- states and the detector
-# BMN keeps its own detector instead of the shared ``_cycle.pxd`` (which the ring engine, Durak
-# and Spite use): a bit-plane state is a few 64-bit words compared in registers, where the
-# shared store wants the state written out as bytes and hashed at every trick boundary. Phase 1
-# costs about 7.5% of the engine's instructions on random deals (callgrind; docs: Performance),
-# and the lanes engine (_lanes) has no detector at all: both would only get slower.
+# Phase 1 keeps its saved state in registers (tricks2) or as a Snapshot compared field by field
+# instead of _cycle.pxd's Brent: a bit-plane state is a few 64-bit words compared in registers,
+# where the shared Brent wants the state written out as bytes at every trick boundary (phase 1
+# costs about 7.5% of the engine's instructions on random deals; callgrind, docs: Performance).
+# Phase 2, which runs only for games that repeat or reach the limit, is _cycle.pxd's store.
 
 cdef inline bint same_state(const Hand* hands, int to_move, const Snapshot* s,
                             int seats) noexcept nogil:
@@ -137,104 +133,20 @@ cdef inline bint same_state(const Hand* hands, int to_move, const Snapshot* s,
     return True
 
 
-cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
-    # MurmurHash3's finaliser: every input bit reaches every output bit.
-    x ^= x >> 33
-    x *= <uint64_t>0xff51afd7ed558ccdULL
-    x ^= x >> 33
-    x *= <uint64_t>0xc4ceb9fe1a85ec53ULL
-    x ^= x >> 33
-    return x
-
-
-cdef inline uint64_t hash_state(const Hand* hands, int to_move, int seats) noexcept nogil:
-    cdef uint64_t h = mix64(<uint64_t>to_move + <uint64_t>0x9e3779b97f4a7c15ULL)
-    cdef int seat, b
+cdef inline int visit_state(StateStore* det, const Hand* hands, int to_move, int seats,
+                            int64_t cards, int64_t tricks, Outcome* res) noexcept nogil:
+    """Phase 2 at a trick boundary: the state written out as STATE_WORDS words (seats not in
+    the game 0) for the exact store; see ``first_repeat``."""
+    cdef uint64_t words[STATE_WORDS]
+    cdef int seat
+    memset(words, 0, sizeof(words))
     for seat in range(seats):
-        for b in range(PLANES):
-            h = mix64(h ^ hands[seat].plane[b])
-        h = mix64(h ^ <uint64_t>hands[seat].length)
-    return h
-
-
-cdef int detector_init(Detector* det) noexcept nogil:
-    det.count = 0
-    det.capacity = FIRST_SLOTS // 2
-    det.n_slots = FIRST_SLOTS
-    det.states = <Snapshot*>malloc(det.capacity * sizeof(Snapshot))
-    det.hashes = <uint64_t*>malloc(det.capacity * sizeof(uint64_t))
-    det.slots = <int*>malloc(det.n_slots * sizeof(int))
-    if det.states == NULL or det.hashes == NULL or det.slots == NULL:
-        detector_free(det)
-        return OUT_OF_MEMORY
-    return 0
-
-
-cdef void detector_free(Detector* det) noexcept nogil:
-    free(det.states)
-    free(det.hashes)
-    free(det.slots)
-    det.states = NULL
-    det.hashes = NULL
-    det.slots = NULL
-
-
-cdef int detector_grow(Detector* det) noexcept nogil:
-    """Double the room for states and rehash (keeps the table at most half full)."""
-    cdef int capacity = det.capacity * 2, n_slots = det.n_slots * 2, i
-    cdef Snapshot* states = <Snapshot*>realloc(det.states, capacity * sizeof(Snapshot))
-    if states == NULL:
-        return OUT_OF_MEMORY
-    det.states = states
-    cdef uint64_t* hashes = <uint64_t*>realloc(det.hashes, capacity * sizeof(uint64_t))
-    if hashes == NULL:
-        return OUT_OF_MEMORY
-    det.hashes = hashes
-    cdef int* slots = <int*>realloc(det.slots, n_slots * sizeof(int))
-    if slots == NULL:
-        return OUT_OF_MEMORY
-    det.slots = slots
-    det.capacity = capacity
-    det.n_slots = n_slots
-    memset(det.slots, 0, n_slots * sizeof(int))
-    for i in range(det.count):
-        insert_slot(det, i)
-    return 0
-
-
-cdef inline void insert_slot(Detector* det, int index) noexcept nogil:
-    cdef int mask = det.n_slots - 1
-    cdef int slot = <int>(det.hashes[index] & <uint64_t>mask)
-    while det.slots[slot]:
-        slot = (slot + 1) & mask
-    det.slots[slot] = index + 1
-
-
-cdef int detector_visit(Detector* det, const Hand* hands, int to_move, int seats,
-                        int64_t cards, int64_t tricks) noexcept nogil:
-    """Index of the earlier identical state, or -1 after recording this one (-2: no memory)."""
-    cdef uint64_t h = hash_state(hands, to_move, seats)
-    cdef int mask = det.n_slots - 1
-    cdef int slot = <int>(h & <uint64_t>mask), index
-    while det.slots[slot]:
-        index = det.slots[slot] - 1
-        if det.hashes[index] == h and same_state(hands, to_move, &det.states[index], seats):
-            return index
-        slot = (slot + 1) & mask
-    if det.count == det.capacity:
-        if detector_grow(det) != 0:
-            return -2
-    index = det.count
-    det.count += 1
-    det.hashes[index] = h
-    memset(&det.states[index], 0, sizeof(Snapshot))
-    for slot in range(seats):
-        det.states[index].hand[slot] = hands[slot]
-    det.states[index].to_move = to_move
-    det.states[index].cards = cards
-    det.states[index].tricks = tricks
-    insert_slot(det, index)
-    return -1
+        words[4 * seat] = hands[seat].plane[0]
+        words[4 * seat + 1] = hands[seat].plane[1]
+        words[4 * seat + 2] = hands[seat].plane[2]
+        words[4 * seat + 3] = <uint64_t>hands[seat].length
+    words[4 * MAX_SEATS] = <uint64_t>to_move
+    return first_repeat(det, <const uint8_t*>words, cards, tricks, res)
 
 
 # ---------------------------------------------------------------- the game
@@ -244,6 +156,51 @@ cdef struct Brent:
     Snapshot saved
     int64_t lam
     int64_t power
+
+
+cdef inline void pick(uint64_t a, uint64_t b, uint64_t swap, uint64_t* first,
+                      uint64_t* second) noexcept nogil:
+    """``a`` into ``first`` and ``b`` into ``second``, the other way round where ``swap`` is
+    all ones: a select, not a branch (see tricks2)."""
+    cdef uint64_t differ = (a ^ b) & swap
+    first[0] = a ^ differ
+    second[0] = b ^ differ
+
+
+cdef inline int pay(uint64_t* h0, uint64_t* h1, uint64_t* h2, int* h_len, uint64_t* p0,
+                    uint64_t* p1, uint64_t* p2, int* p_len, int owed,
+                    const Table* t) noexcept nogil:
+    """A payer's turn in tricks2: the hand ``h`` turns cards onto the pile ``p`` for
+    ``owed``. PAID: in numerals (the other player's trick); RAN_OUT: it had too few (they are
+    on the pile); else it turned a court card, and the other player owes what it returns.
+    (Inlined: the hands stay in tricks2's registers.)"""
+    cdef int c = low_bit(h0[0] | h1[0] | h2[0] | ((<uint64_t>1) << h_len[0]))
+    cdef uint64_t low
+    cdef int cls
+    if c >= owed:
+        h0[0] >>= owed
+        h1[0] >>= owed
+        h2[0] >>= owed
+        h_len[0] -= owed
+        p_len[0] += owed
+        return PAID
+    if c == h_len[0]:
+        h0[0] = h1[0] = h2[0] = 0
+        h_len[0] = 0
+        p_len[0] += c
+        return RAN_OUT
+    # the court card at c keeps its place after the c numerals before it
+    low = (<uint64_t>1) << c
+    cls = <int>(((h0[0] >> c) & 1) | (((h1[0] >> c) & 1) << 1) | (((h2[0] >> c) & 1) << 2))
+    p0[0] |= (h0[0] & low) << p_len[0]
+    p1[0] |= (h1[0] & low) << p_len[0]
+    p2[0] |= (h2[0] & low) << p_len[0]
+    h0[0] >>= c + 1
+    h1[0] >>= c + 1
+    h2[0] >>= c + 1
+    h_len[0] -= c + 1
+    p_len[0] += c + 1
+    return t.payment[cls]
 
 
 cdef inline int tricks2(Hand* hand, int lead, int other, Hand* pile, const Table* t,
@@ -261,17 +218,17 @@ cdef inline int tricks2(Hand* hand, int lead, int other, Hand* pile, const Table
     has then won; the pile is left on the table).
 
     X is the hand whose court card was turned last (its owner), Y the hand paying for it;
-    each court card paid with swaps their roles, so the payment loop is written out twice
-    (Y pays X, X pays Y) instead of swapping. Which court card comes first in open play, and
-    who takes the pile, are coin tosses to the branch predictor, so they are selects.
+    each court card paid with swaps their roles, so the payment loop calls ``pay`` for Y, then
+    for X, instead of swapping. Which court card comes first in open play, and who takes the
+    pile, are coin tosses to the branch predictor, so they are selects.
     """
     cdef uint64_t l0 = hand[lead].plane[0], l1 = hand[lead].plane[1], l2 = hand[lead].plane[2]
     cdef uint64_t o0 = hand[other].plane[0], o1 = hand[other].plane[1]
     cdef uint64_t o2 = hand[other].plane[2]
     cdef uint64_t p0 = pile.plane[0], p1 = pile.plane[1], p2 = pile.plane[2]
-    cdef uint64_t x0, x1, x2, y0, y1, y2, swap, low
+    cdef uint64_t x0, x1, x2, y0, y1, y2, swap
     cdef int l_len = hand[lead].length, o_len = hand[other].length, p_len = pile.length
-    cdef int x_len, y_len, c_lead, c_other, later, k, c, cls, owed, x_takes, seat
+    cdef int x_len, y_len, c_lead, c_other, later, k, cls, owed, x_takes, seat
     cdef int x_seat, y_seat, taker = -1
     # n_cards counts from the start of the pile (its cards, if any, are counted already)
     cdef int64_t n_cards = cards[0] - pile.length, n_tricks = tricks[0]
@@ -302,12 +259,9 @@ cdef inline int tricks2(Hand* hand, int lead, int other, Hand* pile, const Table
         o_len -= k
         p_len += 2 * k + later
         swap = (<uint64_t>0) - <uint64_t>later     # all ones when the follower's card is first
-        x0 = l0 ^ ((l0 ^ o0) & swap)
-        y0 = o0 ^ ((l0 ^ o0) & swap)
-        x1 = l1 ^ ((l1 ^ o1) & swap)
-        y1 = o1 ^ ((l1 ^ o1) & swap)
-        x2 = l2 ^ ((l2 ^ o2) & swap)
-        y2 = o2 ^ ((l2 ^ o2) & swap)
+        pick(l0, o0, swap, &x0, &y0)
+        pick(l1, o1, swap, &x1, &y1)
+        pick(l2, o2, swap, &x2, &y2)
         x_len = o_len if later else l_len
         y_len = l_len if later else o_len
         x_seat = other if later else lead
@@ -328,64 +282,19 @@ cdef inline int tricks2(Hand* hand, int lead, int other, Hand* pile, const Table
         p_len += 1
         owed = t.payment[cls]
         while True:
-            # Y pays X: paid with numerals (X's trick), or Y turns a court card at c
-            c = low_bit(y0 | y1 | y2 | ((<uint64_t>1) << y_len))
-            if c >= owed:
-                y0 >>= owed
-                y1 >>= owed
-                y2 >>= owed
-                y_len -= owed
-                p_len += owed
-                x_takes = 1
+            # Y pays X; a court card passes the debt back: X pays Y, and so on
+            owed = pay(&y0, &y1, &y2, &y_len, &p0, &p1, &p2, &p_len, owed, t)
+            if owed < 0:
+                x_takes = 1 if owed == PAID else -1
+                if owed == RAN_OUT:
+                    went_out[0] = y_seat
                 break
-            if c == y_len:          # ran out while paying
-                y0 = y1 = y2 = 0
-                y_len = 0
-                p_len += c
-                x_takes = -1
-                went_out[0] = y_seat
+            owed = pay(&x0, &x1, &x2, &x_len, &p0, &p1, &p2, &p_len, owed, t)
+            if owed < 0:
+                x_takes = 0 if owed == PAID else -1
+                if owed == RAN_OUT:
+                    went_out[0] = x_seat
                 break
-            # the court card at c keeps its place after the c numerals before it
-            low = (<uint64_t>1) << c
-            cls = <int>(((y0 >> c) & 1) | (((y1 >> c) & 1) << 1) | (((y2 >> c) & 1) << 2))
-            p0 |= (y0 & low) << p_len
-            p1 |= (y1 & low) << p_len
-            p2 |= (y2 & low) << p_len
-            y0 >>= c + 1
-            y1 >>= c + 1
-            y2 >>= c + 1
-            y_len -= c + 1
-            p_len += c + 1
-            owed = t.payment[cls]
-
-            # X pays Y: the same with the roles swapped
-            c = low_bit(x0 | x1 | x2 | ((<uint64_t>1) << x_len))
-            if c >= owed:
-                x0 >>= owed
-                x1 >>= owed
-                x2 >>= owed
-                x_len -= owed
-                p_len += owed
-                x_takes = 0
-                break
-            if c == x_len:
-                x0 = x1 = x2 = 0
-                x_len = 0
-                p_len += c
-                x_takes = -1
-                went_out[0] = x_seat
-                break
-            low = (<uint64_t>1) << c
-            cls = <int>(((x0 >> c) & 1) | (((x1 >> c) & 1) << 1) | (((x2 >> c) & 1) << 2))
-            p0 |= (x0 & low) << p_len
-            p1 |= (x1 & low) << p_len
-            p2 |= (x2 & low) << p_len
-            x0 >>= c + 1
-            x1 >>= c + 1
-            x2 >>= c + 1
-            x_len -= c + 1
-            p_len += c + 1
-            owed = t.payment[cls]
         if x_takes < 0:
             break
 
@@ -394,12 +303,9 @@ cdef inline int tricks2(Hand* hand, int lead, int other, Hand* pile, const Table
         n_cards += p_len
         n_tricks += 1
         swap = (<uint64_t>0) - <uint64_t>(1 - x_takes)   # all ones when Y takes
-        l0 = x0 ^ ((x0 ^ y0) & swap)
-        o0 = y0 ^ ((x0 ^ y0) & swap)
-        l1 = x1 ^ ((x1 ^ y1) & swap)
-        o1 = y1 ^ ((x1 ^ y1) & swap)
-        l2 = x2 ^ ((x2 ^ y2) & swap)
-        o2 = y2 ^ ((x2 ^ y2) & swap)
+        pick(x0, y0, swap, &l0, &o0)
+        pick(x1, y1, swap, &l1, &o1)
+        pick(x2, y2, swap, &l2, &o2)
         l_len = x_len if x_takes else y_len
         o_len = y_len if x_takes else x_len
         lead = x_seat if x_takes else y_seat
@@ -470,16 +376,7 @@ cdef inline int tricks2(Hand* hand, int lead, int other, Hand* pile, const Table
     return taker
 
 
-cdef inline void leave(uint8_t* alive, int* succ, int seat, int seats) noexcept nogil:
-    """``seat`` is out: unlink it from the ring of seats still in."""
-    cdef int s
-    alive[seat] = 0
-    for s in range(seats):
-        if alive[s] and succ[s] == seat:
-            succ[s] = succ[seat]
-
-
-cdef int play_pass(const Table* t, const Hand* start, Detector* det,
+cdef int play_pass(const Table* t, const Hand* start, StateStore* det,
                    Outcome* res) noexcept nogil:
     """Play one game. Without ``det``: phase 1 (Brent), may return NEEDS_REPLAY. With it:
     phase 2, exact first repeat. Returns 0 when ``res`` holds the result."""
@@ -489,6 +386,7 @@ cdef int play_pass(const Table* t, const Hand* start, Detector* det,
     cdef uint8_t alive[MAX_SEATS]
     cdef int succ[MAX_SEATS]         # the next seat still in after each seat still in
     cdef int order[MAX_SEATS]
+    cdef int lengths[MAX_SEATS]
     cdef int seats = t.seats, n_alive = t.seats
     cdef int to_move = 0, seat, r, _r, m, c, step, best, e_r, e_c, e, cls, owner, owed, payer
     cdef int64_t cards = 0, tricks = 0
@@ -505,10 +403,9 @@ cdef int play_pass(const Table* t, const Hand* start, Detector* det,
         succ[seat] = seat + 1 if seat + 1 < seats else 0
     res.n_out = 0
     if det != NULL:
-        det.count = 0
-        memset(det.slots, 0, det.n_slots * sizeof(int))
-        if detector_visit(det, hand, 0, seats, 0, 0) == -2:
-            return OUT_OF_MEMORY
+        store_clear(det)
+        if visit_state(det, hand, 0, seats, 0, 0, res) != 0:
+            return OUT_OF_MEMORY    # the first state cannot repeat: only memory fails here
 
     while True:
         if n_alive == 2:
@@ -517,10 +414,7 @@ cdef int play_pass(const Table* t, const Hand* start, Detector* det,
             owner = tricks2(hand, to_move, succ[to_move], &pile, t,
                             &brent if det == NULL else NULL, &cards, &tricks, &e)
             if owner < 0:           # e had to turn a card and had none: the other one wins
-                leave(alive, succ, e, seats)
-                res.out[res.n_out] = <int8_t>e
-                res.n_out += 1
-                n_alive -= 1
+                n_alive = leave(res, alive, succ, e, seats, n_alive)
                 winner = succ[e]
                 break
         else:
@@ -553,10 +447,8 @@ cdef int play_pass(const Table* t, const Hand* start, Detector* det,
                     put_court(&pile, cls)
                     cards += 1
                     break
-                leave(alive, succ, e, seats)    # e had to turn a card and had none
-                res.out[res.n_out] = <int8_t>e
-                res.n_out += 1
-                n_alive -= 1
+                # e had to turn a card and had none
+                n_alive = leave(res, alive, succ, e, seats, n_alive)
                 to_move = succ[e]
                 if n_alive == 1:
                     winner = to_move
@@ -589,10 +481,7 @@ cdef int play_pass(const Table* t, const Hand* start, Detector* det,
                     cards += c
                     owed -= c
                     drop(h, c)
-                    leave(alive, succ, payer, seats)
-                    res.out[res.n_out] = <int8_t>payer
-                    res.n_out += 1
-                    n_alive -= 1
+                    n_alive = leave(res, alive, succ, payer, seats, n_alive)
                     if n_alive == 1:
                         winner = succ[payer]
                         break
@@ -605,25 +494,15 @@ cdef int play_pass(const Table* t, const Hand* start, Detector* det,
         # Trick boundary: the owner has taken the pile and leads.
         to_move = owner
         if hand[owner].length == t.total:   # holds every card: over, no further lead
-            seat = owner
-            for _r in range(n_alive - 1):
-                seat = succ[seat]
-                res.out[res.n_out] = <int8_t>seat
-                res.n_out += 1
+            rest_out(res, succ, owner, n_alive)
             winner = owner
             break
         if cards >= t.max_cards or tricks >= t.max_tricks:
             if det == NULL:
                 return NEEDS_REPLAY     # a repeat may have come first: phase 2 decides
-            res.outcome = OUTCOME_LIMIT
-            res.winner = -1
-            best = -1
             for seat in range(seats):
-                if hand[seat].length > best:
-                    best, res.winner = hand[seat].length, seat
-                elif hand[seat].length == best:
-                    res.winner = -1
-            res.cards, res.tricks = cards, tricks
+                lengths[seat] = hand[seat].length
+            stop_at_limit(res, lengths, seats, cards, tricks)
             return 0
         if det == NULL:
             if same_state(hand, to_move, &brent.saved, seats):
@@ -636,18 +515,9 @@ cdef int play_pass(const Table* t, const Hand* start, Detector* det,
                 brent.power *= 2
                 brent.lam = 0
         else:
-            found = detector_visit(det, hand, to_move, seats, cards, tricks)
-            if found == -2:
-                return OUT_OF_MEMORY
-            if found >= 0:
-                res.outcome = OUTCOME_CYCLE
-                res.winner = -1
-                res.cards, res.tricks = cards, tricks
-                res.entry_cards = det.states[found].cards
-                res.entry_tricks = det.states[found].tricks
-                res.period_cards = cards - res.entry_cards
-                res.period_tricks = tricks - res.entry_tricks
-                return 0
+            found = visit_state(det, hand, to_move, seats, cards, tricks, res)
+            if found != 0:
+                return 0 if found == 1 else found
 
     # Over: one player left (they take what is on the pile) or one holds every card. If the
     # agreed limit was reached first (before that last pile), it is a limited game, never a win
@@ -662,7 +532,7 @@ cdef int play_pass(const Table* t, const Hand* start, Detector* det,
     return 0
 
 
-cdef int play_game(const Table* table, const Hand* start, Detector* det,
+cdef int play_game(const Table* table, const Hand* start, StateStore* det,
                    Outcome* result) noexcept nogil:
     """Play one game exactly; 0 on success, OUT_OF_MEMORY if the detector could not grow."""
     result.entry_cards = result.entry_tricks = 0
@@ -680,17 +550,18 @@ cdef int scratch_init(Scratch* scratch, int total, bint rings) noexcept nogil:
     the bit-planes); 0, or OUT_OF_MEMORY."""
     scratch.ring = NULL
     if detector_init(&scratch.det) != 0:
+        store_free(&scratch.det)
         return OUT_OF_MEMORY
     if rings or total > PLANE_CARDS:
         scratch.ring = ring_new(total)
         if scratch.ring == NULL:
-            detector_free(&scratch.det)
+            store_free(&scratch.det)
             return OUT_OF_MEMORY
     return 0
 
 
 cdef void scratch_free(Scratch* scratch) noexcept nogil:
-    detector_free(&scratch.det)
+    store_free(&scratch.det)
     ring_free(<Ring*>scratch.ring)
     scratch.ring = NULL
 
@@ -787,62 +658,60 @@ def play_rows(deals, sizes, payments, max_cards=None, max_tricks=None, rings=Fal
     one engine against the other). The loop runs without the GIL; the arguments are checked
     first (ValueError).
     """
-    if not isinstance(deals, np.ndarray) or deals.dtype != np.uint8 or deals.ndim != 2:
-        raise ValueError("deals must be a 2-D uint8 numpy array, one deal a row")
-    cdef const uint8_t[:, ::1] rows = np.ascontiguousarray(deals)
-    cdef Py_ssize_t n = rows.shape[0], row
-    cdef int seats, seat, status = 0
+    cdef int status = 0
     cdef int size_of[MAX_SEATS]
     cdef Table table
     cdef Scratch scratch
     cdef Outcome res
-    paid = _check_payments(payments)
-    fill_table(&table, size_of, sizes, paid, rows.shape[1], max_cards, max_tricks)
-    _check_codes("deals", deals, len(paid))
-    seats = table.seats
-    cdef bint on_rings = bool(rings) or table.total > PLANE_CARDS
-
-    outcome = np.zeros(n, dtype=np.uint8)
-    winner = np.full(n, -1, dtype=np.int8)
-    cards = np.zeros(n, dtype=np.int64)
-    tricks = np.zeros(n, dtype=np.int64)
-    out = np.full((n, seats), -1, dtype=np.int8)
-    cycle = np.zeros((n, 4), dtype=np.int64)
-    cdef uint8_t[::1] outcome_v = outcome
-    cdef int8_t[::1] winner_v = winner
-    cdef int64_t[::1] cards_v = cards, tricks_v = tricks
-    cdef int8_t[:, ::1] out_v = out
-    cdef int64_t[:, ::1] cycle_v = cycle
-
-    if scratch_init(&scratch, table.total, on_rings) != 0:
+    cdef RowResults into
+    contiguous, results = rows_setup(deals, sizes, payments, max_cards, max_tricks, &table,
+                                     size_of, &into)
+    cdef const uint8_t[:, ::1] rows = contiguous
+    cdef Py_ssize_t n = rows.shape[0], row
+    if scratch_init(&scratch, table.total, bool(rings) or table.total > PLANE_CARDS) != 0:
         raise MemoryError("no memory for the cycle detector")
     with nogil:
         for row in range(n):
             status = play_cards(&table, &rows[row, 0], size_of, &scratch, &res)
             if status != 0:
                 break
-            outcome_v[row] = <uint8_t>res.outcome
-            winner_v[row] = <int8_t>res.winner
-            cards_v[row] = res.cards
-            tricks_v[row] = res.tricks
-            for seat in range(res.n_out):
-                out_v[row, seat] = res.out[seat]
-            cycle_v[row, 0] = res.entry_cards
-            cycle_v[row, 1] = res.entry_tricks
-            cycle_v[row, 2] = res.period_cards
-            cycle_v[row, 3] = res.period_tricks
+            put_result(&into, row, &res)
     scratch_free(&scratch)
     if status != 0:
         raise MemoryError("no memory for the cycle detector")
-    return outcome, winner, cards, tricks, out, cycle
+    return results
+
+
+cdef object rows_setup(deals, sizes, payments, max_cards, max_tricks, Table* table,
+                       int* size_of, RowResults* into):
+    """play_rows' arguments checked (ValueError) and its outputs made: (the deals as a
+    contiguous array, the result arrays of row_results)."""
+    if not isinstance(deals, np.ndarray) or deals.dtype != np.uint8 or deals.ndim != 2:
+        raise ValueError("deals must be a 2-D uint8 numpy array, one deal a row")
+    paid = _check_payments(payments)
+    fill_table(table, size_of, sizes, paid, deals.shape[1], max_cards, max_tricks)
+    _check_codes("deals", deals, len(paid))
+    return np.ascontiguousarray(deals), row_results(len(deals), table.seats, into)
+
+
+cdef object row_results(Py_ssize_t n, int seats, RowResults* into):
+    """play_rows' arrays for ``n`` deals of ``seats`` players (outcome, winner, cards,
+    tricks, out, cycle), with ``into`` pointing at them."""
+    arrays = (np.zeros(n, dtype=np.uint8), np.full(n, -1, dtype=np.int8),
+              np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
+              np.full((n, seats), -1, dtype=np.int8), np.zeros((n, 4), dtype=np.int64))
+    into.outcome = <uint8_t*>cnp.PyArray_DATA(arrays[0])
+    into.winner = <int8_t*>cnp.PyArray_DATA(arrays[1])
+    into.cards = <int64_t*>cnp.PyArray_DATA(arrays[2])
+    into.tricks = <int64_t*>cnp.PyArray_DATA(arrays[3])
+    into.out = <int8_t*>cnp.PyArray_DATA(arrays[4])
+    into.cycle = <int64_t*>cnp.PyArray_DATA(arrays[5])
+    into.seats = seats
+    return arrays
 
 
 cdef class _Dealer:
     """A deck dealt at random in compiled code: bit-planes up to 64 cards, a row above."""
-
-    cdef uint8_t[::1] courts        # bit-planes: the court cards' classes, ascending
-    cdef uint8_t[::1] deck          # rows: every card of the deck, ascending
-    cdef int n_courts, n_cards
 
     def __cinit__(self, deck):
         counts = _check_deck(deck, MAX_CLASSES)
@@ -872,7 +741,7 @@ def random_rows(deck, n, seed, stream=0):
     """``n`` uniformly random orderings of ``deck`` (a count per class), one a row.
 
     The same ``(seed, stream)`` always gives the same rows, and the same deals as
-    ``RandomPlayer(deck, ..., seed, stream)`` deals, in the same order.
+    ``_lanes.RandomPlayer(deck, ..., seed, stream)`` deals, in the same order.
     """
     cdef _Dealer dealer = _Dealer(deck)
     cdef Py_ssize_t count = _whole("n", n, 0), row
@@ -893,121 +762,6 @@ def random_rows(deck, n, seed, stream=0):
     return rows
 
 
-cdef class RandomPlayer:
-    """Deals and plays random deals in compiled code, keeping what beats the best so far.
-
-    One instance is one reproducible stream of deals: ``RandomPlayer(..., seed, stream)``
-    always deals the same sequence, however :meth:`play` calls split it.
-    """
-
-    cdef Rng rng            # decks of more than 64 cards
-    cdef uint64_t key       # the stream's key (up to 64 cards: deal ``dealt`` comes next)
-    cdef Table table
-    cdef Scratch scratch
-    cdef bint has_scratch
-    cdef int sizes[MAX_SEATS]
-    cdef _Dealer dealer
-    cdef uint8_t[::1] row
-    cdef int n_cards
-    cdef bint by_tricks
-    cdef public int64_t best
-    cdef public int64_t dealt
-
-    def __cinit__(self, *args, **kwargs):
-        self.has_scratch = False
-
-    def __init__(self, deck, sizes, payments, seed, stream, max_cards=None, max_tricks=None,
-                 best=0, by_tricks=False):
-        # In __init__ (not __cinit__) so that Python sees the signature; a second call frees
-        # the first call's memory.
-        if self.has_scratch:
-            scratch_free(&self.scratch)
-            self.has_scratch = False
-        paid = _check_payments(payments)
-        self.dealer = _Dealer(_whole_list("deck", deck, 0, MAX_CARDS, len(paid), len(paid)))
-        self.n_cards = self.dealer.n_cards
-        fill_table(&self.table, self.sizes, sizes, paid, self.n_cards, max_cards, max_tricks)
-        seed = _whole("seed", seed, 0, UINT64_MAX)
-        stream = _whole("stream", stream, 0, UINT64_MAX)
-        rng_seed(&self.rng, seed, stream)
-        self.key = ds_stream_key(ds_seed_key(seed), stream)
-        self.best = _whole("best", best, 0)
-        self.by_tricks = bool(by_tricks)
-        self.dealt = 0
-        self.row = np.zeros(self.n_cards, dtype=np.uint8)
-        if scratch_init(&self.scratch, self.n_cards, False) != 0:
-            raise MemoryError("no memory for the cycle detector")
-        self.has_scratch = True
-
-    def __dealloc__(self):
-        if self.has_scratch:
-            scratch_free(&self.scratch)
-
-    @cython.boundscheck(False)
-    @cython.wraparound(False)
-    def play(self, n, max_finds=256, card_hist=None, trick_hist=None, card_bin=10):
-        """Play up to ``n`` more deals; stop early once ``max_finds`` finds are kept.
-
-        Returns (played, counts, total_cards, total_tricks, find_rows, find_results): counts
-        per outcome code; a find is a deal longer (by the objective) than every earlier one,
-        or any deal that cycles; find_results rows hold outcome, winner (0-based, -1 none),
-        cards, tricks, entry_cards, entry_tricks, period_cards, period_tricks. Given
-        ``card_hist`` and ``trick_hist`` (int64 arrays), every game's length is counted into
-        them (bins of ``card_bin`` cards and of one trick; the last bin takes everything
-        longer).
-        """
-        if not self.has_scratch:
-            raise ValueError("this RandomPlayer was never initialised (call RandomPlayer(...))")
-        cdef Py_ssize_t wanted = _whole("n", n, 0)
-        cdef int finds_max = _whole("max_finds", max_finds, 1, 1 << 30)
-        cdef int bin_cards = _whole("card_bin", card_bin, 1, 1 << 30)
-        if (card_hist is None) != (trick_hist is None):
-            raise ValueError("give both card_hist and trick_hist, or neither")
-        cdef bint hist = card_hist is not None
-        cdef int64_t[::1] card_v = _histogram("card_hist", card_hist) if hist else None
-        cdef int64_t[::1] trick_v = _histogram("trick_hist", trick_hist) if hist else None
-        cdef int n_cards = self.n_cards, status = 0, n_found = 0
-        cdef uint64_t planes[PLANES]
-        cdef Py_ssize_t played = 0
-        cdef Hand start[MAX_SEATS]
-        cdef Outcome res
-        cdef bint wide = n_cards > PLANE_CARDS
-        cdef uint8_t* row = &self.row[0]
-        counts = np.zeros(3, dtype=np.int64)
-        find_rows = np.empty((finds_max, n_cards), dtype=np.uint8)
-        find_results = np.empty((finds_max, 8), dtype=np.int64)
-        cdef int64_t[::1] counts_v = counts
-        cdef uint8_t[:, ::1] rows_v = find_rows
-        cdef int64_t[:, ::1] results_v = find_results
-        cdef Tally t = start_tally(counts_v, card_v, trick_v, bin_cards, self.best,
-                                   self.by_tricks)
-        with nogil:
-            while played < wanted and n_found < finds_max:
-                self.dealer.deal(&self.rng, self.key, self.dealt + played, planes, row)
-                if wide:
-                    status = ring_play(&self.table, row, self.sizes, <Ring*>self.scratch.ring,
-                                       &res)
-                else:
-                    split_deal(planes, self.sizes, self.table.seats, start)
-                    status = play_game(&self.table, start, &self.scratch.det, &res)
-                if status != 0:
-                    break
-                played += 1
-                if tally(&t, &res):
-                    if wide:
-                        memcpy(&rows_v[n_found, 0], row, n_cards)
-                    else:
-                        planes_to_row(planes, n_cards, &rows_v[n_found, 0])
-                    store_result(&res, &results_v[n_found, 0])
-                    n_found += 1
-        self.dealt += played
-        self.best = t.best
-        if status != 0:
-            raise MemoryError("no memory for the cycle detector")
-        return (played, counts, t.cards, t.tricks, find_rows[:n_found],
-                find_results[:n_found])
-
-
 cdef Tally start_tally(int64_t[::1] counts, int64_t[::1] card_hist,
                        int64_t[::1] trick_hist, int card_bin, int64_t best, bint by_tricks):
     """A Tally over checked arrays (the histograms both None, or both given)."""
@@ -1022,6 +776,17 @@ cdef Tally start_tally(int64_t[::1] counts, int64_t[::1] card_hist,
     t.best = best
     t.by_tricks = by_tricks
     return t
+
+
+def _tally_args(hists, widths):
+    """A player's histograms, checked: (card_hist, trick_hist, card_bin), both None (no
+    ``hists``) or int64 arrays for cards (bins of any width) and tricks (bins of one)."""
+    if not len(hists):
+        return None, None, 10
+    if len(hists) != 2 or len(widths) != 2 or widths[1] != 1:
+        raise ValueError("BMN histograms: cards (bins of any width) and tricks (bins of 1)")
+    return (_histogram("card_hist", hists[0]), _histogram("trick_hist", hists[1]),
+            _whole("card_bin", widths[0], 1, 1 << 30))
 
 
 def _histogram(name, values):

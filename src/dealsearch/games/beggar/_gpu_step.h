@@ -3,16 +3,9 @@
  * deal by deal against the exact engine. One source for both, so what CI tests is what the
  * GPU runs.
  *
- * The step is the lanes kernel's (_lanes_step.h) for one game in scalar registers: hands and
- * pile are bit-planes of card classes (bit i of plane b: bit b of the class of the card at
- * position i; numerals add no bits), and a step is
- *   - open play (only where nobody owes): the first court card in turn order is found with two
- *     count-trailing-zeros, the numerals before it go onto the pile, and the hands are named so
- *     that Y is the player who now turns that court card;
- *   - then one payment step: Y turns cards for what it owes X (in open play: "forever", so Y
- *     turns its court card at once). Paid with numerals: X takes the pile and leads. A court
- *     card: it goes onto the pile, Y now is owed, so X and Y swap. Y has no card: X wins.
- * Written as selects, not branches, so the threads of a warp stay together.
+ * The step is the lanes kernel's, for one game in scalar registers: both include the one
+ * branch-free rule step, _rule_step.h (its comment says what a step does), written as selects
+ * so that the threads of a warp stay together.
  *
  * No cycle detection: a game found past ``cap_cards`` cards or ``cap_tricks`` tricks is handed
  * back (DS_OVER_HANDBACK) for the exact CPU engine, which detects repeats and applies the
@@ -74,79 +67,37 @@ DS_FN void ds_game_start(ds_game *g, const ds_table *t, const ds_u64 *planes)
     g->tricks = 0;
 }
 
-/* Where m is -1 take a, where 0 take b. */
-#define DS_SEL(m, a, b) (((a) & (m)) | ((b) & ~(m)))
+/* The rule step's primitives (_rule_step.h) on scalars: a comparison gives 0 or 1, so its mask
+ * is its negation. */
+#define BMN_VU ds_u64
+#define BMN_VI int
+#define BMN_MASK(c) (-(int)(c))
+#define BMN_SEL(m, a, b) (((a) & (m)) | ((b) & ~(m)))
+#define BMN_CTZ(x) ds_ctz(x)
+#define BMN_N(v) (v)
+#define BMN_U(m) ((ds_u64)(ds_i64)(m))
+#define BMN_ONE 1ULL
+#define BMN_BIG (1 << 20)
 
 /* One step (see above); DS_OVER_* says whether the game goes on. */
 DS_FN int ds_game_step(ds_game *g, const ds_table *t)
 {
     ds_u64 x0 = g->x0, x1 = g->x1, x2 = g->x2, y0 = g->y0, y1 = g->y1, y2 = g->y2;
-    ds_u64 p0 = g->p0, p1 = g->p1, p2 = g->p2, tu;
-    int xl = g->xl, yl = g->yl, pl = g->pl, owed = g->owed, xs = g->xs, ti;
-
-    /* ---- open play, applied where nobody owes (masks are 0 or -1) */
-    const int cx = ds_ctz(x0 | x1 | x2 | (1ULL << xl));
-    const int cy = ds_ctz(y0 | y1 | y2 | (1ULL << yl));
-    const int open = -(owed == 0);
-    const int later = -(cy < cx);               /* the follower's court card comes first */
-    const int k = DS_SEL(later, cy, cx);        /* numerals each before it */
-    const int dx = open & (k - later);          /* the leader turns one more if later */
-    const int dy = open & k;
-    x0 >>= dx; x1 >>= dx; x2 >>= dx;
-    y0 >>= dy; y1 >>= dy; y2 >>= dy;
-    xl -= dx;
-    yl -= dy;
-    pl += dx + dy;
-    /* make Y the turner: swap where the leader's court card came first */
-    int sw = open & ~later;
-    ds_u64 swu = (ds_u64)(ds_i64)sw;
-    tu = (x0 ^ y0) & swu; x0 ^= tu; y0 ^= tu;
-    tu = (x1 ^ y1) & swu; x1 ^= tu; y1 ^= tu;
-    tu = (x2 ^ y2) & swu; x2 ^= tu; y2 ^= tu;
-    ti = (xl ^ yl) & sw; xl ^= ti; yl ^= ti;
-    xs ^= sw;
-
-    /* ---- one payment step: Y pays X, or (open play) turns its court card */
-    const int c = cy & ~open;                   /* open play: Y's court card is on top */
-    const int due = owed | (open & (1 << 20));  /* open play: Y "owes forever" */
-    const int take = -(c >= due);               /* paid with numerals: X's trick */
-    const int out = ~take & -(c == yl);         /* Y has no card to turn */
-    const int court = ~(take | out);            /* Y turns a court card at c */
-    const int dy2 = DS_SEL(take, due, c - court);   /* take: what was owed; court: c + 1 */
-    const ds_u64 bit = ((ds_u64)(court & 1)) << c;
-    const int shift = (int)((((y0 >> c) & 1) << 3) | (((y1 >> c) & 1) << 4)
-                            | (((y2 >> c) & 1) << 5));
-    const int paid = (int)((t->pay_word >> shift) & 0xff);
-    p0 |= (y0 & bit) << pl; p1 |= (y1 & bit) << pl; p2 |= (y2 & bit) << pl;
-    y0 >>= dy2; y1 >>= dy2; y2 >>= dy2;
-    yl -= dy2;
-    pl += dy2;
-
-    /* X takes the pile under its hand, in order, and leads */
-    const ds_u64 tk = (ds_u64)(ds_i64)take;
-    x0 |= (p0 << xl) & tk; x1 |= (p1 << xl) & tk; x2 |= (p2 << xl) & tk;
-    p0 &= ~tk; p1 &= ~tk; p2 &= ~tk;
-    xl += pl & take;
-    g->cards += pl & take;
-    g->tricks -= take;
-    pl &= ~take;
-    /* a court card: Y is owed now, so the two swap */
-    owed = paid & court;
-    swu = (ds_u64)(ds_i64)court;
-    tu = (x0 ^ y0) & swu; x0 ^= tu; y0 ^= tu;
-    tu = (x1 ^ y1) & swu; x1 ^= tu; y1 ^= tu;
-    tu = (x2 ^ y2) & swu; x2 ^= tu; y2 ^= tu;
-    ti = (xl ^ yl) & court; xl ^= ti; yl ^= ti;
-    xs ^= court;
+    ds_u64 p0 = g->p0, p1 = g->p1, p2 = g->p2;
+    const ds_u64 pay_word = t->pay_word;
+    const int total = t->total;
+    int xl = g->xl, yl = g->yl, pl = g->pl, owed = g->owed, xs = g->xs;
+    int cards = g->cards, tricks = g->tricks, over;
+#include "_rule_step.h"
 
     g->x0 = x0; g->x1 = x1; g->x2 = x2; g->y0 = y0; g->y1 = y1; g->y2 = y2;
     g->p0 = p0; g->p1 = p1; g->p2 = p2;
     g->xl = xl; g->yl = yl; g->pl = pl; g->owed = owed; g->xs = xs;
-    /* over: someone out, or X holds every card */
-    if (out | (take & -(xl == t->total)))
-        return g->cards + pl >= t->cap_cards || g->tricks >= t->cap_tricks
+    g->cards = cards; g->tricks = tricks;
+    if (over)
+        return cards + pl >= t->cap_cards || tricks >= t->cap_tricks
             ? DS_OVER_HANDBACK : DS_OVER_WON;
-    if (g->cards + pl >= t->cap_cards || g->tricks >= t->cap_tricks)
+    if (cards + pl >= t->cap_cards || tricks >= t->cap_tricks)
         return DS_OVER_HANDBACK;
     return DS_OVER_PLAYING;
 }

@@ -1,11 +1,12 @@
 # The BMN engine behind the generic Kernel interface (see dealsearch/_kernel.pxd).
-from dealsearch.games.beggar._engine cimport MAX_SEATS, Detector, Table
+from dealsearch.games.beggar._engine cimport MAX_SEATS, Table
+from dealsearch._cycle cimport StateStore
 from dealsearch._kernel cimport Kernel
 
 
 cdef struct BeggarContext:
     Table table
-    Detector det
+    StateStore det
     int sizes[MAX_SEATS]
 
 

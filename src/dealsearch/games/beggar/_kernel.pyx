@@ -2,7 +2,7 @@
 """BMN as a :class:`~dealsearch._kernel.Kernel`: the bit-plane engine behind one C pointer.
 
 The generic compiled search loops (``dealsearch.search._generic``) play BMN through this; the
-BMN strategies themselves keep their specialised loops (``_engine.RandomPlayer``,
+BMN strategies themselves keep their specialised loops (``_lanes.RandomPlayer``,
 ``_climb.Climber``), which call the engine directly.
 """
 
@@ -15,10 +15,10 @@ from dealsearch.games.beggar._engine cimport (
     Hand,
     Outcome,
     deal_hands,
-    detector_free,
     detector_init,
     play_game,
 )
+from dealsearch._cycle cimport store_free
 from dealsearch._kernel cimport KernelResult, set_two_measures
 
 from functools import partial
@@ -70,4 +70,4 @@ cdef class BeggarKernel(Kernel):
         self.row_check = partial(_check_codes, "row", n_classes=len(payments))
 
     def __dealloc__(self):
-        detector_free(&self.ctx.det)
+        store_free(&self.ctx.det)

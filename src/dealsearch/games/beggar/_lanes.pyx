@@ -1,5 +1,6 @@
 # cython: language_level=3
-"""Two-player BMN deals played several at once, one per SIMD lane, exactly as ``_engine``.
+"""BMN's players: deals played a batch at a time, two-player ones several at once, one per
+SIMD lane, exactly as ``_engine``.
 
 The kernel (``_lanes_kernel.h``) plays 8 deals at once with AVX-512 or 4 with AVX2, chosen at
 run time from one portable build; elsewhere every deal plays on the scalar engine (a copy in
@@ -9,18 +10,19 @@ kernel has no cycle detector and no agreed limit: a game past either cap (see
 ``_lanes_kernel.h``) is handed back and replayed from its deal on the exact scalar engine
 (``_engine.play_game``), which also plays every deal the lanes do not take: three or four
 players, more than 52 cards, or fewer than 32 (where lanes do not pay). Deals of more than 64
-cards have no bit-planes: :func:`play_rows` passes them to ``_engine.play_rows``;
-:class:`RandomPlayer` refuses them.
+cards have no bit-planes: they play on the ring engine (``_engine.play_cards``).
 
-Results come back in deal order, so :class:`RandomPlayer` keeps exactly the finds, counts and
-generator state of ``_engine.RandomPlayer`` with the same arguments. :class:`BlockPlayer`
-plays consecutive deals in rank order (an exhaustive search's block), each one the next
-distinct ordering of the one before, with the same counts and finds.
+Results are counted in deal order, so :class:`RandomPlayer` keeps the same finds, counts and
+generator state whichever kernel plays. :class:`BlockPlayer` plays consecutive deals in rank
+order (an exhaustive search's block), each one the next distinct ordering of the one before,
+with the same counts and finds. Both return the framework's shapes (``Sampler.play`` of
+``dealsearch.search._generic``).
 """
 
 cimport cython
 from libc.stdint cimport UINT64_MAX, int8_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc
+from libc.string cimport memcpy, memset
 
 import numpy as np
 
@@ -32,27 +34,32 @@ from dealsearch.games.beggar._engine cimport (
     OUTCOME_WIN,
     PLANE_CARDS,
     PLANES,
+    RESULT_COLUMNS,
     Hand,
-    Tally,
-    detector_free,
-    detector_init,
+    RowResults,
+    _Dealer,
     fill_table,
     planes_to_row,
+    play_cards,
     play_game,
+    put_result,
+    rows_setup,
+    row_to_planes,
+    scratch_free,
+    scratch_init,
     split_deal,
     start_tally,
     store_result,
     tally,
 )
 from dealsearch._permutations cimport next_permutation
+from dealsearch._random cimport rng_seed, shuffle_row
 from dealsearch.games.beggar._deals cimport ds_deal_planes, ds_seed_key, ds_stream_key
 
-from dealsearch.games.beggar import _engine
 from dealsearch.games.beggar._engine import (
-    _check_codes,
     _check_deck,
     _check_payments,
-    _histogram,
+    _tally_args,
     _whole,
     _whole_list,
 )
@@ -76,7 +83,6 @@ _NAMES = {"scalar": LANES_SCALAR, "generic": LANES_GENERIC, "avx2": LANES_AVX2,
           "avx512": LANES_AVX512}
 cdef int _kind = lanes_best()
 cdef int _min_cards = LANES_MIN_CARDS
-DECK_MAX = PLANE_CARDS      # the largest deck RandomPlayer deals (bit-planes)
 
 
 def kernels():
@@ -112,44 +118,40 @@ def set_kernel(name="auto", min_cards=LANES_MIN_CARDS):
 
 # ---------------------------------------------------------------- playing a batch
 
-cdef int batch_init(Batch* batch, int size) noexcept nogil:
-    """Memory for ``size`` deals at a time; 0, or OUT_OF_MEMORY (nothing left allocated)."""
+cdef int batch_init(Batch* batch, int size, int n_cards) noexcept nogil:
+    """Memory for ``size`` deals of ``n_cards`` at a time (rows only above 64 cards); 0, or
+    OUT_OF_MEMORY (nothing left allocated)."""
+    memset(batch, 0, sizeof(Batch))
     batch.size = size
+    batch.n_cards = n_cards
     batch.planes = <uint64_t*>malloc(size * PLANES * sizeof(uint64_t))
+    if n_cards > PLANE_CARDS:
+        batch.rows = <uint8_t*>malloc(<size_t>size * n_cards)
     batch.lanes = <LaneResult*>malloc(size * sizeof(LaneResult))
     batch.results = <Outcome*>malloc(size * sizeof(Outcome))
     if (batch.planes == NULL or batch.lanes == NULL or batch.results == NULL
-            or detector_init(&batch.det) != 0):
-        free(batch.planes)
-        free(batch.lanes)
-        free(batch.results)
-        batch.planes = NULL
-        batch.lanes = NULL
-        batch.results = NULL
+            or (n_cards > PLANE_CARDS and batch.rows == NULL)
+            or scratch_init(&batch.scratch, n_cards, False) != 0):
+        batch_free(batch)
         return OUT_OF_MEMORY
     return 0
 
 
 cdef void batch_free(Batch* batch) noexcept nogil:
     free(batch.planes)
+    free(batch.rows)
     free(batch.lanes)
     free(batch.results)
-    batch.planes = NULL
-    batch.lanes = NULL
-    batch.results = NULL
-    detector_free(&batch.det)
+    scratch_free(&batch.scratch)
+    memset(batch, 0, sizeof(Batch))
 
 
-cdef inline void row_to_planes(const uint8_t* row, int n_cards, uint64_t* planes) noexcept nogil:
-    """A row of at most 64 cards as bit-planes (bit i of plane b: bit b of card i's class)."""
-    cdef int bit
-    cdef uint64_t cls
-    planes[0] = planes[1] = planes[2] = 0
-    for bit in range(n_cards):
-        cls = row[bit]
-        planes[0] |= (cls & 1) << bit
-        planes[1] |= ((cls >> 1) & 1) << bit
-        planes[2] |= ((cls >> 2) & 1) << bit
+cdef inline void batch_row(const Batch* batch, Py_ssize_t i, uint8_t* row) noexcept nogil:
+    """Deal ``i`` of the batch written out as a row."""
+    if batch.rows != NULL:
+        memcpy(row, batch.rows + i * batch.n_cards, batch.n_cards)
+    else:
+        planes_to_row(&batch.planes[PLANES * i], batch.n_cards, row)
 
 
 cdef inline bint lanes_fit(int kind, int min_cards, const Table* table) noexcept nogil:
@@ -159,10 +161,10 @@ cdef inline bint lanes_fit(int kind, int min_cards, const Table* table) noexcept
 
 @cython.boundscheck(False)
 @cython.wraparound(False)
-cdef int play_planes(int kind, int min_cards, const Table* table, const int* sizes,
-                     Batch* batch, Py_ssize_t n) noexcept nogil:
-    """Play the first ``n`` deals of ``batch.planes`` into ``batch.results``, exactly as
-    ``_engine.play_game``: on ``kind``'s lanes where they fit (two players, ``min_cards`` to
+cdef int play_batch(int kind, int min_cards, const Table* table, const int* sizes,
+                    Batch* batch, Py_ssize_t n) noexcept nogil:
+    """Play the first ``n`` deals of the batch into ``batch.results``, exactly as
+    ``_engine.play_cards``: on ``kind``'s lanes where they fit (two players, ``min_cards`` to
     52 cards), else (and for every game the lanes hand back) on the exact engine. 0, or
     OUT_OF_MEMORY."""
     cdef Hand start[MAX_SEATS]
@@ -172,6 +174,13 @@ cdef int play_planes(int kind, int min_cards, const Table* table, const int* siz
     cdef Py_ssize_t i
     cdef int cls, status
     cdef bint lanes = lanes_fit(kind, min_cards, table)
+    if batch.rows != NULL:          # more than 64 cards: the ring engine, deal by deal
+        for i in range(n):
+            status = play_cards(table, batch.rows + i * batch.n_cards, sizes, &batch.scratch,
+                                &batch.results[i])
+            if status != 0:
+                return status
+        return 0
     if lanes:
         lt.pay_word = 0
         for cls in range(MAX_CLASSES):
@@ -196,7 +205,7 @@ cdef int play_planes(int kind, int min_cards, const Table* table, const int* siz
             res.period_cards = res.period_tricks = 0
             continue
         split_deal(&batch.planes[PLANES * i], sizes, table.seats, start)
-        status = play_game(table, start, &batch.det, res)
+        status = play_game(table, start, &batch.scratch.det, res)
         if status != 0:
             return status
     return 0
@@ -211,112 +220,66 @@ def play_rows(deals, sizes, payments, max_cards=None, max_tricks=None):
 
     Returns (outcome, winner, cards, tricks, out, cycle) arrays; winner and out are 0-based
     with -1 for none; cycle has columns entry_cards, entry_tricks, period_cards,
-    period_tricks. Deals of more than 64 cards go to ``_engine.play_rows`` as they are.
+    period_tricks.
     """
-    if not isinstance(deals, np.ndarray) or deals.dtype != np.uint8 or deals.ndim != 2:
-        raise ValueError("deals must be a 2-D uint8 numpy array, one deal a row")
-    if deals.shape[1] > PLANE_CARDS:
-        return _engine.play_rows(deals, sizes, payments, max_cards, max_tricks)
-    cdef const uint8_t[:, ::1] rows = np.ascontiguousarray(deals)
-    cdef Py_ssize_t n = rows.shape[0], row, done, b, i
-    cdef int seat, status = 0, kind = _kind, min_cards = _min_cards, n_cards
+    cdef int status = 0, kind = _kind, min_cards = _min_cards, n_cards
     cdef int size_of[MAX_SEATS]
     cdef Table table
     cdef Batch batch
-    cdef Outcome* res
-    paid = _check_payments(payments)
-    fill_table(&table, size_of, sizes, paid, rows.shape[1], max_cards, max_tricks)
-    _check_codes("deals", deals, len(paid))
+    cdef RowResults into
+    contiguous, results = rows_setup(deals, sizes, payments, max_cards, max_tricks, &table,
+                                     size_of, &into)
+    cdef const uint8_t[:, ::1] rows = contiguous
+    cdef Py_ssize_t n = rows.shape[0], done = 0, b, i
     n_cards = table.total
-    cdef int seats = table.seats
-
-    outcome = np.zeros(n, dtype=np.uint8)
-    winner = np.full(n, -1, dtype=np.int8)
-    cards = np.zeros(n, dtype=np.int64)
-    tricks = np.zeros(n, dtype=np.int64)
-    out = np.full((n, seats), -1, dtype=np.int8)
-    cycle = np.zeros((n, 4), dtype=np.int64)
-    cdef uint8_t[::1] outcome_v = outcome
-    cdef int8_t[::1] winner_v = winner
-    cdef int64_t[::1] cards_v = cards, tricks_v = tricks
-    cdef int8_t[:, ::1] out_v = out
-    cdef int64_t[:, ::1] cycle_v = cycle
-
-    if batch_init(&batch, BATCH) != 0:
+    if batch_init(&batch, BATCH, n_cards) != 0:
         raise MemoryError("no memory for a batch of deals")
     with nogil:
-        done = 0
         while done < n:
             b = min(<Py_ssize_t>BATCH, n - done)
             for i in range(b):
-                row_to_planes(&rows[done + i, 0], n_cards, &batch.planes[PLANES * i])
-            status = play_planes(kind, min_cards, &table, size_of, &batch, b)
+                if batch.rows != NULL:
+                    memcpy(batch.rows + i * n_cards, &rows[done + i, 0], n_cards)
+                else:
+                    row_to_planes(&rows[done + i, 0], n_cards, &batch.planes[PLANES * i])
+            status = play_batch(kind, min_cards, &table, size_of, &batch, b)
             if status != 0:
                 break
             for i in range(b):
-                res = &batch.results[i]
-                row = done + i
-                outcome_v[row] = <uint8_t>res.outcome
-                winner_v[row] = <int8_t>res.winner
-                cards_v[row] = res.cards
-                tricks_v[row] = res.tricks
-                for seat in range(res.n_out):
-                    out_v[row, seat] = res.out[seat]
-                cycle_v[row, 0] = res.entry_cards
-                cycle_v[row, 1] = res.entry_tricks
-                cycle_v[row, 2] = res.period_cards
-                cycle_v[row, 3] = res.period_tricks
+                put_result(&into, done + i, &batch.results[i])
             done += b
     batch_free(&batch)
     if status != 0:
         raise MemoryError("no memory for the cycle detector")
-    return outcome, winner, cards, tricks, out, cycle
+    return results
 
 
-# ---------------------------------------------------------------- the players' arguments
-
-def _lanes_deck(deck, payments, use_instead):
-    """(payments, cards per class) of a deck the lanes deal (bit-planes: up to 64 cards)."""
-    paid = _check_payments(payments)
-    counts = _check_deck(_whole_list("deck", deck, 0, MAX_CARDS, len(paid), len(paid)),
-                         MAX_CLASSES)
-    if sum(counts) > PLANE_CARDS:
-        raise ValueError(f"a deck of {sum(counts)} cards: lanes deal at most "
-                         f"{PLANE_CARDS}{use_instead}")
-    return paid, counts
-
-
-def _play_args(n, max_finds, card_hist, trick_hist, card_bin):
-    """A player's ``play`` arguments, checked: (n, max_finds, card_bin, card_hist,
-    trick_hist), the histograms None or both int64 arrays."""
-    if (card_hist is None) != (trick_hist is None):
-        raise ValueError("give both card_hist and trick_hist, or neither")
-    hist = card_hist is not None
-    return (_whole("n", n, 0), _whole("max_finds", max_finds, 1, 1 << 30),
-            _whole("card_bin", card_bin, 1, 1 << 30),
-            _histogram("card_hist", card_hist) if hist else None,
-            _histogram("trick_hist", trick_hist) if hist else None)
-
+# ---------------------------------------------------------------- the players
 
 cdef class _Player:
-    """What the lanes' players share: the rules' table, a batch's memory, the best so far."""
+    """What the players share: the rules' table, a batch's memory, the best so far, and the
+    batch glue: a batch played and then counted in deal order, its finds kept."""
 
     def __cinit__(self, *args, **kwargs):
         self.has_batch = False
 
-    cdef object _start(self, deck, sizes, payments, max_cards, max_tricks, best, by_tricks,
-                       use_instead):
+    cdef object _start(self, deck, sizes, payments, max_cards, max_tricks, best, by_tricks):
         """Check the arguments, fill the table, take a batch's memory (a second call frees the
         first call's); the deck's cards per class."""
         if self.has_batch:
             batch_free(&self.batch)
             self.has_batch = False
-        paid, counts = _lanes_deck(deck, payments, use_instead)
+        paid = _check_payments(payments)
+        counts = _check_deck(_whole_list("deck", deck, 0, MAX_CARDS, len(paid), len(paid)),
+                             MAX_CLASSES)
         self.n_cards = sum(counts)
         fill_table(&self.table, self.sizes, sizes, paid, self.n_cards, max_cards, max_tricks)
         self.best = _whole("best", best, 0)
         self.by_tricks = bool(by_tricks)
-        if batch_init(&self.batch, BATCH) != 0:
+        # Rows above 64 cards are dealt one at a time: their generator runs in sequence, and
+        # must not run ahead of the deals counted.
+        if batch_init(&self.batch, BATCH if self.n_cards <= PLANE_CARDS else 1,
+                      self.n_cards) != 0:
             raise MemoryError("no memory for a batch of deals")
         self.has_batch = True
         return counts
@@ -325,99 +288,128 @@ cdef class _Player:
         if self.has_batch:
             batch_free(&self.batch)
 
+    cdef Py_ssize_t _begin(self, n, max_finds, hists, widths) except -1:
+        """Check ``play``'s arguments and make its outputs; how many deals to play."""
+        if not self.has_batch:
+            raise ValueError(f"this {type(self).__name__} was never initialised (call "
+                             f"{type(self).__name__}(...))")
+        wanted = _whole("n", n, 0)
+        room = _whole("max_finds", max_finds, 1, 1 << 30)
+        card_hist, trick_hist, card_bin = _tally_args(hists, widths)
+        counts = np.zeros(3, dtype=np.int64)
+        rows = np.empty((room, self.n_cards), dtype=np.uint8)
+        results = np.empty((room, RESULT_COLUMNS), dtype=np.int64)
+        cdef uint8_t[:, ::1] rows_v = rows
+        cdef int64_t[:, ::1] results_v = results
+        self.tally = start_tally(counts, card_hist, trick_hist, card_bin, self.best,
+                                 self.by_tricks)
+        self.outputs = (counts, rows, results, card_hist, trick_hist)   # kept alive
+        self.find_rows = &rows_v[0, 0]
+        self.find_results = &results_v[0, 0]
+        self.n_found = 0
+        self.room = room
+        self.kind = _kind
+        self.min_cards = _min_cards
+        return wanted
+
+    cdef Py_ssize_t _count_batch(self, Py_ssize_t b) noexcept nogil:
+        """Play the batch's first ``b`` deals, then count them in deal order (the finds
+        depend on it), stopping at the one that fills the finds: how many were counted, or
+        -1 when memory ran out."""
+        cdef Py_ssize_t i
+        cdef Outcome* res
+        cdef Tally t = self.tally       # in registers while it counts
+        if play_batch(self.kind, self.min_cards, &self.table, self.sizes, &self.batch, b) != 0:
+            return -1
+        for i in range(b):
+            res = &self.batch.results[i]
+            if tally(&t, res):
+                batch_row(&self.batch, i, self.find_rows + self.n_found * self.n_cards)
+                store_result(res, self.find_results + self.n_found * RESULT_COLUMNS)
+                self.n_found += 1
+                if self.n_found == self.room:
+                    b = i + 1
+                    break
+        self.tally = t
+        return b
+
+    cdef object _end(self, Py_ssize_t played, bint failed):
+        """``play``'s result: (played, counts, totals (cards, tricks), find_rows,
+        find_results), as the generic ``Sampler.play``."""
+        self.best = self.tally.best
+        counts, rows, results = self.outputs[:3]
+        self.outputs = None
+        if failed:
+            raise MemoryError("no memory for the cycle detector")
+        return (played, counts, np.array([self.tally.cards, self.tally.tricks], dtype=np.int64),
+                rows[:self.n_found], results[:self.n_found])
+
 
 cdef class RandomPlayer(_Player):
-    """``_engine.RandomPlayer`` on lanes: the same deals, results, finds and generator state.
+    """Deals and plays random deals, keeping what beats the best so far.
 
-    Decks of up to 64 cards (the bit-plane deals of ``_engine``'s generator). Deals are dealt
-    a batch at a time, played on lanes (or the exact engine), then scanned in deal order; when
-    the finds fill up mid-batch the deals after the last one scanned are dealt again by the
-    next call (deal d of a stream is a function of d), so a stream's deals never depend on
-    how :meth:`play` calls split it.
+    One instance is one reproducible stream of deals: ``RandomPlayer(..., seed, stream)``
+    always deals the same sequence (``_engine.random_rows``'s), however :meth:`play` calls
+    split it. Deals of up to 64 cards are bit-planes, dealt a batch at a time, played on lanes
+    (or the exact engine), then counted in deal order; when the finds fill up mid-batch the
+    deals after the last one counted are dealt again by the next call (deal d of a stream is
+    a function of d). Larger deals are rows, dealt and played one at a time on the exact
+    engine.
     """
 
     def __init__(self, deck, sizes, payments, seed, stream, max_cards=None, max_tricks=None,
                  best=0, by_tricks=False):
         # In __init__ (not __cinit__) so that Python sees the signature.
-        counts = self._start(deck, sizes, payments, max_cards, max_tricks, best, by_tricks,
-                             " (use _engine.RandomPlayer)")
-        self.n_courts = self.n_cards - counts[0]
-        # the court cards' classes, ascending, as _engine's dealer places them (one spare
-        # entry, so that the array is never empty)
-        self.courts = np.append(np.repeat(np.arange(len(counts), dtype=np.uint8), counts)
-                                [counts[0]:], np.uint8(0))
-        self.key = ds_stream_key(ds_seed_key(_whole("seed", seed, 0, UINT64_MAX)),
-                                 _whole("stream", stream, 0, UINT64_MAX))
+        self.dealer = _Dealer(self._start(deck, sizes, payments, max_cards, max_tricks, best,
+                                          by_tricks))
+        seed = _whole("seed", seed, 0, UINT64_MAX)
+        stream = _whole("stream", stream, 0, UINT64_MAX)
+        rng_seed(&self.rng, seed, stream)
+        self.key = ds_stream_key(ds_seed_key(seed), stream)
         self.dealt = 0
 
     @cython.boundscheck(False)
     @cython.wraparound(False)
-    def play(self, n, max_finds=256, card_hist=None, trick_hist=None, card_bin=10):
+    def play(self, n, max_finds=256, hists=(), widths=()):
         """Play up to ``n`` more deals; stop early once ``max_finds`` finds are kept.
 
-        As ``_engine.RandomPlayer.play``: returns (played, counts, total_cards, total_tricks,
-        find_rows, find_results); counts per outcome code; a find is a deal longer (by the
-        objective) than every earlier one, or any deal that cycles; find_results rows hold
-        outcome, winner (0-based, -1 none), cards, tricks, entry_cards, entry_tricks,
-        period_cards, period_tricks. Given ``card_hist`` and ``trick_hist`` (int64 arrays),
-        every game's length is counted into them (bins of ``card_bin`` cards and of one
-        trick; the last bin takes everything longer).
+        Returns what the generic ``Sampler.play`` does: (played, counts, totals, find_rows,
+        find_results): counts per outcome code, totals of (cards, tricks); a find is a deal
+        longer (by the objective) than every earlier one, or any deal that cycles;
+        find_results rows hold outcome, cards, tricks, entry (cards, tricks) and period
+        (cards, tricks). Given ``hists`` (a card and a trick histogram, int64 arrays) and
+        their bin ``widths`` (any, and 1), every game's length is counted into them (the last
+        bin takes everything longer).
         """
-        if not self.has_batch:
-            raise ValueError("this RandomPlayer was never initialised (call RandomPlayer(...))")
-        wanted_n, finds_n, bin_n, card_hist, trick_hist = _play_args(
-            n, max_finds, card_hist, trick_hist, card_bin)
-        cdef Py_ssize_t wanted = wanted_n
-        cdef int finds_max = finds_n
-        cdef int bin_cards = bin_n
-        cdef int64_t[::1] card_v = card_hist
-        cdef int64_t[::1] trick_v = trick_hist
-        cdef int n_cards = self.n_cards, status = 0, n_found = 0, kind = _kind
-        cdef int min_cards = _min_cards
-        cdef Py_ssize_t played = 0, b, i
-        cdef Outcome* res
+        cdef Py_ssize_t wanted = self._begin(n, max_finds, hists, widths)
+        cdef Py_ssize_t played = 0, counted = 0, b, i
         cdef Batch* batch = &self.batch
-        cdef const uint8_t* courts = &self.courts[0]
-        cdef int n_courts = self.n_courts
-        counts = np.zeros(3, dtype=np.int64)
-        find_rows = np.empty((finds_max, n_cards), dtype=np.uint8)
-        find_results = np.empty((finds_max, 8), dtype=np.int64)
-        cdef int64_t[::1] counts_v = counts
-        cdef uint8_t[:, ::1] rows_v = find_rows
-        cdef int64_t[:, ::1] results_v = find_results
-        cdef Tally t = start_tally(counts_v, card_v, trick_v, bin_cards, self.best,
-                                   self.by_tricks)
+        cdef const uint8_t* courts = &self.dealer.courts[0]
+        cdef const uint8_t* deck = &self.dealer.deck[0]
+        cdef int n_courts = self.dealer.n_courts, n_cards = self.n_cards
+        cdef uint64_t key = self.key, first
         with nogil:
-            while played < wanted and n_found < finds_max:
-                b = min(<Py_ssize_t>BATCH, wanted - played)
-                for i in range(b):
-                    ds_deal_planes(self.key, self.dealt + played + i, courts, n_courts, n_cards,
-                                   &batch.planes[PLANES * i])
-                status = play_planes(kind, min_cards, &self.table, self.sizes, batch, b)
-                if status != 0:
+            while played < wanted and self.n_found < self.room:
+                b = min(<Py_ssize_t>batch.size, wanted - played)
+                # as _engine._Dealer.deal: bit-planes by deal number, rows in sequence
+                if batch.rows == NULL:
+                    first = self.dealt + played
+                    for i in range(b):
+                        ds_deal_planes(key, first + i, courts, n_courts, n_cards,
+                                       &batch.planes[PLANES * i])
+                else:
+                    for i in range(b):
+                        shuffle_row(&self.rng, deck, n_cards, batch.rows + i * n_cards)
+                counted = self._count_batch(b)
+                if counted < 0:
                     break
-                # in deal order, as _engine.RandomPlayer: the finds depend on it
-                for i in range(b):
-                    res = &batch.results[i]
-                    played += 1
-                    if tally(&t, res):
-                        planes_to_row(&batch.planes[PLANES * i], n_cards, &rows_v[n_found, 0])
-                        store_result(res, &results_v[n_found, 0])
-                        n_found += 1
-                        if n_found == finds_max:
-                            # the deals after this one were never played: the next call
-                            # deals them again (deal d of a stream is a function of d)
-                            break
+                played += counted
         self.dealt += played
-        self.best = t.best
-        if status != 0:
-            raise MemoryError("no memory for the cycle detector")
-        return (played, counts, t.cards, t.tricks, find_rows[:n_found],
-                find_results[:n_found])
+        return self._end(played, counted < 0)
 
 
 cdef class BlockPlayer(_Player):
-    """Consecutive deals in rank order on lanes: a deal and the distinct orderings after it.
+    """Consecutive deals in rank order: a deal and the distinct orderings after it.
 
     The next deal is the next distinct ordering of the row (``_permutations.next_permutation``,
     a few swaps), so a block costs one unranking at its start, however long. Counts and finds
@@ -428,20 +420,18 @@ cdef class BlockPlayer(_Player):
     def __init__(self, deck, sizes, payments, max_cards=None, max_tricks=None, best=0,
                  by_tricks=False):
         self.counts = np.array(self._start(deck, sizes, payments, max_cards, max_tricks, best,
-                                           by_tricks, ""), dtype=np.int64)
+                                           by_tricks), dtype=np.int64)
 
     @cython.boundscheck(False)
     @cython.wraparound(False)
-    def play(self, first, n, max_finds=256, card_hist=None, trick_hist=None, card_bin=10):
+    def play(self, first, n, max_finds=256, hists=(), widths=()):
         """Play ``first`` and the orderings after it, ``n`` deals in all (fewer after the last
         ordering); stop early once ``max_finds`` finds are kept (the deals after the last
         one counted are not played: start the next call from the next one).
 
-        Returns what :meth:`RandomPlayer.play` does: (played, counts, total_cards,
-        total_tricks, find_rows, find_results).
+        Returns what :meth:`RandomPlayer.play` does.
         """
-        if not self.has_batch:
-            raise ValueError("this BlockPlayer was never initialised (call BlockPlayer(...))")
+        cdef Py_ssize_t wanted = self._begin(n, max_finds, hists, widths)
         if (not isinstance(first, np.ndarray) or first.dtype != np.uint8 or first.ndim != 1
                 or first.shape[0] != self.n_cards):
             raise ValueError(f"first must be a 1-D uint8 array of {self.n_cards} cards")
@@ -449,47 +439,23 @@ cdef class BlockPlayer(_Player):
                 or not np.array_equal(np.bincount(first, minlength=len(self.counts)),
                                       self.counts)):
             raise ValueError("first must hold exactly the deck's cards")
-        wanted_n, finds_n, bin_n, card_hist, trick_hist = _play_args(
-            n, max_finds, card_hist, trick_hist, card_bin)
-        cdef Py_ssize_t wanted = wanted_n
-        cdef int finds_max = finds_n
-        cdef int bin_cards = bin_n
-        cdef int64_t[::1] card_v = card_hist
-        cdef int64_t[::1] trick_v = trick_hist
         cdef uint8_t[::1] current = np.array(first, dtype=np.uint8)
-        cdef int n_cards = self.n_cards, status = 0, n_found = 0, kind = _kind
-        cdef int min_cards = _min_cards
+        cdef int n_cards = self.n_cards
         cdef bint more = True
-        cdef Py_ssize_t played = 0, b, i
+        cdef Py_ssize_t played = 0, counted = 0, b
         cdef Batch* batch = &self.batch
-        counts = np.zeros(3, dtype=np.int64)
-        find_rows = np.empty((finds_max, n_cards), dtype=np.uint8)
-        find_results = np.empty((finds_max, 8), dtype=np.int64)
-        cdef int64_t[::1] counts_v = counts
-        cdef uint8_t[:, ::1] rows_v = find_rows
-        cdef int64_t[:, ::1] results_v = find_results
-        cdef Tally t = start_tally(counts_v, card_v, trick_v, bin_cards, self.best,
-                                   self.by_tricks)
         with nogil:
-            while played < wanted and n_found < finds_max and more:
+            while played < wanted and self.n_found < self.room and more:
                 b = 0
-                while b < min(<Py_ssize_t>BATCH, wanted - played) and more:
-                    row_to_planes(&current[0], n_cards, &batch.planes[PLANES * b])
+                while b < min(<Py_ssize_t>batch.size, wanted - played) and more:
+                    if batch.rows != NULL:
+                        memcpy(batch.rows + b * n_cards, &current[0], n_cards)
+                    else:
+                        row_to_planes(&current[0], n_cards, &batch.planes[PLANES * b])
                     b += 1
                     more = next_permutation(&current[0], n_cards)
-                status = play_planes(kind, min_cards, &self.table, self.sizes, batch, b)
-                if status != 0:
+                counted = self._count_batch(b)
+                if counted < 0:
                     break
-                for i in range(b):   # in rank order: the finds depend on it
-                    played += 1
-                    if tally(&t, &batch.results[i]):
-                        planes_to_row(&batch.planes[PLANES * i], n_cards, &rows_v[n_found, 0])
-                        store_result(&batch.results[i], &results_v[n_found, 0])
-                        n_found += 1
-                        if n_found == finds_max:
-                            break
-        self.best = t.best
-        if status != 0:
-            raise MemoryError("no memory for the cycle detector")
-        return (played, counts, t.cards, t.tricks, find_rows[:n_found],
-                find_results[:n_found])
+                played += counted
+        return self._end(played, counted < 0)

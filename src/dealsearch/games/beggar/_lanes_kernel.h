@@ -6,16 +6,10 @@
  * whole vectors, so 4 (AVX2) or 8 (AVX-512) deals advance together and nothing is predicted
  * but "did some lane's game just end?".
  *
- * One step per lane (the same code for every lane):
- *   - open play (only where nobody owes): the first court card in turn order is found with two
- *     count-trailing-zeros, the numerals before it go onto the pile, and the hands are named so
- *     that Y is the player who now turns that court card (its top card);
- *   - then one payment step: Y turns cards for what it owes X (in open play: "forever", so Y
- *     turns its court card at once). Paid with numerals: X takes the pile and leads (open play
- *     next, X leading). A court card: it goes onto the pile, Y now is owed, so X and Y swap.
- *     Y has no card to turn: Y is out, X wins.
- * Hands and pile are bit-planes as in _engine.pxd (bit i of plane b: bit b of the class of the
- * card at position i); numerals add no bits, so only the pile's length moves for them.
+ * One step per lane (the same code for every lane): _rule_step.h, the branch-free rule step
+ * the GPU kernel plays too (_gpu_step.h), on vectors. Hands and pile are bit-planes as in
+ * _engine.pxd (bit i of plane b: bit b of the class of the card at position i); numerals add
+ * no bits, so only the pile's length moves for them.
  *
  * No cycle detection: a game found past ``cap_cards`` cards or ``cap_tricks`` tricks (looked
  * at every CAP_EVERY steps, and when it ends) is flagged for replay on the exact scalar

@@ -37,6 +37,17 @@ typedef double L_(vd) __attribute__((vector_size(8 * LW)));
 /* Where m is -1 take a, where 0 take b. */
 #define L_SEL(m, a, b) (((a) & (m)) | ((b) & ~(m)))
 
+/* The rule step's primitives (_rule_step.h) on vectors: comparisons give masks already. */
+#define BMN_VU L_(vu)
+#define BMN_VI L_(vi)
+#define BMN_MASK(c) (c)
+#define BMN_SEL(m, a, b) L_SEL(m, a, b)
+#define BMN_CTZ(x) L_CTZ(x)
+#define BMN_N(v) ((L_(vu))(v))
+#define BMN_U(m) ((L_(vu))(m))
+#define BMN_ONE one
+#define BMN_BIG big
+
 #ifdef L_ANY_LOOP
 #define L_ANY(v) ({                     \
         L_(vi) v_ = (v);                \
@@ -152,69 +163,13 @@ LTARGET static int64_t L_(lanes_run)(const LanesTable *t, const uint64_t *planes
     vi tricks = s.tricks;
 
     for (;;) {
-        /* ---- open play, applied where nobody owes */
-        vi cx = L_CTZ(x0 | x1 | x2 | (one << (vu)xl));
-        vi cy = L_CTZ(y0 | y1 | y2 | (one << (vu)yl));
-        vi open = owed == 0;
-        vi later = cy < cx;                         /* the follower's court card comes first */
-        vi k = L_SEL(later, cy, cx);              /* numerals each before it */
-        vi dx = open & (k - later);                 /* the leader turns one more if later */
-        vi dy = open & k;
-        x0 >>= (vu)dx; x1 >>= (vu)dx; x2 >>= (vu)dx;
-        y0 >>= (vu)dy; y1 >>= (vu)dy; y2 >>= (vu)dy;
-        xl -= dx;
-        yl -= dy;
-        pl += dx + dy;
-        /* make Y the turner: swap where the leader's court card came first */
-        vi sw = open & ~later;
-        vu swu = (vu)sw, tu;
-        vi ti;
-        tu = (x0 ^ y0) & swu; x0 ^= tu; y0 ^= tu;
-        tu = (x1 ^ y1) & swu; x1 ^= tu; y1 ^= tu;
-        tu = (x2 ^ y2) & swu; x2 ^= tu; y2 ^= tu;
-        ti = (xl ^ yl) & sw; xl ^= ti; yl ^= ti;
-        xs ^= sw;
-
-        /* ---- one payment step: Y pays X, or (open play) turns its court card */
-        vi c = cy & ~open;                          /* open play: Y's court card is on top */
-        vi due = owed | (open & big);
-        vi take = c >= due;                         /* paid with numerals: X's trick */
-        vi out = ~take & (c == yl);                 /* Y has no card to turn */
-        vi court = ~(take | out);                   /* Y turns a court card at c */
-        vi dy2 = L_SEL(take, due, c - court);     /* take: what was owed; court: c + 1 */
-        vu cu = (vu)c;
-        vu bit = ((vu)court & one) << cu;
-        vu shift = (((y0 >> cu) & one) << 3) | (((y1 >> cu) & one) << 4)
-                   | (((y2 >> cu) & one) << 5);
-        vi paid = (vi)((pay_word >> shift) & 0xff);
-        vu plu = (vu)pl;
-        p0 |= (y0 & bit) << plu; p1 |= (y1 & bit) << plu; p2 |= (y2 & bit) << plu;
-        vu d2 = (vu)dy2;
-        y0 >>= d2; y1 >>= d2; y2 >>= d2;
-        yl -= dy2;
-        pl += dy2;
-
-        /* X takes the pile under its hand, in order, and leads */
-        vu tk = (vu)take, xlu = (vu)xl;
-        x0 |= (p0 << xlu) & tk; x1 |= (p1 << xlu) & tk; x2 |= (p2 << xlu) & tk;
-        p0 &= ~tk; p1 &= ~tk; p2 &= ~tk;
-        xl += pl & take;
-        cards += pl & take;
-        tricks -= take;
-        pl &= ~take;
-        /* a court card: Y is owed now, so the two swap */
-        owed = paid & court;
-        swu = (vu)court;
-        tu = (x0 ^ y0) & swu; x0 ^= tu; y0 ^= tu;
-        tu = (x1 ^ y1) & swu; x1 ^= tu; y1 ^= tu;
-        tu = (x2 ^ y2) & swu; x2 ^= tu; y2 ^= tu;
-        ti = (xl ^ yl) & court; xl ^= ti; yl ^= ti;
-        xs ^= court;
+        vi over;
+#include "_rule_step.h"
 
         /* ---- over (someone out, or X holds every card): leave the lane. Past the caps
          * too, but that is only looked at every CAP_EVERY steps: it just sends the deal to
          * the exact engine, which replays it from the deal, so a late look changes nothing. */
-        vi event = out | (take & (xl == total));
+        vi event = over;
         if (__builtin_expect((++steps & (CAP_EVERY - 1)) == 0, 0))
             event |= (cards + pl >= cap_cards) | (tricks >= cap_tricks);
         if (__builtin_expect(!L_ANY(event), 1))

@@ -13,18 +13,20 @@ two phases (Brent's saved state, then a replay that stores every trick-boundary 
 It is a few times slower per card than the bit planes, and a deal of any size plays.
 """
 
-from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t
+from libc.stdint cimport int32_t, int64_t, uint8_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcmp, memcpy, memset
 
-from dealsearch._cycle cimport store_clear, store_find_or_add, store_free, store_init
-from dealsearch._cycle cimport store_marks
+from dealsearch._cycle cimport store_clear, store_free, store_init
 from dealsearch.games.beggar._engine cimport (
     MAX_CLASSES,
     MAX_SEATS,
-    OUTCOME_CYCLE,
     OUTCOME_LIMIT,
     OUTCOME_WIN,
+    first_repeat,
+    leave,
+    rest_out,
+    stop_at_limit,
 )
 
 cdef enum:
@@ -116,29 +118,6 @@ cdef inline void write_cards(const Hands* h, int seats, uint8_t* out) noexcept n
         out += h.length[seat]
 
 
-cdef inline void leave(uint8_t* alive, int* succ, int seat, int seats) noexcept nogil:
-    """``seat`` is out: unlink it from the ring of seats still in."""
-    cdef int s
-    alive[seat] = 0
-    for s in range(seats):
-        if alive[s] and succ[s] == seat:
-            succ[s] = succ[seat]
-
-
-cdef inline void stop_at_limit(const Hands* h, int seats, int64_t cards, int64_t tricks,
-                               Outcome* res) noexcept nogil:
-    """The agreed limit: the player holding most cards wins, none on a tie."""
-    cdef int seat, best = -1
-    res.outcome = OUTCOME_LIMIT
-    res.winner = -1
-    for seat in range(seats):
-        if h.length[seat] > best:
-            best, res.winner = h.length[seat], seat
-        elif h.length[seat] == best:
-            res.winner = -1
-    res.cards, res.tricks = cards, tricks
-
-
 cdef struct Saved:
     # Phase 1's Brent bookkeeping: the saved state's seat to move and hand lengths (its cards
     # are in Ring.saved), and when it moves next.
@@ -180,28 +159,13 @@ cdef inline bint repeats(Ring* r, const Hands* h, int seats, int to_move,
     return False
 
 
-cdef inline int first_repeat(Ring* r, const Hands* h, int seats, int to_move, int64_t cards,
-                             int64_t tricks, Outcome* res) noexcept nogil:
-    """Phase 2 at a trick boundary: store the state; at its first repeat fill ``res`` with the
-    cycle and return 1; 0 for a new state, OUT_OF_MEMORY if the store cannot grow."""
-    cdef int64_t marks[2]
-    cdef int found
+cdef inline int visit_state(Ring* r, const Hands* h, int seats, int to_move, int64_t cards,
+                            int64_t tricks, Outcome* res) noexcept nogil:
+    """Phase 2 at a trick boundary: the state written out for the exact store; see
+    ``_engine.first_repeat``."""
     write_header(h, seats, to_move, r.state)
     write_cards(h, seats, r.state)
-    marks[0], marks[1] = cards, tricks
-    found = store_find_or_add(&r.store, r.state, marks)
-    if found == -2:
-        return OUT_OF_MEMORY
-    if found < 0:
-        return 0
-    res.outcome = OUTCOME_CYCLE
-    res.winner = -1
-    res.cards, res.tricks = cards, tricks
-    res.entry_cards = store_marks(&r.store, found)[0]
-    res.entry_tricks = store_marks(&r.store, found)[1]
-    res.period_cards = cards - res.entry_cards
-    res.period_tricks = tricks - res.entry_tricks
-    return 1
+    return first_repeat(&r.store, r.state, cards, tricks, res)
 
 
 cdef int ring_pass(const Table* t, const uint8_t* row, const int* sizes, Ring* r, bint exact,
@@ -214,7 +178,7 @@ cdef int ring_pass(const Table* t, const uint8_t* row, const int* sizes, Ring* r
     cdef int succ[MAX_SEATS]         # the next seat still in after each seat still in
     cdef int seats = t.seats, size = r.mask + 1, n_alive = t.seats
     cdef int to_move = 0, owner = 0, owed = 0, pile_len = 0, seat, offset = 0, card, pay
-    cdef int winner = -1, status, _seat
+    cdef int winner = -1, status
     cdef int64_t cards = 0, tricks = 0
     h.cards, h.pile, h.mask = r.cards, r.pile, r.mask
     memcpy(h.pay, t.payment, sizeof(h.pay))
@@ -228,7 +192,7 @@ cdef int ring_pass(const Table* t, const uint8_t* row, const int* sizes, Ring* r
     res.n_out = 0
     if exact:
         store_clear(&r.store)
-        if first_repeat(r, &h, seats, 0, 0, 0, res) != 0:
+        if visit_state(r, &h, seats, 0, 0, 0, res) != 0:
             return OUT_OF_MEMORY    # the first state cannot repeat: only memory fails here
     else:
         save_state(r, &h, seats, 0, &saved)
@@ -236,10 +200,7 @@ cdef int ring_pass(const Table* t, const uint8_t* row, const int* sizes, Ring* r
 
     while True:
         if h.length[to_move] == 0:  # must turn a card and has none: out, the duty passes on
-            leave(alive, succ, to_move, seats)
-            res.out[res.n_out] = <int8_t>to_move
-            res.n_out += 1
-            n_alive -= 1
+            n_alive = leave(res, alive, succ, to_move, seats, n_alive)
             to_move = succ[to_move]
             if n_alive == 1:
                 winner = to_move
@@ -269,20 +230,16 @@ cdef int ring_pass(const Table* t, const uint8_t* row, const int* sizes, Ring* r
 
         # Trick boundary.
         if h.length[owner] == t.total:  # holds every card: over, no further lead
-            seat = owner
-            for _seat in range(n_alive - 1):
-                seat = succ[seat]
-                res.out[res.n_out] = <int8_t>seat
-                res.n_out += 1
+            rest_out(res, succ, owner, n_alive)
             winner = owner
             break
         if cards >= t.max_cards or tricks >= t.max_tricks:
             if not exact:
                 return NEEDS_REPLAY     # a repeat may have come first: phase 2 decides
-            stop_at_limit(&h, seats, cards, tricks, res)
+            stop_at_limit(res, h.length, seats, cards, tricks)
             return 0
         if exact:
-            status = first_repeat(r, &h, seats, to_move, cards, tricks, res)
+            status = visit_state(r, &h, seats, to_move, cards, tricks, res)
             if status != 0:
                 return 0 if status == 1 else status
         elif repeats(r, &h, seats, to_move, &saved):

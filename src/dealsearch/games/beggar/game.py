@@ -31,6 +31,7 @@ from ...plugin import (
     Game,
     GameError,
     GameResult,
+    KickClimber,
     Layout,
     OptionSpec,
     PlaysBackwards,
@@ -39,6 +40,7 @@ from ...plugin import (
     PublishedRecords,
     Reference,
     Row,
+    SearchSampler,
     Yardstick,
     card_text,
     measures,
@@ -302,11 +304,14 @@ class BeggarGame(Game[BeggarOptions], Reference, CycleCatalogue, PlaysBackwards,
         return catalogue.key_id(key, options.game_rules)
 
     def random_player(self, options: BeggarOptions, seed: int, stream: int, objective: str,
-                      best: int = 0) -> Any:
-        """The specialised random dealer and player (``_engine.RandomPlayer``)."""
-        from .search import FastSampler
+                      best: int = 0) -> SearchSampler:
+        """The specialised random dealer and player (``_lanes.RandomPlayer``: lanes where
+        they fit, the exact engine otherwise)."""
+        from ._lanes import RandomPlayer
 
-        return FastSampler(options, seed, stream, objective, best)
+        rules = options.game_rules
+        return RandomPlayer(rules.deck, options.sizes, rules.payments, seed, stream,
+                            options.max_cards, options.max_tricks, best, objective == "tricks")
 
     def device_refusal(self, options: BeggarOptions, device: str) -> str | None:
         """Why the GPU engine (or its CPU emulation) cannot play these options (random deals or
@@ -328,17 +333,21 @@ class BeggarGame(Game[BeggarOptions], Reference, CycleCatalogue, PlaysBackwards,
         return GpuBlocks(options, objective, open_device(device))
 
     def block_player(self, options: BeggarOptions, objective: str) -> Any | None:
-        """Blocks of deals in rank order on the lanes (``_lanes.BlockPlayer``), for decks
-        the lanes deal (up to 64 cards); None otherwise."""
-        from . import _lanes
-        from .search import FastBlockPlayer
+        """Blocks of deals in rank order on the lanes (``_lanes.BlockPlayer``); None without
+        a deck."""
+        from ._lanes import BlockPlayer
 
-        if options.deck is None or sum(options.deck) > _lanes.DECK_MAX:
+        if options.deck is None:
             return None
-        return FastBlockPlayer(options, objective)
+        rules = options.game_rules
+        return BlockPlayer(rules.deck, options.sizes, rules.payments, options.max_cards,
+                           options.max_tricks, 0, objective == "tricks")
 
-    def climber(self, options: BeggarOptions, seed: int, stream: int, objective: str) -> Any:
+    def climber(self, options: BeggarOptions, seed: int, stream: int, objective: str
+                ) -> KickClimber:
         """The specialised climber (``_climb.Climber``)."""
-        from .search import FastClimber
+        from ._climb import Climber
 
-        return FastClimber(options, seed, stream, objective)
+        rules = options.game_rules
+        return Climber(options.sizes, rules.payments, seed, stream, options.max_cards,
+                       options.max_tricks, objective == "tricks")

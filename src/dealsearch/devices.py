@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -83,10 +83,10 @@ class DeviceSampler(Protocol):
 class DeviceSearch(Protocol):
     """A game whose random search can run on a device other than the CPU."""
 
-    def device_refusal(self, options: GameOptions, device: str) -> str | None:
+    def device_refusal(self, options: Any, device: str) -> str | None:
         """Why ``device`` cannot play these options (None if it can)."""
 
-    def device_sampler(self, options: GameOptions, seed: int, objective: str,
+    def device_sampler(self, options: Any, seed: int, objective: str,
                        device: str) -> DeviceSampler:
         """The sampler; raises :class:`DeviceUnavailable` if the device is not usable here."""
 
@@ -116,10 +116,10 @@ class DeviceBlocks(Protocol):
     """A game whose exhaustive search (blocks of ranks) can run on a device other than the
     CPU."""
 
-    def device_refusal(self, options: GameOptions, device: str) -> str | None:
+    def device_refusal(self, options: Any, device: str) -> str | None:
         """Why ``device`` cannot play these options (None if it can)."""
 
-    def device_block_player(self, options: GameOptions, objective: str, device: str
+    def device_block_player(self, options: Any, objective: str, device: str
                             ) -> DeviceBlockPlayer:
         """The block player; raises :class:`DeviceUnavailable` if the device is not usable
         here."""

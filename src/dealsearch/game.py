@@ -500,11 +500,11 @@ class KickClimber(SearchClimber, Protocol):
 class FastSearch(Protocol):
     """Specialised compiled search loops, used instead of the generic ones on the kernel."""
 
-    def random_player(self, options: GameOptions, seed: int, stream: int, objective: str,
+    def random_player(self, options: Any, seed: int, stream: int, objective: str,
                       best: int = 0) -> SearchSampler | None:
         """The game's own sampler for these options, or None."""
 
-    def climber(self, options: GameOptions, seed: int, stream: int, objective: str
+    def climber(self, options: Any, seed: int, stream: int, objective: str
                 ) -> KickClimber | None:
         """The game's own climber for these options, or None."""
 
@@ -515,7 +515,7 @@ class FastBlocks(Protocol):
     """Its own compiled loop for a block of consecutive deals in rank order (the exhaustive
     search's; ranks number a layout's deals, :mod:`dealsearch.search.distinct`)."""
 
-    def block_player(self, options: GameOptions, objective: str) -> Any | None:
+    def block_player(self, options: Any, objective: str) -> Any | None:
         """A player whose ``play(first, n, max_finds, hists, widths)`` plays the row
         ``first`` and the distinct orderings of the deck after it, ``n`` deals in all (fewer
         after the last), and returns what the generic ``Sampler.play`` does; None for these
@@ -713,8 +713,8 @@ def api_problems(game: Game[Any]) -> list[str]:
                         f"the game's own is private: '_{name}')")
     for protocol in FEATURES:
         if written & _members(protocol) and not isinstance(game, protocol):
-            required = getattr(protocol, "__abstractmethods__", ()) or _members(protocol)
-            missing = sorted(name for name in required if not hasattr(game, name))
+            needed = getattr(protocol, "__abstractmethods__", None) or _members(protocol)
+            missing = sorted(name for name in needed if not hasattr(game, name))
             problems.append(f"{', '.join(sorted(written & _members(protocol)))} of "
                             f"{protocol.__name__} without {', '.join(missing)}: list "
                             f"{protocol.__name__} among the game's bases")

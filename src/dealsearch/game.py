@@ -377,6 +377,17 @@ class GameCommands(Protocol):
 
 
 @runtime_checkable
+class GameStrategies(Protocol):
+    """Brings strategies of the game's own (BMN: ``factory``), run by the run service as the
+    framework's are (:mod:`dealsearch.strategies`)."""
+
+    def strategies(self) -> Sequence[type]:
+        """The game's strategy classes (import their modules here, so that loading the game
+        does not load them); their names must not clash with the framework's."""
+        ...
+
+
+@runtime_checkable
 class PlaysBackwards(Protocol):
     """Grows longer deals by playing a game backwards (``search climb --reverse-every``)."""
 

@@ -15,6 +15,7 @@ import pytest
 from dealsearch.cli import main
 from dealsearch.errors import BadInput, DealsearchError, NotATextFile, RunFailed
 from dealsearch.search import runner
+from dealsearch.search.random_search import RandomSearch
 
 from deals import RECORD
 
@@ -137,9 +138,8 @@ def _fail_on_purpose(spec: object, task: object) -> None:
 @pytest.fixture()
 def failing_random_search(monkeypatch: pytest.MonkeyPatch) -> None:
     """Random-search tasks raise in the worker. Local workers are forked from this process
-    (and Dask workers in threads run in it), so they see the patched strategy table."""
-    monkeypatch.setitem(runner.STRATEGIES, "random",
-                        (runner.STRATEGIES["random"][0], _fail_on_purpose))
+    (and Dask workers in threads run in it), so they see the patched strategy."""
+    monkeypatch.setattr(RandomSearch, "work", staticmethod(_fail_on_purpose))
 
 
 def test_a_worker_that_raises_fails_the_run_and_resume_finishes_it(capsys, tmp_path,

@@ -26,7 +26,7 @@ from ..game import FastSearch, Game, PlaysBackwards, game_names, get_game
 from ..log import LOST, Find
 from ..log.ownership import refuse_if_owned
 from ..projection import run_projection, space_projection
-from ..search import STRATEGIES, Runner, SearchSpec
+from ..search import Runner, SearchSpec
 from ..search.backends import (
     BACKENDS,
     DASK_EXTRA,
@@ -40,6 +40,7 @@ from ..search.exhaustive import measure_rate
 from ..search.hooks import TestHooks
 from ..search.runner import warm_worker
 from ..search.spec import ESCAPES, MAX_KICK, RESTARTS, EndlessSpace
+from ..strategies import is_search, strategy_names
 from ..text import budget, parse_duration, ranks_text
 from .advice import CANNOT_RESUME, how_to_continue
 from .cluster import add_dask_options, chosen_backend, dask_security
@@ -80,8 +81,10 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
                         "dealsearch search climb --game durak --players 3 --deals 1000000",
                         "dealsearch search --config spite-cycles",
                         "dealsearch search --resume 3"))
-    search.add_argument("strategy", nargs="?", choices=STRATEGIES,
-                        help="random, climb or exhaustive (or from --config / --resume)")
+    names = strategy_names("search")
+    search.add_argument("strategy", nargs="?", choices=names,
+                        help=f"{', '.join(names[:-1])} or {names[-1]} (or from --config / "
+                             "--resume)")
     search.add_argument("--config", help="a campaign file (TOML), or the name of a shipped "
                                          f"one: {', '.join(campaign_names())}")
     search.add_argument("--resume", type=positive_int, metavar="RUN_ID",
@@ -204,8 +207,8 @@ def _spec(args: argparse.Namespace) -> SearchSpec:
                        "options are known")
     options.update(_given(args))
     if "strategy" not in options:
-        raise BadInput("search needs a strategy (random, climb, exhaustive), --config or "
-                       "--resume")
+        raise BadInput(f"search needs a strategy ({', '.join(strategy_names('search'))}), "
+                       "--config or --resume")
     options.setdefault("seed", int.from_bytes(os.urandom(4), "little"))
     try:
         return SearchSpec.from_json(options)
@@ -322,7 +325,7 @@ def _search(args: argparse.Namespace) -> int:
             refuse_if_owned(log.db, args.resume)   # before any worker starts
         if run["strategy"] == LOST:
             raise BadOption(f"run {args.resume} {CANNOT_RESUME}")
-        if run["strategy"] not in STRATEGIES:
+        if not is_search(run["strategy"]):
             raise BadOption(f"run {args.resume} is a {run['strategy']} run, not a search; "
                             f"{how_to_continue(run, args.db)}")
         spec = _logged_spec(run, args.resume, device)

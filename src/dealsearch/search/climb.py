@@ -28,6 +28,7 @@ from ..game import (
     specialised_climber,
     throughput_measure,
 )
+from ..strategies import StrategyDefaults, register_strategy
 from ._generic import Climber
 from .base import (
     Report,
@@ -48,7 +49,8 @@ POOL_SIZE = 8             # restart=pool|crossover: the best deals a climber kee
 POOL_MUTATIONS = 4        # ... and how far from one of them a restart begins
 
 
-class ClimbSearch:
+@register_strategy
+class ClimbSearch(StrategyDefaults):
     """One climber per worker; each climber has at most one task in flight.
 
     With a deal budget each climber gets a fixed share of it up front and plays it in slices of
@@ -57,6 +59,8 @@ class ClimbSearch:
     """
 
     name = "climb"
+    not_random = ("a climb's lengths are not random deals (it plays mutants of its best "
+                  "deals, many of them near-copies of their parent)")
 
     def __init__(self, spec: SearchSpec, checkpoint: dict[str, Any]) -> None:
         self.spec = spec
@@ -96,11 +100,17 @@ class ClimbSearch:
             return Task(climber, {"state": state, "games": games})
         return None
 
-    def absorb(self, report: Report) -> None:
+    def absorb(self, report: Report) -> list[Report]:
         """A climber's slice is done: keep its new state."""
         self.busy.discard(report.key)
         self.states[report.key] = report.state
         self.done_games[report.key] += report.deals
+        return [report]
+
+    @staticmethod
+    def work(spec: SearchSpec, task: Task) -> Report:
+        """Worker side: :func:`climb_slice`."""
+        return climb_slice(spec, task)
 
     @property
     def finished(self) -> bool:

@@ -27,6 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..game import GameResult, batch_result, finished, play_batch, specialised_block_player
+from ..strategies import StrategyDefaults, register_strategy
 from .base import NumberedSearch, Report, Task, add_batch, compact, results_of
 from .distinct import DistinctDeals
 from .spec import SearchSpec
@@ -73,7 +74,8 @@ def rank(cards: tuple[int, ...], counts: tuple[int, ...]) -> int:
     return index
 
 
-class ExhaustiveSearch(NumberedSearch):
+@register_strategy
+class ExhaustiveSearch(StrategyDefaults, NumberedSearch):
     """Hands out runs of shards of ranks until every deal of the block has been played.
 
     The block is the spec's ranks (default: every deal of the layout), cut short by a deal
@@ -82,6 +84,7 @@ class ExhaustiveSearch(NumberedSearch):
     """
 
     name = "exhaustive"
+    not_random = "an exhaustive search plays every deal of its deck once, not random deals"
 
     def __init__(self, spec: SearchSpec, checkpoint: dict[str, Any]) -> None:
         self.spec = spec
@@ -110,9 +113,15 @@ class ExhaustiveSearch(NumberedSearch):
         return Task(shard, {"start": start,
                             "deals": min(count * self.shard_size, self.end - start)})
 
-    def absorb(self, report: Report) -> None:
+    def absorb(self, report: Report) -> list[Report]:
         """A run of shards is done (all full but perhaps the block's last)."""
         self.chunks.finish(report.key, max(1, -(-report.deals // self.shard_size)))
+        return [report]
+
+    @staticmethod
+    def work(spec: SearchSpec, task: Task) -> Report:
+        """Worker side: :func:`play_shard`."""
+        return play_shard(spec, task)
 
     def played(self) -> list[list[int]]:
         """The ranks played so far, as sorted ``[start, stop)`` spans.
@@ -120,7 +129,7 @@ class ExhaustiveSearch(NumberedSearch):
         >>> from dealsearch.search.spec import SearchSpec
         >>> search = ExhaustiveSearch(SearchSpec("exhaustive", workers=1, game_options=dict(
         ...     deck="----JJQQK"), ranks=(100, 200)), {})
-        >>> search.absorb(Report(search.next_task(2).key, deals=2 * search.shard_size))
+        >>> _ = search.absorb(Report(search.next_task(2).key, deals=2 * search.shard_size))
         >>> search.shard_size, search.played()
         (13, [[100, 126]])
         """

@@ -23,7 +23,7 @@ from ..game import (
     get_game,
     make_options,
 )
-from ..strategies import STRATEGIES
+from ..strategies import get_strategy
 from .distinct import numbering
 
 # Deals: about a month on 100 cores at BMN's speed. An exhaustive search of more needs a part
@@ -98,9 +98,7 @@ class SearchSpec:
 
     def __post_init__(self) -> None:
         self._check_types()
-        if self.strategy not in STRATEGIES:
-            raise ValueError(f"unknown strategy {self.strategy!r}: choose from "
-                             f"{', '.join(STRATEGIES)}")
+        get_strategy(self.strategy)   # a ValueError naming the choices if unknown
         if not _whole(self.seed) or not 0 <= self.seed <= MAX_SEED:
             raise ValueError(f"seed {self.seed!r}: a seed is a whole number from 0 to "
                              f"{MAX_SEED}")

@@ -73,15 +73,28 @@ class Strategy(Protocol):
     def work(spec: Any, task: Any) -> Any:
         """Worker side: run one task, return its report."""
 
+    @classmethod
+    def check(cls, spec: Any) -> None:
+        """Raise ValueError, in one line, if the spec's ``settings`` (the strategy's own
+        options) are not the strategy's (a spec may come from a log anyone wrote)."""
+
 
 class StrategyDefaults:
     """The class attributes a strategy usually has: a search run by ``dealsearch search``,
     of deals that are not random, counting every game. Subclass and override."""
 
+    name: ClassVar[str]
     command: ClassVar[str] = "search"
     random_deals: ClassVar[bool] = False
     not_random: ClassVar[str] = ""
     counts_games: ClassVar[bool] = True
+
+    @classmethod
+    def check(cls, spec: Any) -> None:
+        """A strategy without options of its own takes no ``settings``."""
+        if spec.settings:
+            raise ValueError(f"a {cls.name} search takes no settings, not "
+                             f"{', '.join(map(str, spec.settings))}")
 
 
 STRATEGIES: dict[str, type[Strategy]] = {}

@@ -23,7 +23,6 @@ from ..log import Find
 from ..projection import run_projection, space_projection
 from ..search import Runner, SearchSpec
 from ..search.backends import (
-    BACKENDS,
     Backend,
 )
 from ..search.exhaustive import measure_rate
@@ -31,7 +30,7 @@ from ..search.hooks import TestHooks
 from ..search.spec import ESCAPES, MAX_KICK, RESTARTS, EndlessSpace
 from ..strategies import strategy_names
 from ..text import budget, parse_duration, ranks_text
-from .cluster import add_dask_options, chosen_backend
+from .cluster import add_backend_options, chosen_backend
 from .options import (
     DEFAULT_GAME,
     add_game_options,
@@ -128,14 +127,7 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
                         help="--device gpu or emulate: replay one chunk of 100,000 deals in N "
                              "on the CPU, during the run, and stop at the first difference "
                              "(default: 1000, 0.1%% of the deals)")
-    search.add_argument("--backend", choices=BACKENDS,
-                        help="where the work runs: local processes or a Dask cluster (pip "
-                             "install 'dealsearch[dask]') (default: local)")
-    search.add_argument("--scheduler", metavar="ADDRESS",
-                        help="dask: the scheduler, e.g. tcp://host:8786 or tls://host:8786 "
-                             "(default: start a cluster of --workers processes on this "
-                             "machine, listening on 127.0.0.1 only)")
-    add_dask_options(search)
+    add_backend_options(search)
     search.add_argument("--json", action="store_true",
                         help="print every find and the summary as JSON lines")
     search.add_argument("--quiet", action="store_true", help="no progress bar")

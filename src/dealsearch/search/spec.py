@@ -95,10 +95,12 @@ class SearchSpec:
     verify_blocks: bool = False      # exhaustive: play each task twice and compare
     game: str = DEFAULT_GAME
     game_options: dict[str, Any] = field(default_factory=dict)
+    # the strategy's own options (a game's strategy: BMN's factory), checked by the strategy
+    settings: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._check_types()
-        get_strategy(self.strategy)   # a ValueError naming the choices if unknown
+        strategy = get_strategy(self.strategy)   # a ValueError naming the choices if unknown
         if not _whole(self.seed) or not 0 <= self.seed <= MAX_SEED:
             raise ValueError(f"seed {self.seed!r}: a seed is a whole number from 0 to "
                              f"{MAX_SEED}")
@@ -143,6 +145,7 @@ class SearchSpec:
                 raise ValueError("gpu-check-every must be at least 1")
             if self.device == "cpu":
                 raise ValueError("--gpu-check-every is for --device gpu or emulate")
+        strategy.check(self)
 
     def _check_types(self) -> None:
         """Each field of the type it is read as, whoever wrote it (the command line, a
@@ -169,6 +172,8 @@ class SearchSpec:
                 raise ValueError(f"{name} must be text, not {getattr(self, name)!r}")
         if not isinstance(self.game_options, dict):
             raise ValueError(f"game options must be a mapping, not {self.game_options!r}")
+        if not isinstance(self.settings, dict):
+            raise ValueError(f"settings must be a mapping, not {self.settings!r}")
 
     def _check_ranks(self) -> None:
         """An exhaustive search covers its ranks, else the whole space: one it can number,
@@ -242,8 +247,12 @@ class SearchSpec:
         return self.workers or (1 if self.device == "gpu" else os.cpu_count() or 1)
 
     def to_json(self) -> dict[str, Any]:
-        """The spec as plain data (for the runs table)."""
-        return asdict(self)
+        """The spec as plain data (for the runs table; ``settings`` only if the strategy has
+        any)."""
+        data = asdict(self)
+        if not self.settings:
+            del data["settings"]
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> SearchSpec:

@@ -48,8 +48,8 @@ game keeps (a capability is checked only where the game has it), and
 
 from __future__ import annotations
 
-from ._kernel import Kernel, PythonKernel
-from .devices import (
+from .._kernel import Kernel, PythonKernel
+from ..devices import (
     GPU_EXTRA,
     ChunkPlay,
     DevicePlay,
@@ -57,8 +57,8 @@ from .devices import (
     DeviceSearch,
     DeviceUnavailable,
 )
-from .errors import BadInput, BadLog, BadOption, RunFailed
-from .game import (
+from ..errors import BadInput, BadLog, BadOption, RunFailed
+from ..game import (
     BatchDetails,
     BatchPlayer,
     BatchResults,
@@ -75,6 +75,7 @@ from .game import (
     GameError,
     GameOptions,
     GameResult,
+    GameStrategies,
     Histograms,
     Layout,
     OptionSpec,
@@ -103,8 +104,8 @@ from .game import (
     register,
     throughput_measure,
 )
-from .speed import speed_row
-from .text import count, measures, pairs
+from ..speed import speed_row
+from ..text import count, measures, pairs
 
 __all__ = [
     "GPU_EXTRA",
@@ -132,6 +133,7 @@ __all__ = [
     "GameError",
     "GameOptions",
     "GameResult",
+    "GameStrategies",
     "Histograms",
     "Kernel",
     "Layout",

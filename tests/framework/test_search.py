@@ -22,6 +22,7 @@ from dealsearch.games.beggar.notation import Deal, Rules, format_deal, parse_dea
 from dealsearch.games.beggar.options import get_rules
 from dealsearch.games.beggar.reference import play_reference
 from dealsearch.log import RecordLog
+from dealsearch.orderings import count_deals, rank, unrank
 from dealsearch.search import Runner, SearchSpec
 from dealsearch.search.base import Report, Task, compact
 from dealsearch.search.climb import (
@@ -31,7 +32,6 @@ from dealsearch.search.climb import (
     _grow_backwards,
     climb_slice,
 )
-from dealsearch.search.exhaustive import count_deals, rank, unrank
 from dealsearch.search.hooks import TestHooks
 
 from conftest import ctrl_c_after_first_find, run_cli, search_json, start_cli

@@ -104,6 +104,7 @@ from ..game import (
     register,
     throughput_measure,
 )
+from ..orderings import count_deals, permutation_block, rank, unrank
 from ..speed import speed_row
 from ..text import count, measures, pairs
 
@@ -155,6 +156,7 @@ __all__ = [
     "canonical",
     "card_text",
     "count",
+    "count_deals",
     "cycle_id",
     "deal_options",
     "finished",
@@ -163,9 +165,12 @@ __all__ = [
     "make_options",
     "measures",
     "pairs",
+    "permutation_block",
     "play_batch",
     "random_dealer",
+    "rank",
     "register",
     "speed_row",
     "throughput_measure",
+    "unrank",
 ]

@@ -6,13 +6,8 @@ distinct orderings of the deck (a multiset) in lexicographic order of the card c
 search covers the ranks ``[START, END)`` it is given (default: all), in shards; unranking a
 task's first deal makes every task independent of the others, and each next deal is the
 previous one stepped to the next ordering (a game's block player, or
-:meth:`DistinctDeals.block`). :func:`count_deals`, :func:`unrank` and :func:`rank` number the
-orderings of a plain multiset.
-
->>> count_deals((2, 1))
-3
->>> unrank(2, (2, 1)), rank((1, 0, 0), (2, 1))
-((1, 0, 0), 2)
+:meth:`DistinctDeals.block`); :mod:`dealsearch.orderings` numbers the orderings of a plain
+multiset.
 """
 
 from __future__ import annotations
@@ -20,7 +15,6 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from dataclasses import replace
-from math import factorial, prod
 from typing import Any
 
 import numpy as np
@@ -35,43 +29,6 @@ from .spec import SearchSpec
 MAX_SHARD = 50_000   # deals: a shard; a task is a run of shards, sized by the workers' speed
 BATCH = 10_000       # rows played at once by a game's batch player
 MAX_FINDS = 256      # finds kept per call of a game's block player
-
-
-def count_deals(counts: tuple[int, ...]) -> int:
-    """Number of distinct orderings of a multiset with these class counts."""
-    return factorial(sum(counts)) // prod(factorial(c) for c in counts)
-
-
-def unrank(index: int, counts: tuple[int, ...]) -> tuple[int, ...]:
-    """The ``index``-th distinct ordering (0-based, lexicographic) of the multiset."""
-    remaining = list(counts)
-    cards: list[int] = []
-    for _ in range(sum(counts)):
-        for cls, have in enumerate(remaining):
-            if not have:
-                continue
-            remaining[cls] -= 1
-            below = count_deals(tuple(remaining))
-            if index < below:
-                cards.append(cls)
-                break
-            index -= below
-            remaining[cls] += 1
-    return tuple(cards)
-
-
-def rank(cards: tuple[int, ...], counts: tuple[int, ...]) -> int:
-    """The inverse of :func:`unrank`."""
-    remaining = list(counts)
-    index = 0
-    for card in cards:
-        for cls in range(card):
-            if remaining[cls]:
-                remaining[cls] -= 1
-                index += count_deals(tuple(remaining))
-                remaining[cls] += 1
-        remaining[card] -= 1
-    return index
 
 
 @register_strategy

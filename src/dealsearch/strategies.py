@@ -14,8 +14,8 @@ about a run's strategy without importing the search, which imports them.
 
 >>> get_strategy("random").random_deals, get_strategy("climb").random_deals
 (True, False)
->>> [name for name in strategy_names("search")]
-['random', 'climb', 'exhaustive']
+>>> ", ".join(strategy_names("search"))
+'random, climb, exhaustive'
 """
 
 from __future__ import annotations

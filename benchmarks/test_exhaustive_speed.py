@@ -30,7 +30,7 @@ RULES = {"italian": ZANOTTO - DEALS // 2, "standard": 326_767_067_443_439_122_50
 def test_block_rate_beside_random(benchmark: Any, rules: str, strategy: str) -> None:
     if strategy == "exhaustive":
         spec = SearchSpec("exhaustive", workers=1, game_options={"rules": rules},
-                          ranks=(RULES[rules], RULES[rules] + DEALS))
+                          settings={"ranks": [RULES[rules], RULES[rules] + DEALS]})
         task = Task(0, {"start": RULES[rules], "deals": DEALS})
         play = play_shard
     else:

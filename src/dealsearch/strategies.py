@@ -47,6 +47,8 @@ class Strategy(Protocol):
     random_deals: ClassVar[bool]  # plays uniformly random deals: its lengths' tail is projected
     not_random: ClassVar[str]    # else why not, as the report says it ("" if random)
     counts_games: ClassVar[bool]  # its outcomes and histograms count every game it played
+    setting_names: ClassVar[tuple[str, ...]]  # its own options, as the spec's settings name them
+    plays_twice: bool            # the runner plays each task twice and compares (a check)
 
     def __init__(self, spec: Any, checkpoint: dict[str, Any]) -> None: ...
 
@@ -74,9 +76,10 @@ class Strategy(Protocol):
         """Worker side: run one task, return its report."""
 
     @classmethod
-    def check(cls, spec: Any) -> None:
-        """Raise ValueError, in one line, if the spec's ``settings`` (the strategy's own
-        options) are not the strategy's (a spec may come from a log anyone wrote)."""
+    def settle(cls, spec: Any) -> dict[str, Any]:
+        """The spec's ``settings`` (the strategy's own options) checked and completed with
+        the strategy's defaults; ValueError, in one line, for the first that is wrong (a spec
+        may come from a log anyone wrote)."""
 
 
 class StrategyDefaults:
@@ -88,13 +91,16 @@ class StrategyDefaults:
     random_deals: ClassVar[bool] = False
     not_random: ClassVar[str] = ""
     counts_games: ClassVar[bool] = True
+    setting_names: ClassVar[tuple[str, ...]] = ()
+    plays_twice: bool = False
 
     @classmethod
-    def check(cls, spec: Any) -> None:
+    def settle(cls, spec: Any) -> dict[str, Any]:
         """A strategy without options of its own takes no ``settings``."""
         if spec.settings:
             raise ValueError(f"a {cls.name} search takes no settings, not "
                              f"{', '.join(map(str, spec.settings))}")
+        return {}
 
 
 STRATEGIES: dict[str, type[Strategy]] = {}

@@ -403,7 +403,7 @@ def climb_resumes_exactly(subject: Subject) -> None:
     """A climber continued from its checkpoint plays on exactly as one never stopped."""
     game = subject.game
     spec = SearchSpec("climb", game=game.name, game_options=dict(subject.option_sets[0]),
-                      seed=5, workers=1, stall=300)
+                      seed=5, workers=1, settings={"stall": 300})
     whole = climb_slice(spec, Task(0, {"state": None, "games": 3_000}))
     state, deals, finds = None, 0, []
     for _ in range(3):

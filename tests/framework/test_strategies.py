@@ -47,6 +47,21 @@ def test_a_search_takes_no_settings_of_another_strategy():
         SearchSpec("random", settings={"width": 4})
 
 
+def test_a_strategys_options_live_with_it_and_come_back_from_the_log():
+    spec = SearchSpec.from_json({"strategy": "climb", "stall": 700, "restart": "pool"})
+    assert spec.settings == {"start": None, "escape": "anneal", "stall": 700,
+                             "temperature": 40.0, "reverse_every": None, "restart": "pool",
+                             "kick": 1}
+    assert "stall" not in spec.to_json() and SearchSpec.from_json(spec.to_json()) == spec
+    assert "settings" not in SearchSpec("random").to_json()   # a search without options
+    exhaustive = SearchSpec.from_json({"strategy": "exhaustive", "ranks": (3, 9),
+                                       "game_options": {"deck": "----JJQQK"}})
+    assert exhaustive.settings == {"ranks": [3, 9], "verify_blocks": False}
+    for name, owner in (("ranks", "exhaustive"), ("stall", "climb")):
+        with pytest.raises(ValueError, match=f"^--{name} is for {owner} searches$"):
+            SearchSpec.from_json({"strategy": "random", name: 5})
+
+
 def plugin_page_strategy() -> dict:
     """The example strategy of docs/plugins.md, run as a program would run it."""
     page = (ROOT / "docs" / "plugins.md").read_text(encoding="utf-8")

@@ -25,9 +25,9 @@ from ..search import Runner, SearchSpec
 from ..search.backends import (
     Backend,
 )
-from ..search.exhaustive import measure_rate
+from ..search.climb import ESCAPES, MAX_KICK, RESTARTS
+from ..search.exhaustive import EndlessSpace, measure_rate
 from ..search.hooks import TestHooks
-from ..search.spec import ESCAPES, MAX_KICK, RESTARTS, EndlessSpace
 from ..strategies import strategy_names
 from ..text import budget, parse_duration, ranks_text
 from .cluster import add_backend_options, chosen_backend
@@ -203,9 +203,10 @@ def _budget_words(spec: SearchSpec) -> str:
     """The budget as the start line says it: ``budget 1 h 30 min or 10,000,000 deals,
     whichever comes first``."""
     words = budget(spec.time, spec.deals)
-    ranks = "each task played twice, " if spec.verify_blocks else ""
-    if spec.ranks is not None:
-        ranks += f"ranks {ranks_text([spec.ranks])}, "
+    settings = spec.settings
+    ranks = "each task played twice, " if settings.get("verify_blocks") else ""
+    if settings.get("ranks") is not None:
+        ranks += f"ranks {ranks_text([settings['ranks']])}, "
     if words != "none":
         return f"{ranks}budget {words}"
     return f"{ranks}until every deal is played" if spec.strategy == "exhaustive" else "no budget"

@@ -92,7 +92,8 @@ def _played_ranks(run: dict[str, Any]) -> dict[str, Any]:
     played = (run["checkpoint"].get("strategy") or {}).get("ranks")
     if played is None:
         return {}
-    return {"ranks": run["options"].get("ranks"), "ranks_played": played}
+    return {"ranks": (run["options"].get("settings") or {}).get("ranks"),
+            "ranks_played": played}
 
 
 def _gone_owner(run: dict[str, Any]) -> dict[str, Any]:

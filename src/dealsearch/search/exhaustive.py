@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from dataclasses import replace
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -23,12 +23,31 @@ import numpy.typing as npt
 from ..game import GameResult, batch_result, finished, play_batch, specialised_block_player
 from ..strategies import StrategyDefaults, register_strategy
 from .base import NumberedSearch, Report, Task, add_batch, compact, results_of
-from .distinct import DistinctDeals
+from .distinct import DistinctDeals, numbering
 from .spec import SearchSpec
 
+# Deals: about a month on 100 cores at BMN's speed. An exhaustive search of more needs a part
+# of the space to search (ranks, deals or time).
+MAX_EXHAUSTIVE = 10**13
 MAX_SHARD = 50_000   # deals: a shard; a task is a run of shards, sized by the workers' speed
 BATCH = 10_000       # rows played at once by a game's batch player
 MAX_FINDS = 256      # finds kept per call of a game's block player
+
+
+class EndlessSpace(ValueError):
+    """An exhaustive search of a whole space too big to finish, with no part named."""
+
+    def __init__(self, total: int, projection: str = "") -> None:
+        self.total = total
+        super().__init__(f"an exhaustive search of all {total:.3g} deals would never end"
+                         f"{projection}: give --ranks START:END, --deals N or --time T to "
+                         f"search part of it")
+
+
+def block(spec: SearchSpec) -> tuple[int, int] | None:
+    """The ranks ``[START, END)`` an exhaustive spec asks for (None: every deal)."""
+    ranks = spec.settings.get("ranks")
+    return None if ranks is None else (ranks[0], ranks[1])
 
 
 @register_strategy
@@ -41,11 +60,13 @@ class ExhaustiveSearch(StrategyDefaults, NumberedSearch):
     """
 
     name = "exhaustive"
+    setting_names: ClassVar[tuple[str, ...]] = ("ranks", "verify_blocks")
     not_random = "an exhaustive search plays every deal of its deck once, not random deals"
 
     def __init__(self, spec: SearchSpec, checkpoint: dict[str, Any]) -> None:
         self.spec = spec
-        self.first, end = spec.ranks or (0, DistinctDeals(spec.layout).total)
+        self.plays_twice = bool(spec.settings.get("verify_blocks"))
+        self.first, end = block(spec) or (0, DistinctDeals(spec.layout).total)
         if spec.deals is not None:
             end = min(end, self.first + spec.deals)
         self.end = end
@@ -80,12 +101,39 @@ class ExhaustiveSearch(StrategyDefaults, NumberedSearch):
         """Worker side: :func:`play_shard`."""
         return play_shard(spec, task)
 
+    @classmethod
+    def settle(cls, spec: SearchSpec) -> dict[str, Any]:
+        """``ranks`` (a block ``[START, END)`` of the layout's ranks, default every deal) and
+        ``verify_blocks`` (play each task twice and compare), checked: the space must be one
+        the search can number, and small enough to finish unless a budget or ranks say which
+        part to play."""
+        unknown = sorted(set(spec.settings) - set(cls.setting_names))
+        if unknown:
+            raise ValueError(f"unknown exhaustive setting {unknown[0]!r}")
+        ranks = spec.settings.get("ranks")
+        verify = spec.settings.get("verify_blocks", False)
+        if not isinstance(verify, bool):
+            raise ValueError(f"verify-blocks must be true or false, not {verify!r}")
+        if ranks is not None:
+            ranks = tuple(ranks) if isinstance(ranks, list | tuple) else (ranks,)
+            if (len(ranks) != 2 or not all(isinstance(r, int) and not isinstance(r, bool)
+                                            for r in ranks) or not 0 <= ranks[0] < ranks[1]):
+                raise ValueError(f"bad ranks {spec.settings['ranks']!r}: START:END, whole "
+                                 "numbers with 0 <= START < END")
+        total = numbering(spec.layout).total
+        if ranks is not None and ranks[1] > total:
+            raise ValueError(f"--ranks {ranks[0]}:{ranks[1]}: this layout has {total:,} deals, "
+                             f"ranks 0 to {total - 1:,}")
+        if total > MAX_EXHAUSTIVE and ranks is None and spec.deals is None and spec.time is None:
+            raise EndlessSpace(total)
+        return {"ranks": None if ranks is None else list(ranks), "verify_blocks": verify}
+
     def played(self) -> list[list[int]]:
         """The ranks played so far, as sorted ``[start, stop)`` spans.
 
         >>> from dealsearch.search.spec import SearchSpec
         >>> search = ExhaustiveSearch(SearchSpec("exhaustive", workers=1, game_options=dict(
-        ...     deck="----JJQQK"), ranks=(100, 200)), {})
+        ...     deck="----JJQQK"), settings=dict(ranks=[100, 200])), {})
         >>> _ = search.absorb(Report(search.next_task(2).key, deals=2 * search.shard_size))
         >>> search.shard_size, search.played()
         (13, [[100, 126]])

@@ -540,7 +540,7 @@ class Runner:
                         if task is None:
                             break
                         future = backend.submit(run_task, spec, task)
-                        if spec.verify_blocks:   # the same task again, to compare
+                        if self.strategy.plays_twice:   # the same task again, to compare
                             self.second_plays[future] = backend.submit(run_task, spec, task)
                         in_flight[future] = task
                         self.in_flight_deals += _deals(task)

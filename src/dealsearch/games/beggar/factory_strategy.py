@@ -46,6 +46,7 @@ class FactoryStrategy(StrategyDefaults):
     command = "factory"
     not_random = "the factory builds cycles, it plays no random deals"
     counts_games = False   # its deals are the candidate games played; its outcomes its cycles
+    setting_names = (*SETTINGS, "seeds")
 
     def __init__(self, spec: SearchSpec, checkpoint: dict[str, Any]) -> None:
         self.spec = spec
@@ -61,7 +62,7 @@ class FactoryStrategy(StrategyDefaults):
         self.whole: dict[str, Child] = {}   # cycles found, by state, until the command tells
 
     @classmethod
-    def check(cls, spec: SearchSpec) -> None:
+    def settle(cls, spec: SearchSpec) -> dict[str, Any]:
         """Settings of :class:`Settings` and a list of seed cycles."""
         unknown = sorted(set(spec.settings) - {*SETTINGS, "seeds"})
         if unknown:
@@ -75,6 +76,7 @@ class FactoryStrategy(StrategyDefaults):
                 Node.from_json(node)
         except (TypeError, ValueError) as error:
             raise ValueError(f"bad factory settings: {error}") from None
+        return spec.settings
 
     total_deals = None
 

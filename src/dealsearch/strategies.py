@@ -102,6 +102,14 @@ class StrategyDefaults:
                              f"{', '.join(map(str, spec.settings))}")
         return {}
 
+    @classmethod
+    def refuse_unknown(cls, spec: Any) -> None:
+        """One ValueError naming the first of the spec's settings not in
+        :attr:`setting_names`."""
+        unknown = sorted(set(spec.settings) - set(cls.setting_names))
+        if unknown:
+            raise ValueError(f"unknown {cls.name} setting {unknown[0]!r}")
+
 
 STRATEGIES: dict[str, type[Strategy]] = {}
 _loaded = {"built-in": False, "games": False}

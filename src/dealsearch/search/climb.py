@@ -186,9 +186,7 @@ class ClimbSearch(StrategyDefaults):
     @classmethod
     def settle(cls, spec: SearchSpec) -> dict[str, Any]:
         """The spec's settings checked (:class:`ClimbSettings`), with the defaults."""
-        unknown = sorted(set(spec.settings) - set(cls.setting_names))
-        if unknown:
-            raise ValueError(f"unknown climb setting {unknown[0]!r}")
+        cls.refuse_unknown(spec)
         settings = ClimbSettings(**spec.settings)
         settings.check(spec)
         return asdict(settings)

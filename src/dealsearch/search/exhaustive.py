@@ -107,9 +107,7 @@ class ExhaustiveSearch(StrategyDefaults, NumberedSearch):
         ``verify_blocks`` (play each task twice and compare), checked: the space must be one
         the search can number, and small enough to finish unless a budget or ranks say which
         part to play."""
-        unknown = sorted(set(spec.settings) - set(cls.setting_names))
-        if unknown:
-            raise ValueError(f"unknown exhaustive setting {unknown[0]!r}")
+        cls.refuse_unknown(spec)
         ranks = spec.settings.get("ranks")
         verify = spec.settings.get("verify_blocks", False)
         if not isinstance(verify, bool):

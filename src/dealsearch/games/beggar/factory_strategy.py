@@ -64,9 +64,7 @@ class FactoryStrategy(StrategyDefaults):
     @classmethod
     def settle(cls, spec: SearchSpec) -> dict[str, Any]:
         """Settings of :class:`Settings` and a list of seed cycles."""
-        unknown = sorted(set(spec.settings) - {*SETTINGS, "seeds"})
-        if unknown:
-            raise ValueError(f"unknown factory setting {unknown[0]!r}")
+        cls.refuse_unknown(spec)
         seeds = spec.settings.get("seeds")
         if not isinstance(seeds, list) or not seeds:
             raise ValueError("a factory run needs its seed cycles")

@@ -47,6 +47,9 @@ class Strategy(Protocol):
     random_deals: ClassVar[bool]  # plays uniformly random deals: its lengths' tail is projected
     not_random: ClassVar[str]    # else why not, as the report says it ("" if random)
     counts_games: ClassVar[bool]  # its outcomes and histograms count every game it played
+    # plays every deal of its space once, in order: its seed changes nothing, and without a
+    # budget it ends by itself
+    plays_every_deal: ClassVar[bool]
     setting_names: ClassVar[tuple[str, ...]]  # its own options, as the spec's settings name them
     plays_twice: bool            # the runner plays each task twice and compares (a check)
 
@@ -91,6 +94,7 @@ class StrategyDefaults:
     random_deals: ClassVar[bool] = False
     not_random: ClassVar[str] = ""
     counts_games: ClassVar[bool] = True
+    plays_every_deal: ClassVar[bool] = False
     setting_names: ClassVar[tuple[str, ...]] = ()
     plays_twice: bool = False
 

@@ -28,7 +28,7 @@ from ..search.backends import (
 from ..search.climb import ESCAPES, MAX_KICK, RESTARTS
 from ..search.exhaustive import EndlessSpace, measure_rate
 from ..search.hooks import TestHooks
-from ..strategies import strategy_names
+from ..strategies import get_strategy, strategy_names
 from ..text import budget, parse_duration, ranks_text
 from .cluster import add_backend_options, chosen_backend
 from .options import (
@@ -209,7 +209,8 @@ def _budget_words(spec: SearchSpec) -> str:
         ranks += f"ranks {ranks_text([settings['ranks']])}, "
     if words != "none":
         return f"{ranks}budget {words}"
-    return f"{ranks}until every deal is played" if spec.strategy == "exhaustive" else "no budget"
+    every = get_strategy(spec.strategy).plays_every_deal
+    return f"{ranks}until every deal is played" if every else "no budget"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -260,8 +261,9 @@ def _search(args: argparse.Namespace) -> int:
             action = "resuming" if args.resume else "starting"
             setting = ", ".join(filter(None, (spec.plugin.title,
                                               spec.plugin.describe_options(spec.options))))
-            # an exhaustive search plays every deal in order: its seed changes nothing
-            seed = "" if spec.strategy == "exhaustive" else f", seed {spec.seed}"
+            # a search of every deal in order (exhaustive): its seed changes nothing
+            every = get_strategy(spec.strategy).plays_every_deal
+            seed = "" if every else f", seed {spec.seed}"
             print(f"{action} run {runner.run_id}: {spec.strategy} search, {setting}, "
                   f"{backend.describe()}{seed}; {_budget_words(spec)}; log {args.db}",
                   flush=True)

@@ -61,6 +61,7 @@ class ExhaustiveSearch(StrategyDefaults, NumberedSearch):
 
     name = "exhaustive"
     setting_names: ClassVar[tuple[str, ...]] = ("ranks", "verify_blocks")
+    plays_every_deal = True
     not_random = "an exhaustive search plays every deal of its deck once, not random deals"
 
     def __init__(self, spec: SearchSpec, checkpoint: dict[str, Any]) -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+from typing import Any, cast
 
 from ...plugin import BadInput, BadOption, Game
 from ...plugin.commands import (
@@ -47,7 +47,7 @@ from .factory_run import Child, Factory, Node
 from .factory_strategy import FactoryStrategy
 from .families import family_of
 from .notation import DealError, Rules, parse_deal, parse_deck
-from .options import PRESETS, beggar_options, get_rules
+from .options import PRESETS, BeggarOptions, beggar_options, get_rules
 
 # Small decks whose exhaustive play has cycles to grow from, per (rules, players).
 START_DECKS = {("standard", 2): "------JJQQK", ("italian", 2): "00000011223",
@@ -181,7 +181,8 @@ def _factory(args: argparse.Namespace) -> int:
     else:
         check_log_path(args.db)  # before the seeds are grown, not after
         spec = _spec(args)
-    rules = get_rules(spec.options.rules)
+    options = cast(BeggarOptions, spec.options)
+    rules = get_rules(options.rules)
     runs: list[Runner] = []
 
     def started(runner: Runner, backend: Backend) -> None:
@@ -189,7 +190,7 @@ def _factory(args: argparse.Namespace) -> int:
         if not args.json:
             action = "resuming" if args.resume else "starting"
             print(f"{action} run {runner.run_id}: factory, {rules.name} rules, "
-                  f"{spec.options.players} players, {backend.describe()}, seed {spec.seed}, "
+                  f"{options.players} players, {backend.describe()}, seed {spec.seed}, "
                   f"width {spec.settings['width']}; log {args.db}", flush=True)
 
     def on_find(find: Find) -> None:   # committed: one line per whole-deck cycle

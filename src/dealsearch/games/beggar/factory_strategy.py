@@ -17,7 +17,7 @@ run needs only its id.
 from __future__ import annotations
 
 from dataclasses import fields
-from typing import Any
+from typing import Any, cast
 
 from ...plugin import GameResult
 from ...plugin.commands import Report, SearchSpec, StrategyDefaults, Task
@@ -26,6 +26,7 @@ from .engine import play
 from .factory_run import Child, Factory, Node, Settings, expand_node
 from .families import family_of
 from .notation import parse_deal
+from .options import BeggarOptions
 
 # Settings the spec holds for the factory; the rules and the seed are the spec's own, and a
 # --time budget is the runner's.
@@ -36,7 +37,7 @@ SETTINGS = tuple(f.name for f in fields(Settings) if f.name not in ("rules", "se
 def factory_settings(spec: SearchSpec) -> Settings:
     """The factory's settings of a spec."""
     chosen = {k: v for k, v in spec.settings.items() if k != "seeds"}
-    return Settings(spec.options.rules, spec.seed, **chosen)
+    return Settings(cast(BeggarOptions, spec.options).rules, spec.seed, **chosen)
 
 
 class FactoryStrategy(StrategyDefaults):

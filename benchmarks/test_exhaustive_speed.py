@@ -33,7 +33,7 @@ def test_block_rate_beside_random(benchmark: Any, rules: str, strategy: str) -> 
     if strategy.startswith("exhaustive"):
         device = "emulate" if strategy.endswith("emulate") else "cpu"
         spec = SearchSpec("exhaustive", workers=1, game_options={"rules": rules},
-                          ranks=(RULES[rules], RULES[rules] + DEALS), device=device)
+                          settings={"ranks": [RULES[rules], RULES[rules] + DEALS]}, device=device)
         task = Task(0, {"start": RULES[rules], "deals": DEALS, "shard": 50_000})
         play = play_shard
     else:

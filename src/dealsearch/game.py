@@ -339,6 +339,13 @@ class Game(ABC, Generic[OptionsT]):
         with the CLI's. None by default."""
         return ()
 
+    def strategies(self) -> Sequence[type]:
+        """The game's own strategy classes (BMN: ``factory``), run by the run service as the
+        framework's are (:mod:`dealsearch.strategies`); import their modules inside the
+        method, so that loading the game does not load them. Their names must not clash with
+        the framework's. None by default."""
+        return ()
+
 
 # ---------------------------------------------------------------------- features
 # What a game may offer beyond Game, each a few members that buy one thing together. A game
@@ -413,7 +420,6 @@ class CycleCatalogue(Protocol):
         return None
 
 
-@feature
 @runtime_checkable
 class PlaysBackwards(Protocol):
     """Grows longer deals by playing a game backwards (``search climb --reverse-every``)."""

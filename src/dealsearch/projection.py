@@ -47,6 +47,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .game import get_game, histogram
+from .strategies import random_deals
 from .text import duration
 
 TAIL_FRACTION = 0.01   # the tail: the longest 1 % of the games ...
@@ -572,7 +573,7 @@ def live_projection(game: str, strategy: str, measure: str, width: int,
     >>> live_projection(DEFAULT_GAME, "climb", "cards", 10, c, 10**6, 2900) is None
     True
     """
-    if strategy != "random":
+    if not random_deals(strategy):
         return None
     _, bins = histogram(get_game(game), measure)
     fit = fit_tail(width, counts, overflow=bins - 1, measure=measure)
@@ -590,7 +591,7 @@ def run_projection(log: Any, run: Mapping[str, Any], target: int | None = None,
     ``measure`` defaults to the run's objective. The budget is the run's ``--deals``, or its
     ``--time`` at the measured rate; a run without either has no "by the end".
     """
-    if run.get("strategy") != "random":
+    if not random_deals(run.get("strategy", "")):
         return None
     game = get_game(run["game"])
     measure = measure or run["options"].get("objective") or game.measures[0]
@@ -619,7 +620,7 @@ def runs_projection(log: Any, runs: list[Mapping[str, Any]], target: int | None 
     speed per worker of all of them together; no budget (so the 10x and 100x horizons).
     None if none of them is a random search; ``ValueError`` if they mix games or settings.
     """
-    chosen = [run for run in runs if run.get("strategy") == "random"]
+    chosen = [run for run in runs if random_deals(run.get("strategy", ""))]
     if not chosen:
         return None
     if len({(run["game"], run["options_key"]) for run in chosen}) > 1:

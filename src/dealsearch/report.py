@@ -39,6 +39,7 @@ from .projection import (
     fit_tail,
     run_projection,
 )
+from .strategies import find_strategy, random_deals
 from .text import duration, unit
 
 DPI = 100
@@ -50,13 +51,6 @@ COLOURS = ("#4477aa", "#cc3311", "#228833", "#aa3377", "#ee7733", "#009988", "#b
 FIGURES = ("lengths.png", "best.png", "throughput.png", "records.png", "cycles.png")
 
 # Why a strategy's lengths get no tail fit: they are not a sample of random deals.
-NOT_RANDOM = {
-    "climb": "a climb's lengths are not random deals (it plays mutants of its best deals, "
-             "many of them near-copies of their parent)",
-    "exhaustive": "an exhaustive search plays every deal of its deck once, not random deals",
-}
-
-
 def published(game_name: str) -> Published | None:
     """What the game has published to compare with (:class:`~dealsearch.game.Published`)."""
     game = get_game(game_name)
@@ -101,7 +95,7 @@ class Group:
     def comparable(self) -> bool:
         """Random deals of the setting the game's records were published for."""
         known = published(self.game)
-        return (self.strategy == "random" and known is not None
+        return (random_deals(self.strategy) and known is not None
                 and self.options_key == known.options.key())
 
 
@@ -139,9 +133,10 @@ def group_lengths(log: RecordLog, group: Group, measure: str) -> GroupLengths:
     if not counts:
         return GroupLengths(group, width, counts, None,
                             f"{label}: no length histogram in the log.")
-    if group.strategy != "random":
-        reason = NOT_RANDOM.get(group.strategy,
-                                f"a {group.strategy} search's lengths are not random deals")
+    if not random_deals(group.strategy):
+        strategy = find_strategy(group.strategy)
+        reason = ((strategy and strategy.not_random)
+                  or f"a {group.strategy} search's lengths are not random deals")
         return GroupLengths(group, width, counts, None,
                             f"{label} ({games:,} games): no tail fit, because {reason}.")
     _, bins = histogram(get_game(group.game), measure)

@@ -424,7 +424,7 @@ def climb_resumes_exactly(subject: Subject) -> None:
     """A climber continued from its checkpoint plays on exactly as one never stopped."""
     game = subject.game
     spec = SearchSpec("climb", game=game.name, game_options=dict(subject.option_sets[0]),
-                      seed=5, workers=1, stall=150)
+                      seed=5, workers=1, settings={"stall": 150})
     whole = climb_slice(spec, Task(0, {"state": None, "games": 1_500}))
     state, deals, finds = None, 0, []
     for _ in range(3):

@@ -15,6 +15,7 @@ import pytest
 from dealsearch.cli import main
 from dealsearch.errors import BadInput, DealsearchError, NotATextFile, RunFailed
 from dealsearch.search import runner
+from dealsearch.search.random_search import RandomSearch
 
 from deals import RECORD
 
@@ -95,7 +96,7 @@ def test_a_log_in_a_missing_directory_is_refused_before_any_worker_starts(capsys
     def no_backend(*args: object) -> None:
         raise AssertionError("a backend was started")
 
-    monkeypatch.setattr("dealsearch.cli.search.open_backend", no_backend)
+    monkeypatch.setattr("dealsearch.cli.service.open_backend", no_backend)
     db = tmp_path / "missing" / "dir" / "x.sqlite"
     status, err = one_line(capsys, ["search", "random", "--deals", "1000", "--db", str(db)])
     assert (status, err) == (
@@ -105,7 +106,7 @@ def test_a_log_in_a_missing_directory_is_refused_before_any_worker_starts(capsys
 
 @pytest.mark.parametrize("command", [["records"], ["search", "random", "--deals", "10"]])
 def test_a_log_path_that_is_a_directory_is_one_line(capsys, tmp_path, monkeypatch, command):
-    monkeypatch.setattr("dealsearch.cli.search.open_backend", None)  # never reached
+    monkeypatch.setattr("dealsearch.cli.service.open_backend", None)  # never reached
     status, err = one_line(capsys, [*command, "--db", str(tmp_path)])
     assert (status, err) == (2, f"dealsearch: error: {tmp_path} is a directory, not a log")
 
@@ -137,9 +138,8 @@ def _fail_on_purpose(spec: object, task: object) -> None:
 @pytest.fixture()
 def failing_random_search(monkeypatch: pytest.MonkeyPatch) -> None:
     """Random-search tasks raise in the worker. Local workers are forked from this process
-    (and Dask workers in threads run in it), so they see the patched strategy table."""
-    monkeypatch.setitem(runner.STRATEGIES, "random",
-                        (runner.STRATEGIES["random"][0], _fail_on_purpose))
+    (and Dask workers in threads run in it), so they see the patched strategy."""
+    monkeypatch.setattr(RandomSearch, "work", staticmethod(_fail_on_purpose))
 
 
 def test_a_worker_that_raises_fails_the_run_and_resume_finishes_it(capsys, tmp_path,

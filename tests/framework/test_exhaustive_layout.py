@@ -19,8 +19,8 @@ from dealsearch.game import (
     canonical,
     register,
 )
+from dealsearch.orderings import count_deals, unrank
 from dealsearch.search.distinct import DistinctDeals, at_least
-from dealsearch.search.exhaustive import count_deals, unrank
 from dealsearch.testing import Subject, exhaustive_respects_the_layout
 
 from conftest import search_json

@@ -194,10 +194,11 @@ def test_the_ranks_an_exhaustive_run_played_are_spans(exhaustive, tmp_path, caps
 
 @pytest.mark.parametrize("block", ["x", [1], [5, 1], [0, 1, 2]])
 def test_the_block_of_an_exhaustive_run_is_a_span(block):
-    options = json.dumps({"strategy": "exhaustive", "ranks": block})
+    options = json.dumps({"strategy": "exhaustive", "settings": {"ranks": block}})
     assert judge("runs", {"options": options}, whole=False)[1] == [
-        "options ranks is not a block of ranks [start, end]"]
-    assert judge("runs", {"options": json.dumps({"ranks": [0, 9]})}, whole=False)[1] == []
+        "options settings ranks is not a block of ranks [start, end]"]
+    assert judge("runs", {"options": json.dumps({"settings": {"ranks": [0, 9]}})},
+                 whole=False)[1] == []
 
 
 def test_ranks_past_64_bits_are_ranks():

@@ -22,6 +22,7 @@ from dealsearch.games.beggar.notation import Deal, Rules, format_deal, parse_dea
 from dealsearch.games.beggar.options import get_rules
 from dealsearch.games.beggar.reference import play_reference
 from dealsearch.log import RecordLog
+from dealsearch.orderings import count_deals, rank, unrank
 from dealsearch.search import Runner, SearchSpec
 from dealsearch.search.base import Report, Task, compact
 from dealsearch.search.climb import (
@@ -31,7 +32,6 @@ from dealsearch.search.climb import (
     _grow_backwards,
     climb_slice,
 )
-from dealsearch.search.exhaustive import count_deals, rank, unrank
 from dealsearch.search.hooks import TestHooks
 
 from conftest import ctrl_c_after_first_find, run_cli, search_json, start_cli
@@ -272,7 +272,7 @@ def test_each_climber_plays_a_fixed_share_whichever_worker_is_idle_first():
 
 @pytest.mark.parametrize("seed", [1, 3])
 def test_a_climber_plays_the_same_games_however_its_work_is_sliced(seed):
-    spec = SearchSpec("climb", seed=seed, workers=1, stall=2000)
+    spec = SearchSpec("climb", seed=seed, workers=1, settings={"stall": 2000})
     whole = climb_slice(spec, Task(0, {"state": None, "games": 40_000}))
     state, total, finds = None, 0, []
     for _ in range(10):
@@ -373,7 +373,7 @@ def _more_cards_fewer_tricks() -> tuple[str, str, str]:
 def test_reverse_every_with_tricks_continues_from_the_most_tricks(monkeypatch):
     x, a, b = _more_cards_fewer_tricks()
     # The walk back is tested in test_reverse; here it finds A and B, longest in cards first.
-    spec = SearchSpec("climb", objective="tricks", reverse_every=1, workers=1)
+    spec = SearchSpec("climb", objective="tricks", workers=1, settings={"reverse_every": 1})
     monkeypatch.setattr(spec.plugin, "longer_starts",
                         lambda *args: [_row_result(a, spec), _row_result(b, spec)])
     climber, _ = _climber_at(x, spec)
@@ -385,7 +385,7 @@ def test_reverse_every_with_tricks_continues_from_the_most_tricks(monkeypatch):
 
 def test_reverse_every_never_restarts_a_climber_below_its_best(monkeypatch):
     x, a, _ = _more_cards_fewer_tricks()
-    spec = SearchSpec("climb", objective="tricks", reverse_every=1, workers=1)
+    spec = SearchSpec("climb", objective="tricks", workers=1, settings={"reverse_every": 1})
     monkeypatch.setattr(spec.plugin, "longer_starts", lambda *args: [_row_result(a, spec)])
     climber, x_row = _climber_at(x, spec)
     before = climber.best_score
@@ -448,8 +448,9 @@ def test_records_shows_one_game_and_says_which_others_the_log_holds(capsys, tmp_
 
 def test_pool_restarts_climb_near_the_best_deals_and_are_reproducible():
     games = {"state": None, "games": 60_000}
-    plain = climb_slice(SearchSpec("climb", seed=4, workers=1, stall=1000), Task(0, games))
-    spec = SearchSpec("climb", seed=4, workers=1, stall=1000, restart="pool")
+    plain = climb_slice(SearchSpec("climb", seed=4, workers=1, settings={"stall": 1000}),
+                        Task(0, games))
+    spec = SearchSpec("climb", seed=4, workers=1, settings={"stall": 1000, "restart": "pool"})
     pooled, again = (climb_slice(spec, Task(0, games)) for _ in range(2))
     assert pooled.state == again.state and pooled.total == again.total
     assert pooled.state["restarts"] > POOL_SIZE, "the pool must fill and be restarted from"
@@ -465,9 +466,11 @@ def test_pool_restarts_climb_near_the_best_deals_and_are_reproducible():
 
 def test_crossover_restarts_keep_a_true_pool_differ_from_pool_restarts_and_replay():
     games = {"state": None, "games": 60_000}
-    pooled = climb_slice(SearchSpec("climb", seed=4, workers=1, stall=1000, restart="pool"),
+    pooled = climb_slice(SearchSpec("climb", seed=4, workers=1,
+                                    settings={"stall": 1000, "restart": "pool"}),
                          Task(0, games))
-    spec = SearchSpec("climb", seed=4, workers=1, stall=1000, restart="crossover")
+    spec = SearchSpec("climb", seed=4, workers=1,
+                      settings={"stall": 1000, "restart": "crossover"})
     crossed, again = (climb_slice(spec, Task(0, games)) for _ in range(2))
     assert crossed.state == again.state and crossed.total == again.total
     assert crossed.state["restarts"] > POOL_SIZE, "the pool must fill and be crossed"
@@ -480,7 +483,8 @@ def test_crossover_restarts_keep_a_true_pool_differ_from_pool_restarts_and_repla
 
 @pytest.mark.parametrize(("seed", "restart"), [(1, "pool"), (3, "pool"), (1, "crossover")])
 def test_a_pool_climber_plays_the_same_games_however_its_work_is_sliced(seed, restart):
-    spec = SearchSpec("climb", seed=seed, workers=1, stall=1000, restart=restart, kick=2)
+    spec = SearchSpec("climb", seed=seed, workers=1,
+                      settings={"stall": 1000, "restart": restart, "kick": 2})
     whole = climb_slice(spec, Task(0, {"state": None, "games": 40_000}))
     state, total = None, 0
     for _ in range(10):
@@ -493,7 +497,7 @@ def test_a_pool_climber_plays_the_same_games_however_its_work_is_sliced(seed, re
 def test_kick_makes_each_mutant_further_away_and_stays_reproducible():
     games = {"state": None, "games": 30_000}
     one = climb_slice(SearchSpec("climb", seed=5, workers=1), Task(0, games))
-    spec = SearchSpec("climb", seed=5, workers=1, kick=3)
+    spec = SearchSpec("climb", seed=5, workers=1, settings={"kick": 3})
     three, again = (climb_slice(spec, Task(0, games)) for _ in range(2))
     assert three.state == again.state and three.total == again.total
     assert three.total != one.total
@@ -537,16 +541,18 @@ def test_bad_restart_or_kick_is_one_line_and_exit_2(capsys, tmp_path, argv, mess
 
 
 def test_kick_is_for_climbs_of_beggar():
-    with pytest.raises(ValueError, match="--kick needs a climb"):
-        SearchSpec("random", kick=2)
+    with pytest.raises(ValueError, match="--kick is for climb searches"):
+        SearchSpec.from_json({"strategy": "random", "kick": 2})
+    with pytest.raises(ValueError, match="--kick needs a climb of a game with its own climber"):
+        SearchSpec("climb", game="durak", settings={"kick": 2})
     with pytest.raises(ValueError, match="unknown restart"):
-        SearchSpec("climb", restart="best")
+        SearchSpec("climb", settings={"restart": "best"})
 
 
 def test_a_pool_climb_with_kicks_resumes_to_the_fresh_run(capsys, tmp_path):
     db = str(tmp_path / "log.sqlite")
-    spec = SearchSpec("climb", deals=120_000, seed=6, workers=2, stall=1000, restart="pool",
-                      kick=2)
+    spec = SearchSpec("climb", deals=120_000, seed=6, workers=2,
+                      settings={"stall": 1000, "restart": "pool", "kick": 2})
     ctrl_c = ctrl_c_after_first_find()
 
     log = RecordLog(db)
@@ -581,4 +587,4 @@ def test_reverse_every_is_refused_where_a_game_cannot_be_played_backwards(capsys
 @pytest.mark.parametrize("game", ["durak", "spite"])
 def test_a_campaign_cannot_grow_other_games_backwards(game):
     with pytest.raises(ValueError, match=f"--reverse-every: {game} cannot be played backwards"):
-        SearchSpec("climb", game=game, reverse_every=2)
+        SearchSpec("climb", game=game, settings={"reverse_every": 2})

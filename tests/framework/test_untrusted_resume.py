@@ -97,9 +97,10 @@ def test_a_run_whose_columns_disagree_with_its_search_is_refused_unplayed(
     ("deals", "many", "deals must be a whole number, not 'many'"),
     ("deals", 0, "deals must be 1 to"),
     ("time", -5, "time must be a number of seconds above 0"),
-    ("temperature", "hot", "temperature must be a number"),
+    ("temperature", "hot", "--temperature is for climb searches"),   # a random run's
     ("seed", 1.5, "seed 1.5: a seed is a whole number"),
-    ("stall", [1], "stall must be a whole number"),
+    ("stall", [1], "--stall is for climb searches"),
+    ("settings", {"stall": 5}, "a random search takes no settings, not stall"),
     ("strategy", {"x": 1}, "strategy must be a name"),
     ("game_options", "deck", "game options must be a mapping"),
 ])
@@ -116,7 +117,7 @@ def test_every_logged_spec_field_is_checked_as_a_new_runs(interrupted, capsys, t
 
 @pytest.mark.parametrize(("line", "says"), [
     ("workers = true", "workers must be a whole number, not True"),
-    ("temperature = \"hot\"", "temperature must be a number"),
+    ("temperature = \"hot\"", "--temperature is for climb searches"),
     ("deals = 0", "deals must be 1 to"),
 ])
 def test_a_new_runs_campaign_file_meets_the_same_checks(tmp_path, capsys, line, says):

@@ -7,7 +7,20 @@ from __future__ import annotations
 import argparse
 
 from ..errors import BadOption
-from ..search.backends import DaskSecurity
+from ..search.backends import BACKENDS, DaskSecurity
+
+
+def add_backend_options(parser: argparse.ArgumentParser, work: str = "the work") -> None:
+    """Where ``work`` runs: ``--backend``, ``--scheduler`` and a cluster's security
+    (:func:`add_dask_options`)."""
+    parser.add_argument("--backend", choices=BACKENDS,
+                        help=f"where {work} runs: local processes or a Dask cluster (pip "
+                             "install 'dealsearch[dask]') (default: local)")
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="dask: the scheduler, e.g. tcp://host:8786 or tls://host:8786 "
+                             "(default: start a cluster of --workers processes on this "
+                             "machine, listening on 127.0.0.1 only)")
+    add_dask_options(parser)
 
 
 def add_dask_options(parser: argparse.ArgumentParser) -> None:

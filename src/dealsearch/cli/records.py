@@ -25,7 +25,8 @@ from ..game import (
 from ..log import RecordLog, iter_lines
 from ..log.ownership import shown_status
 from ..projection import runs_projection
-from ..search import STRATEGIES, SearchSpec
+from ..search import SearchSpec
+from ..strategies import is_search, random_deals
 from ..text import count, table
 from .advice import how_to_continue
 from .options import (
@@ -110,7 +111,7 @@ def _print_projections(log: RecordLog, args: argparse.Namespace, game: Game) -> 
     """For each setting with random runs: what its tail predicts (see :mod:`..projection`)."""
     by_setting: dict[str, list[dict[str, Any]]] = {}
     for run in log.runs():
-        if run["game"] == game.name and run["strategy"] == "random" and (
+        if run["game"] == game.name and random_deals(run["strategy"]) and (
                 not args.run or run["id"] in args.run):
             by_setting.setdefault(run["options_key"], []).append(run)
     for key, runs in by_setting.items():
@@ -291,7 +292,7 @@ def _print_unfinished(log: RecordLog, args: argparse.Namespace, game: Game) -> N
         if run["status"] == "done" or run["game"] != game.name or (
                 args.run and run["id"] not in args.run):
             continue
-        kind = "search" if run["strategy"] in STRATEGIES else "run"
+        kind = "search" if is_search(run["strategy"]) else "run"
         status = shown_status(run["status"], log.owner(run["id"]))
         print(f"run {run['id']} {status}: {run['strategy']} {kind}, "
               f"{count(run['deals'])} deals; {how_to_continue(run, args.db)}")

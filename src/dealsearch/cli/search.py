@@ -9,46 +9,32 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sqlite3
-import sys
 import tomllib
 from contextlib import closing
-from pathlib import Path
 from typing import Any
 
 from tqdm import tqdm
 
-from .. import interrupt
 from ..campaigns import campaign_names, config_path
-from ..devices import DEVICES, DeviceUnavailable
-from ..errors import BadInput, BadLog, BadOption, RunFailed
+from ..devices import DEVICES
+from ..errors import BadInput, BadOption
 from ..game import FastSearch, Game, PlaysBackwards, game_names, get_game
-from ..log import LOST, Find
-from ..log.ownership import refuse_if_owned
+from ..log import Find
 from ..projection import run_projection, space_projection
-from ..search import STRATEGIES, Runner, SearchSpec
+from ..search import Runner, SearchSpec
 from ..search.backends import (
-    BACKENDS,
-    DASK_EXTRA,
     Backend,
-    BackendError,
-    MissingDask,
-    open_backend,
 )
-from ..search.device import check_device
-from ..search.exhaustive import measure_rate
+from ..search.climb import ESCAPES, MAX_KICK, RESTARTS
+from ..search.exhaustive import EndlessSpace, measure_rate
 from ..search.hooks import TestHooks
-from ..search.runner import warm_worker
-from ..search.spec import ESCAPES, MAX_KICK, RESTARTS, EndlessSpace
+from ..strategies import get_strategy, strategy_names
 from ..text import budget, parse_duration, ranks_text
-from .advice import CANNOT_RESUME, how_to_continue
-from .cluster import add_dask_options, chosen_backend, dask_security
+from .cluster import add_backend_options, chosen_backend
 from .options import (
     DEFAULT_GAME,
-    EXIT_OK,
     add_game_options,
     add_workers_options,
-    check_log_path,
     check_workers,
     cores,
     duration,
@@ -61,6 +47,7 @@ from .options import (
     shared,
 )
 from .screen import SearchScreen
+from .service import ending, logged_spec, resumable, serve
 from .terminal import screen_optional
 
 
@@ -80,8 +67,10 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
                         "dealsearch search climb --game durak --players 3 --deals 1000000",
                         "dealsearch search --config spite-cycles",
                         "dealsearch search --resume 3"))
-    search.add_argument("strategy", nargs="?", choices=STRATEGIES,
-                        help="random, climb or exhaustive (or from --config / --resume)")
+    names = strategy_names("search")
+    search.add_argument("strategy", nargs="?", choices=names,
+                        help=f"{', '.join(names[:-1])} or {names[-1]} (or from --config / "
+                             "--resume)")
     search.add_argument("--config", help="a campaign file (TOML), or the name of a shipped "
                                          f"one: {', '.join(campaign_names())}")
     search.add_argument("--resume", type=positive_int, metavar="RUN_ID",
@@ -138,14 +127,7 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
                         help="--device gpu or emulate: replay one chunk of 100,000 deals in N "
                              "on the CPU, during the run, and stop at the first difference "
                              "(default: 1000, 0.1%% of the deals)")
-    search.add_argument("--backend", choices=BACKENDS,
-                        help="where the work runs: local processes or a Dask cluster (pip "
-                             "install 'dealsearch[dask]') (default: local)")
-    search.add_argument("--scheduler", metavar="ADDRESS",
-                        help="dask: the scheduler, e.g. tcp://host:8786 or tls://host:8786 "
-                             "(default: start a cluster of --workers processes on this "
-                             "machine, listening on 127.0.0.1 only)")
-    add_dask_options(search)
+    add_backend_options(search)
     search.add_argument("--json", action="store_true",
                         help="print every find and the summary as JSON lines")
     search.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -204,8 +186,8 @@ def _spec(args: argparse.Namespace) -> SearchSpec:
                        "options are known")
     options.update(_given(args))
     if "strategy" not in options:
-        raise BadInput("search needs a strategy (random, climb, exhaustive), --config or "
-                       "--resume")
+        raise BadInput(f"search needs a strategy ({', '.join(strategy_names('search'))}), "
+                       "--config or --resume")
     options.setdefault("seed", int.from_bytes(os.urandom(4), "little"))
     try:
         return SearchSpec.from_json(options)
@@ -217,76 +199,19 @@ def _spec(args: argparse.Namespace) -> SearchSpec:
         raise BadOption(str(error)) from None
 
 
-def _logged_spec(run: dict[str, Any], run_id: int, device: dict[str, str]) -> SearchSpec:
-    """The spec a run was started with (on ``device`` if given), checked as a new run's is (a
-    log may come from anyone), and agreeing with the run's own game and options columns; else
-    one line."""
-    try:
-        options = {**run["options"], **device}
-        if options.get("device") == "cpu":
-            options.pop("gpu_check_every", None)
-        spec = SearchSpec.from_json(options)
-    except (ValueError, TypeError) as error:
-        raise BadOption(f"run {run_id} cannot be resumed: {error}") from None
-    if (run["game"], run["options_key"]) != (spec.game, spec.options.key()):
-        raise BadOption(f"run {run_id} cannot be resumed: it is logged as a run of "
-                        f"{run['game']} ({run['options_key'] or 'its defaults'}), but its "
-                        f"search is of {spec.game} ({spec.options.key() or 'its defaults'})")
-    return spec
-
-
-def _processes(args: argparse.Namespace, spec: SearchSpec) -> int:
-    """Worker processes: --workers, else the spec's; a resumed run's spec is the log's, and
-    a log may come from anyone, so it gets at most this machine's cores."""
-    if args.resume is None:
-        return spec.worker_count
-    if args.workers is not None:
-        return args.workers or cores()
-    return min(spec.worker_count, cores())
-
-
-def _open_backend(name: str, spec: SearchSpec, args: argparse.Namespace,
-                  processes: int) -> Backend:
-    """The backend (``processes`` workers, if it starts them), started, with a worker and
-    warmed up (:meth:`Backend.warm_up`), before any run is logged: so a stop signal during
-    start-up leaves no run behind. Every failure is one line of bad input."""
-    scheduler = args.scheduler
-    try:
-        backend = open_backend(name, processes, scheduler, dask_security(args), args.dashboard)
-    except MissingDask:
-        raise BadOption(f"--backend dask needs Dask: {DASK_EXTRA}") from None
-    except BackendError as error:
-        raise BadOption(str(error)) from None
-    try:
-        if not backend.slots:
-            print(f"waiting for a worker to join {scheduler} (Ctrl-C to give up)",
-                  file=sys.stderr, flush=True)
-            backend.wait_for_workers()
-        if spec.device != "cpu":    # a worker, where the device is used, builds the kernel
-            interrupt.results([backend.submit(check_device, spec)])
-        args.hooks.reach("workers-starting")
-        backend.warm_up(warm_worker)
-        interrupt.check()
-    except DeviceUnavailable as error:
-        backend.close(wait=False)
-        raise BadOption(str(error)) from None
-    except BaseException:
-        backend.close(wait=False)
-        raise
-    return backend
-
-
 def _budget_words(spec: SearchSpec) -> str:
     """The budget as the start line says it: ``budget 1 h 30 min or 10,000,000 deals,
     whichever comes first``."""
     words = budget(spec.time, spec.deals)
-    ranks = "" if not spec.verify_blocks else "each task played twice, " if spec.device == "cpu" \
-        else "each task played again on the CPU, "
-    if spec.ranks is not None:
-        ranks += f"ranks {ranks_text([spec.ranks])}, "
+    settings = spec.settings
+    ranks = "" if not settings.get("verify_blocks") else "each task played twice, " \
+        if spec.device == "cpu" else "each task played again on the CPU, "
+    if settings.get("ranks") is not None:
+        ranks += f"ranks {ranks_text([settings['ranks']])}, "
     if words != "none":
         return f"{ranks}budget {words}"
-    return f"{ranks}until every deal is played" if spec.strategy == "exhaustive" else "no budget"
+    every = get_strategy(spec.strategy).plays_every_deal
+    return f"{ranks}until every deal is played" if every else "no budget"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -299,7 +224,7 @@ def run(args: argparse.Namespace) -> int:
 def _search(args: argparse.Namespace) -> int:
     args.hooks = args.hooks or TestHooks()   # a test's moments, else none
     args.hooks.reach("parsed")
-    backend_name = chosen_backend(args)
+    chosen_backend(args)   # one line now if the backend's options do not fit
     if args.resume is not None:
         # --workers only says how many processes play it (its climbers and shards stay); the
         # device may change: deal j of chunk k is the same deal on any (the runs of a failed
@@ -311,31 +236,13 @@ def _search(args: argparse.Namespace) -> int:
         if given or args.config:
             raise BadOption(f"--resume continues the run as it was started: drop "
                             f"{(given or ['--config'])[0]}")
-        if not Path(args.db).exists():
-            raise BadLog(f"no run {args.resume}: no log at {args.db}")
-        with closing(open_log(args.db)) as log:
-            log.refuse_damage(args.resume)   # before its row is read: one line if damaged
-            run = log.run(args.resume)
-            if run is None:
-                raise BadOption(f"no run {args.resume} in {args.db}")
-            if run["status"] == "done":
-                raise BadOption(f"run {args.resume} is already done")
-            refuse_if_owned(log.db, args.resume)   # before any worker starts
-        if run["strategy"] == LOST:
-            raise BadOption(f"run {args.resume} {CANNOT_RESUME}")
-        if run["strategy"] not in STRATEGIES:
-            raise BadOption(f"run {args.resume} is a {run['strategy']} run, not a search; "
-                            f"{how_to_continue(run, args.db)}")
-        spec = _logged_spec(run, args.resume, device)
+        spec = logged_spec(resumable(args.db, args.resume, "search"), args.resume, device)
         if args.workers and args.scheduler is None:
             check_workers(args.workers, args.oversubscribe)
-        run_id: int | None = args.resume
     else:
         spec = _spec(args)
         if args.scheduler is None:   # a cluster's machines may have more cores than this one
             check_workers(spec.worker_count, args.oversubscribe)
-        run_id = None
-        check_log_path(args.db)  # before any worker starts
 
     screen = SearchScreen(spec.plugin, tqdm.write, objective=spec.objective)
 
@@ -349,53 +256,28 @@ def _search(args: argparse.Namespace) -> int:
         if args.verbose and not args.json:
             tqdm.write(note)
 
-    # kill (SIGTERM) and a hang-up (SIGHUP: the terminal went away) stop as cleanly as
-    # Ctrl-C: summary printed, run marked interrupted (the command notes them: main).
-    # The backend is up before the log is touched: a missing package or an unreachable
-    # scheduler leaves no run behind.
-    with _open_backend(backend_name, spec, args, _processes(args, spec)) as backend, \
-            closing(open_log(args.db)) as log:
-        runner = Runner(spec, log, run_id, on_find, on_note, progress=not args.quiet,
-                        target=args.target, backend=backend, hooks=args.hooks)
+    def started(runner: Runner, backend: Backend) -> None:
         screen.resume_from(runner.state.best)
-        args.hooks.reach("run-logged")
         if not args.json:
-            action = "resuming" if run_id else "starting"
+            action = "resuming" if args.resume else "starting"
             setting = ", ".join(filter(None, (spec.plugin.title,
                                               spec.plugin.describe_options(spec.options))))
-            # an exhaustive search plays every deal in order: its seed changes nothing
-            seed = "" if spec.strategy == "exhaustive" else f", seed {spec.seed}"
+            # a search of every deal in order (exhaustive): its seed changes nothing
+            every = get_strategy(spec.strategy).plays_every_deal
+            seed = "" if every else f", seed {spec.seed}"
             print(f"{action} run {runner.run_id}: {spec.strategy} search, {setting}, "
                   f"{backend.describe()}{seed}; {_budget_words(spec)}; log {args.db}",
                   flush=True)
-        args.hooks.reach("started")
-        try:
-            summary = runner.run()
-        except sqlite3.DatabaseError as error:  # the log cannot be written: disk full, locked
-            raise RunFailed(f"run {runner.run_id} failed: cannot write the log {args.db}: "
-                            f"{error}") from None
+
+    # kill (SIGTERM) and a hang-up (SIGHUP: the terminal went away) stop as cleanly as
+    # Ctrl-C: summary printed, run marked interrupted (the command notes them: main).
+    summary = serve(args, spec, args.resume, on_find, started, on_note)
     if args.json:
         print(json.dumps(summary.to_json()), flush=True)
     else:
-        print(screen.end(summary, resumed=run_id is not None), flush=True)
+        print(screen.end(summary, resumed=args.resume is not None), flush=True)
         with closing(open_log(args.db, must_exist=True)) as log:
             projection = run_projection(log, log.run(summary.run_id) or {}, args.target)
         for line in projection.summary_lines() if projection else ():
             print(f"  {line}")
-    where = "" if backend_name == "local" else " --backend dask"
-    if args.scheduler is not None:
-        where += f" --scheduler {args.scheduler}"
-    for option in ("tls_ca_file", "tls_cert", "tls_key"):
-        if getattr(args, option):
-            where += f" --{option.replace('_', '-')} {getattr(args, option)}"
-    resume = f"dealsearch search --resume {summary.run_id} --db {args.db}{where}"
-    if summary.status == "failed":
-        if spec.device != "cpu":    # a device that failed: the CPU plays the same deals
-            resume += " --device cpu"
-        raise RunFailed(f"run {summary.run_id} failed: {summary.error}; continue with: {resume}")
-    if summary.status == "interrupted":
-        if not args.json:
-            print(f"continue with: {resume}")
-        # 130 after Ctrl-C, 143 after kill, 129 after a hang-up
-        return interrupt.exit_status(summary.signal)
-    return EXIT_OK
+    return ending(args, "search", summary, spec)

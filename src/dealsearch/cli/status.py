@@ -21,7 +21,7 @@ from ..game import Game, GameError, describe_setting, get_game
 from ..log.damage import damaged
 from ..log.ownership import describe as describe_owner
 from ..log.ownership import shown_status
-from ..strategies import STRATEGIES
+from ..strategies import is_search
 from ..text import count, counted, duration, measures, outcomes, ranks_text, rate
 from .advice import how_to_continue
 from .options import EXIT_OK, examples, open_log, shared
@@ -92,7 +92,8 @@ def _played_ranks(run: dict[str, Any]) -> dict[str, Any]:
     played = (run["checkpoint"].get("strategy") or {}).get("ranks")
     if played is None:
         return {}
-    return {"ranks": run["options"].get("ranks"), "ranks_played": played}
+    return {"ranks": (run["options"].get("settings") or {}).get("ranks"),
+            "ranks_played": played}
 
 
 def _gone_owner(run: dict[str, Any]) -> dict[str, Any]:
@@ -142,7 +143,7 @@ def _text(f: dict[str, Any], then: str) -> str:
     # A game without options has no setting to show; a run of the game's defaults says so.
     setting = f.get("setting") or f["options_key"] or (
         "default" if game is None or game.option_specs else "")
-    kind = "search" if f["strategy"] in STRATEGIES else "run"   # e.g. a factory run
+    kind = "search" if is_search(f["strategy"]) else "run"   # e.g. a factory run
     lines = [f"run {f['run_id']} {f['status']}: {f['strategy']} {kind} of {f['game']}"
              f"{f' ({setting})' if setting else ''}, {counted(f['workers'], 'workers')}"]
     if f["status"] == "stale":

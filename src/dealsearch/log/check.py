@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..strategies import STRATEGIES
+from ..strategies import counts_games
 from ..text import counted
 from .damage import READ_ERRORS, damaged, is_damage
 from .rules import judge, text_factory
@@ -289,8 +289,8 @@ def relations(reading: Reading) -> None:
     find's measures are its rows of ``find_measures`` (what finds are ranked by), and each
     run's counts add up (problems of this kind start with "its")."""
     runs = {row.rowid: row for row in reading.rows.get("runs", [])}
-    for run in runs.values():   # a search counts its games; other runs (factory) count else
-        if not run.problems and run.values["strategy"] in STRATEGIES:
+    for run in runs.values():   # most strategies count every game; some (factory) count else
+        if not run.problems and counts_games(run.values["strategy"]):
             total = sum(run.values["json outcomes"].values())
             if total != run.values["deals"]:
                 run.problems.append(f"its outcomes add up to {total} games, not its "
@@ -338,7 +338,7 @@ def _histogram_counts(reading: Reading, runs: dict[int, Row]) -> None:
     for row in reading.rows.get("histograms", []):
         run = runs.get(row.values.get("run_id"))  # type: ignore[arg-type]
         if row.problems or run is None or run.problems or \
-                run.values["strategy"] not in STRATEGIES:
+                not counts_games(run.values["strategy"]):
             continue
         total = sum(row.values["json counts"].values())
         if total > run.values["deals"]:

@@ -183,9 +183,10 @@ def _values(table: str, v: dict[str, Any], json_: dict[str, Any]) -> list[str]:
                 json_["checkpoint"].get("best"))
             if problem:
                 problems.append(f"checkpoint {problem}")
-        ranks = json_.get("options", {}).get("ranks")
+        settings = json_.get("options", {}).get("settings")
+        ranks = settings.get("ranks") if isinstance(settings, dict) else None
         if ranks is not None and not is_spans([ranks], 1):
-            problems.append("options ranks is not a block of ranks [start, end]")
+            problems.append("options settings ranks is not a block of ranks [start, end]")
         objective = json_.get("options", {}).get("objective")
         if objective is not None and not isinstance(objective, str):
             problems.append("options objective is not the name of a measure")

@@ -13,19 +13,20 @@ from .store import RecordLog
 
 
 class ManagedRun:
-    """One run of any kind (a search, the factory, a reverse walk) from its start to its end.
+    """One run of any kind (a strategy's, played by the run service; a reverse walk) from its
+    start to its end.
 
     Every kind of run opens, saves, finishes and fails through this one class, so each ends
     ``done``, ``interrupted`` or ``failed``, never left ``running`` by an exception::
 
-        with ManagedRun.start(log, "factory", options, again="dealsearch factory ...") as run:
+        with ManagedRun.start(log, "reverse", options, again="dealsearch reverse ...") as run:
             run.save(finds, progress)          # each commit: finds and progress together
             run.progress = progress            # what the last status is saved with
         # left normally: done; by Ctrl-C or kill: interrupted; by any other exception: failed
 
-    ``again`` is the command that starts a run over when it cannot be resumed (searches and
-    factory runs resume: ``dealsearch search --resume ID``, ``dealsearch factory --resume
-    ID``); ``records`` suggests it.
+    ``again`` is the command that starts a run over when it cannot be resumed (a strategy's
+    runs resume with its command: ``dealsearch search --resume ID``, ``dealsearch factory
+    --resume ID``); ``records`` suggests it.
     """
 
     def __init__(self, log: RecordLog, run_id: int, owner: str | None = None) -> None:

@@ -8,6 +8,6 @@ loops (a :class:`~dealsearch.game.FastSearch`'s ``random_player`` and ``climber`
 """
 
 from .runner import Runner, Summary
-from .spec import STRATEGIES, SearchSpec
+from .spec import SearchSpec
 
-__all__ = ["STRATEGIES", "Runner", "SearchSpec", "Summary"]
+__all__ = ["Runner", "SearchSpec", "Summary"]

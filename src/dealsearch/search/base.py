@@ -180,9 +180,10 @@ class NumberedSearch:
     def __init__(self, total_chunks: int | None, checkpoint: dict[str, Any]) -> None:
         self.chunks = ChunkSet(total_chunks, checkpoint.get("chunks"))
 
-    def absorb(self, report: Report) -> None:
+    def absorb(self, report: Report) -> list[Report]:
         """A chunk is done."""
         self.chunks.finish(report.key)
+        return [report]
 
     @property
     def finished(self) -> bool:

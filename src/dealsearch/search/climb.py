@@ -18,17 +18,23 @@ picks it up.
 
 from __future__ import annotations
 
-from typing import Any
+import math
+from dataclasses import asdict, dataclass, fields
+from typing import Any, ClassVar
 
 import numpy as np
 
 from ..game import (
+    FastSearch,
+    GameError,
     PlaysBackwards,
     SearchClimber,
+    backwards_refusal,
     histogram,
     specialised_climber,
     throughput_measure,
 )
+from ..strategies import StrategyDefaults, register_strategy
 from ._generic import Climber
 from .base import (
     Report,
@@ -39,7 +45,7 @@ from .base import (
     results_of,
     score,
 )
-from .spec import SearchSpec
+from .spec import MAX_COUNT, SearchSpec, number, whole
 
 SLICE_GAMES = 50_000      # games per task: a fraction of a second
 HALF_LIFE = 5_000         # annealing: the temperature halves every this many games
@@ -47,9 +53,75 @@ COOLING = 0.5 ** (1 / HALF_LIFE)
 RESTART_MUTATIONS = 4     # how far from --start a restart begins
 POOL_SIZE = 8             # restart=pool|crossover: the best deals a climber keeps to restart near
 POOL_MUTATIONS = 4        # ... and how far from one of them a restart begins
+ESCAPES = ("none", "anneal")
+RESTARTS = ("random", "pool", "crossover")  # where a stalled climber starts again
+MAX_KICK = 16             # most mutations per mutant
 
 
-class ClimbSearch:
+@dataclass(frozen=True)
+class ClimbSettings:
+    """A climb's own options (the spec's ``settings``)."""
+
+    start: str | None = None         # start every climber from this deal
+    escape: str = "anneal"           # none | anneal (simulated annealing)
+    stall: int = 5_000               # games without a new best before a restart
+    temperature: float = 40.0        # annealing start temperature, in objective units
+    reverse_every: int | None = None  # grow the best deal backwards every K new bests
+    # random, pool (near one of the climber's best deals) or crossover (a child of two of them)
+    restart: str = "random"
+    kick: int = 1                    # mutations per mutant (a game's own climber)
+
+    @classmethod
+    def of(cls, spec: SearchSpec) -> ClimbSettings:
+        """The settings of a (settled) climb spec."""
+        return cls(**spec.settings)
+
+    def check(self, spec: SearchSpec) -> None:
+        """One ValueError for the first setting that is wrong, whoever wrote it."""
+        for name in ("stall", "kick", "reverse_every"):
+            value = getattr(self, name)
+            if value is not None and not whole(value):
+                raise ValueError(f"{name.replace('_', '-')} must be a whole number, not "
+                                 f"{value!r}")
+        if not (number(self.temperature) and 0 <= self.temperature < math.inf):
+            raise ValueError(f"temperature must be a number of at least 0, not "
+                             f"{self.temperature!r}")
+        if self.start is not None and not isinstance(self.start, str):
+            raise ValueError(f"start must be text, not {self.start!r}")
+        if self.escape not in ESCAPES:
+            raise ValueError(f"unknown escape {self.escape!r}: choose from {', '.join(ESCAPES)}")
+        if self.restart not in RESTARTS:
+            raise ValueError(f"unknown restart {self.restart!r}: choose from "
+                             f"{', '.join(RESTARTS)}")
+        if not 1 <= self.kick <= MAX_KICK:
+            raise ValueError(f"kick must be 1 to {MAX_KICK}, not {self.kick!r}")
+        if self.kick != 1 and not isinstance(spec.plugin, FastSearch):
+            raise ValueError("--kick needs a climb of a game with its own climber")
+        for name in ("stall", "reverse_every"):
+            value = getattr(self, name)
+            if value is not None and not 1 <= value <= MAX_COUNT:
+                raise ValueError(f"{name.replace('_', '-')} must be 1 to {MAX_COUNT}, not "
+                                 f"{value}")
+        refusal = None if self.reverse_every is None else backwards_refusal(spec.plugin,
+                                                                              spec.options)
+        if refusal:
+            raise ValueError(f"--reverse-every: {refusal}")
+        if self.start is not None:
+            self._check_start(spec)
+
+    def _check_start(self, spec: SearchSpec) -> None:
+        """The start is climbed as given (the run's deck and segments), or refused; never
+        re-dealt. The game's parser says what does not fit (hands, sizes, cards)."""
+        try:
+            row = spec.plugin.parse(self.start or "", spec.options)
+        except GameError as error:
+            raise ValueError(f"--start: {error}") from None
+        if sorted(row.tolist()) != sorted(spec.layout.deck.tolist()):
+            raise ValueError("--start must hold exactly the searched deck's cards")
+
+
+@register_strategy
+class ClimbSearch(StrategyDefaults):
     """One climber per worker; each climber has at most one task in flight.
 
     With a deal budget each climber gets a fixed share of it up front and plays it in slices of
@@ -58,6 +130,9 @@ class ClimbSearch:
     """
 
     name = "climb"
+    setting_names: ClassVar[tuple[str, ...]] = tuple(f.name for f in fields(ClimbSettings))
+    not_random = ("a climb's lengths are not random deals (it plays mutants of its best "
+                  "deals, many of them near-copies of their parent)")
 
     def __init__(self, spec: SearchSpec, checkpoint: dict[str, Any]) -> None:
         self.spec = spec
@@ -97,11 +172,25 @@ class ClimbSearch:
             return Task(climber, {"state": state, "games": games})
         return None
 
-    def absorb(self, report: Report) -> None:
+    def absorb(self, report: Report) -> list[Report]:
         """A climber's slice is done: keep its new state."""
         self.busy.discard(report.key)
         self.states[report.key] = report.state
         self.done_games[report.key] += report.deals
+        return [report]
+
+    @staticmethod
+    def work(spec: SearchSpec, task: Task) -> Report:
+        """Worker side: :func:`climb_slice`."""
+        return climb_slice(spec, task)
+
+    @classmethod
+    def settle(cls, spec: SearchSpec) -> dict[str, Any]:
+        """The spec's settings checked (:class:`ClimbSettings`), with the defaults."""
+        cls.refuse_unknown(spec)
+        settings = ClimbSettings(**spec.settings)
+        settings.check(spec)
+        return asdict(settings)
 
     @property
     def finished(self) -> bool:
@@ -122,14 +211,15 @@ def _shares(games: int, climbers: int) -> list[int]:
 
 
 def climber_for(spec: SearchSpec, stream: int) -> SearchClimber:
-    """The game's own fast climber if it has one (kicked ``spec.kick`` times a mutant), else
-    the generic compiled climber."""
+    """The game's own fast climber if it has one (kicked ``kick`` times a mutant: the climb's
+    setting), else the generic compiled climber."""
     game, options = spec.plugin, spec.options
     objective = spec.objective or game.measures[0]
     fast = specialised_climber(game, options, spec.seed, stream, objective)
     if fast is not None:
-        if spec.kick != 1:  # the default: a climber need not be told
-            fast.kick = spec.kick
+        kick = ClimbSettings.of(spec).kick
+        if kick != 1:  # the default: a climber need not be told
+            fast.kick = kick
         return fast
     layout = spec.layout
     return Climber(game.kernel(options), layout.deck, layout.segments, layout.unordered,
@@ -142,6 +232,7 @@ def climb_slice(spec: SearchSpec, task: Task) -> Report:
     """Run one climber for a slice of games and report its finds and new state."""
     state = task.payload["state"]
     game, options = spec.plugin, spec.options
+    settings = ClimbSettings.of(spec)
     report = Report.for_game(task.key, game)
     hists, widths = report.hist_args(game)
     climber = climber_for(spec, task.key)
@@ -154,7 +245,7 @@ def climb_slice(spec: SearchSpec, task: Task) -> Report:
         pool = state.get("pool")
         if pool is not None and not first:
             _keep_best(pool, climber.best_row.tolist(), climber.best_score)
-        if pool is not None and len(pool) == POOL_SIZE and spec.restart == "crossover":
+        if pool is not None and len(pool) == POOL_SIZE and settings.restart == "crossover":
             one, other = (np.array(pool[i][1], dtype=np.uint8)
                           for i in shuffler.choice(POOL_SIZE, 2, replace=False))
             row = crossover(spec.layout, one, other, shuffler)
@@ -164,13 +255,13 @@ def climb_slice(spec: SearchSpec, task: Task) -> Report:
         elif pool is not None and len(pool) == POOL_SIZE:
             row = np.array(pool[int(shuffler.integers(POOL_SIZE))][1], dtype=np.uint8)
             mutations = POOL_MUTATIONS
-        elif spec.start is not None:
-            row = game.parse(spec.start, options)
+        elif settings.start is not None:
+            row = game.parse(settings.start, options)
             mutations = 0 if first else RESTART_MUTATIONS
         else:
             row = random_row(spec.layout, shuffler)
             mutations = 0
-        climber.reset(row, 0, spec.temperature)
+        climber.reset(row, 0, settings.temperature)
         if mutations:
             climber.perturb(mutations)
         outcome, measures, *_ = climber.play_current()
@@ -186,7 +277,7 @@ def climb_slice(spec: SearchSpec, task: Task) -> Report:
 
     if state is None:
         state = {"restarts": 0, "record": 0, "improvements": 0}
-        if spec.restart in ("pool", "crossover"):
+        if settings.restart in ("pool", "crossover"):
             state["pool"] = []
         restart(first=True)
     else:
@@ -197,13 +288,13 @@ def climb_slice(spec: SearchSpec, task: Task) -> Report:
         climber.stall = state["stall"]
         climber.set_random_state(state["rng"])
     while report.deals < task.payload["games"]:
-        if climber.stall >= spec.stall:
+        if climber.stall >= settings.stall:
             state["restarts"] += 1
             restart(first=False)
             continue
         played, totals, cycle_rows, _ = climber.climb(
-            task.payload["games"] - report.deals, spec.stall, COOLING, spec.escape == "anneal",
-            counts, hists, widths)
+            task.payload["games"] - report.deals, settings.stall, COOLING,
+            settings.escape == "anneal", counts, hists, widths)
         report.deals += played
         report.total += int(totals[count_index])
         cycle_rows = np.asarray(cycle_rows)
@@ -216,7 +307,7 @@ def climb_slice(spec: SearchSpec, task: Task) -> Report:
             report.notes.append(f"climber {task.key + 1}: best {climber.best_score} "
                                 f"{spec.objective}")
             state["improvements"] += 1
-            if spec.reverse_every and state["improvements"] % spec.reverse_every == 0:
+            if settings.reverse_every and state["improvements"] % settings.reverse_every == 0:
                 _grow_backwards(spec, climber, state, report)
     report.outcomes = [int(c) for c in counts]
     report.state = {**state, "current": climber.current_row.tolist(), "score": climber.score,

@@ -8,13 +8,7 @@ task's first deal makes every task independent of the others, and each next deal
 previous one stepped to the next ordering (a game's block player, or
 :meth:`DistinctDeals.block`). On ``--device gpu`` (or ``emulate``) a game's device block player
 plays the tasks (:func:`~dealsearch.search.device.play_block_on_device`), for the same
-report. :func:`count_deals`, :func:`unrank` and :func:`rank` number the orderings of a plain
-multiset.
-
->>> count_deals((2, 1))
-3
->>> unrank(2, (2, 1)), rank((1, 0, 0), (2, 1))
-((1, 0, 0), 2)
+report. :mod:`dealsearch.orderings` numbers the orderings of a plain multiset.
 """
 
 from __future__ import annotations
@@ -22,61 +16,44 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from dataclasses import replace
-from math import factorial, prod
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
 
 from ..game import GameResult, finished, specialised_block_player
+from ..strategies import StrategyDefaults, register_strategy
 from .base import MAX_FINDS, NumberedSearch, Report, Task, add_batch, compact, results_of
 from .device import play_block_on_device
-from .distinct import DistinctDeals
+from .distinct import DistinctDeals, numbering
 from .spec import SearchSpec
 
+# Deals: about a month on 100 cores at BMN's speed. An exhaustive search of more needs a part
+# of the space to search (ranks, deals or time).
+MAX_EXHAUSTIVE = 10**13
 MAX_SHARD = 50_000   # deals: a shard; a task is a run of shards, sized by the workers' speed
 GPU_MAX_UNITS = 16_384  # shards a GPU task may take: under 2 s at 5 * 10^8 deals/s
 BATCH = 10_000       # rows played at once by a game's batch player
 
 
-def count_deals(counts: tuple[int, ...]) -> int:
-    """Number of distinct orderings of a multiset with these class counts."""
-    return factorial(sum(counts)) // prod(factorial(c) for c in counts)
+class EndlessSpace(ValueError):
+    """An exhaustive search of a whole space too big to finish, with no part named."""
+
+    def __init__(self, total: int, projection: str = "") -> None:
+        self.total = total
+        super().__init__(f"an exhaustive search of all {total:.3g} deals would never end"
+                         f"{projection}: give --ranks START:END, --deals N or --time T to "
+                         f"search part of it")
 
 
-def unrank(index: int, counts: tuple[int, ...]) -> tuple[int, ...]:
-    """The ``index``-th distinct ordering (0-based, lexicographic) of the multiset."""
-    remaining = list(counts)
-    cards: list[int] = []
-    for _ in range(sum(counts)):
-        for cls, have in enumerate(remaining):
-            if not have:
-                continue
-            remaining[cls] -= 1
-            below = count_deals(tuple(remaining))
-            if index < below:
-                cards.append(cls)
-                break
-            index -= below
-            remaining[cls] += 1
-    return tuple(cards)
+def block(spec: SearchSpec) -> tuple[int, int] | None:
+    """The ranks ``[START, END)`` an exhaustive spec asks for (None: every deal)."""
+    ranks = spec.settings.get("ranks")
+    return None if ranks is None else (ranks[0], ranks[1])
 
 
-def rank(cards: tuple[int, ...], counts: tuple[int, ...]) -> int:
-    """The inverse of :func:`unrank`."""
-    remaining = list(counts)
-    index = 0
-    for card in cards:
-        for cls in range(card):
-            if remaining[cls]:
-                remaining[cls] -= 1
-                index += count_deals(tuple(remaining))
-                remaining[cls] += 1
-        remaining[card] -= 1
-    return index
-
-
-class ExhaustiveSearch(NumberedSearch):
+@register_strategy
+class ExhaustiveSearch(StrategyDefaults, NumberedSearch):
     """Hands out runs of shards of ranks until every deal of the block has been played.
 
     The block is the spec's ranks (default: every deal of the layout), cut short by a deal
@@ -85,10 +62,14 @@ class ExhaustiveSearch(NumberedSearch):
     """
 
     name = "exhaustive"
+    setting_names: ClassVar[tuple[str, ...]] = ("ranks", "verify_blocks")
+    plays_every_deal = True
+    not_random = "an exhaustive search plays every deal of its deck once, not random deals"
 
     def __init__(self, spec: SearchSpec, checkpoint: dict[str, Any]) -> None:
         self.spec = spec
-        self.first, end = spec.ranks or (0, DistinctDeals(spec.layout).total)
+        self.plays_twice = bool(spec.settings.get("verify_blocks"))
+        self.first, end = block(spec) or (0, DistinctDeals(spec.layout).total)
         if spec.deals is not None:
             end = min(end, self.first + spec.deals)
         self.end = end
@@ -123,17 +104,48 @@ class ExhaustiveSearch(NumberedSearch):
         return Task(shard, {"start": start, "shard": self.shard_size,
                             "deals": min(count * self.shard_size, self.end - start)})
 
-    def absorb(self, report: Report) -> None:
+    def absorb(self, report: Report) -> list[Report]:
         """A run of shards is done (all full but perhaps the block's last)."""
         self.chunks.finish(report.key, max(1, -(-report.deals // self.shard_size)))
+        return [report]
+
+    @staticmethod
+    def work(spec: SearchSpec, task: Task) -> Report:
+        """Worker side: :func:`play_shard`."""
+        return play_shard(spec, task)
+
+    @classmethod
+    def settle(cls, spec: SearchSpec) -> dict[str, Any]:
+        """``ranks`` (a block ``[START, END)`` of the layout's ranks, default every deal) and
+        ``verify_blocks`` (play each task twice and compare), checked: the space must be one
+        the search can number, and small enough to finish unless a budget or ranks say which
+        part to play."""
+        cls.refuse_unknown(spec)
+        ranks = spec.settings.get("ranks")
+        verify = spec.settings.get("verify_blocks", False)
+        if not isinstance(verify, bool):
+            raise ValueError(f"verify-blocks must be true or false, not {verify!r}")
+        if ranks is not None:
+            ranks = tuple(ranks) if isinstance(ranks, list | tuple) else (ranks,)
+            if (len(ranks) != 2 or not all(isinstance(r, int) and not isinstance(r, bool)
+                                            for r in ranks) or not 0 <= ranks[0] < ranks[1]):
+                raise ValueError(f"bad ranks {spec.settings['ranks']!r}: START:END, whole "
+                                 "numbers with 0 <= START < END")
+        total = numbering(spec.layout).total
+        if ranks is not None and ranks[1] > total:
+            raise ValueError(f"--ranks {ranks[0]}:{ranks[1]}: this layout has {total:,} deals, "
+                             f"ranks 0 to {total - 1:,}")
+        if total > MAX_EXHAUSTIVE and ranks is None and spec.deals is None and spec.time is None:
+            raise EndlessSpace(total)
+        return {"ranks": None if ranks is None else list(ranks), "verify_blocks": verify}
 
     def played(self) -> list[list[int]]:
         """The ranks played so far, as sorted ``[start, stop)`` spans.
 
         >>> from dealsearch.search.spec import SearchSpec
         >>> search = ExhaustiveSearch(SearchSpec("exhaustive", workers=1, game_options=dict(
-        ...     deck="----JJQQK"), ranks=(100, 200)), {})
-        >>> search.absorb(Report(search.next_task(2).key, deals=2 * search.shard_size))
+        ...     deck="----JJQQK"), settings=dict(ranks=[100, 200])), {})
+        >>> _ = search.absorb(Report(search.next_task(2).key, deals=2 * search.shard_size))
         >>> search.shard_size, search.played()
         (13, [[100, 126]])
         """

@@ -19,6 +19,7 @@ import numpy as np
 from .._kernel import Kernel
 from ..errors import BadOption
 from ..game import SearchSampler, finished, specialised_sampler
+from ..strategies import StrategyDefaults, register_strategy
 from ._generic import Sampler
 from .base import MAX_FINDS, NumberedSearch, Report, Task, compact, results_of
 from .device import play_on_device
@@ -28,10 +29,12 @@ CHUNK_DEALS = 100_000  # deals of stream (seed, k); a task plays a run of such c
 GPU_MAX_UNITS = 16_384  # chunks a GPU task may take: under 2 s at 10^9 deals/s
 
 
-class RandomSearch(NumberedSearch):
+@register_strategy
+class RandomSearch(StrategyDefaults, NumberedSearch):
     """Hands out chunks of random deals until the deal budget is spent (or forever)."""
 
     name = "random"
+    random_deals = True
 
     def __init__(self, spec: SearchSpec, checkpoint: dict[str, Any]) -> None:
         self.spec = spec
@@ -81,9 +84,15 @@ class RandomSearch(NumberedSearch):
             size = min(size, self.spec.deals - first * CHUNK_DEALS)
         return Task(first, {"deals": size})
 
-    def absorb(self, report: Report) -> None:
+    def absorb(self, report: Report) -> list[Report]:
         """A run of chunks is done (all full but perhaps the budget's last)."""
         self.chunks.finish(report.key, max(1, -(-report.deals // CHUNK_DEALS)))
+        return [report]
+
+    @staticmethod
+    def work(spec: SearchSpec, task: Task) -> Report:
+        """Worker side: :func:`play_chunk`."""
+        return play_chunk(spec, task)
 
 
 def sampler(spec: SearchSpec, stream: int, best: int = 0) -> SearchSampler:

@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 from tqdm import tqdm
@@ -32,13 +32,11 @@ from ..log import Find, ManagedRun, RecordLog
 from ..log.ownership import RENEW_SECONDS, Owner, claim, give_back, let_go
 from ..log.schema import LogWriteFailed
 from ..projection import live_projection
+from ..strategies import Strategy, get_strategy
 from ..text import duration, progress_stream
 from .backends import Backend, LocalBackend
 from .base import Report, Task, bin_widths, score
-from .climb import ClimbSearch, climb_slice
-from .exhaustive import ExhaustiveSearch, play_shard
 from .hooks import TestHooks
-from .random_search import RandomSearch, play_chunk
 from .spec import SearchSpec
 
 SAMPLE_SECONDS = 10.0  # throughput is logged at least this often (and at the end)
@@ -100,25 +98,6 @@ def describe_failure(error: BaseException) -> str:
     return f"a worker raised {name}: {text}" if text else f"a worker raised {name}"
 
 
-class Strategy(Protocol):
-    """What the runner needs of a strategy (see :mod:`dealsearch.search.base`)."""
-
-    name: str
-    total_deals: int | None
-    finished: bool
-
-    def next_task(self, units: int = 1) -> Task | None: ...
-    def absorb(self, report: Report) -> None: ...
-    def checkpoint(self) -> dict[str, Any]: ...
-
-
-STRATEGIES: dict[str, tuple[type, Callable[[SearchSpec, Task], Report]]] = {
-    "random": (RandomSearch, play_chunk),
-    "climb": (ClimbSearch, climb_slice),
-    "exhaustive": (ExhaustiveSearch, play_shard),
-}
-
-
 def warm_worker() -> None:
     """A worker's first task: running it imports this module, and with it the strategies, the
     engines and the games every task uses."""
@@ -127,7 +106,7 @@ def warm_worker() -> None:
 def run_task(spec: SearchSpec, task: Task) -> Report:
     """Worker side: run one task of the spec's strategy; time it and name its cycles."""
     began = time.perf_counter()
-    report = STRATEGIES[spec.strategy][1](spec, task)
+    report = get_strategy(spec.strategy).work(spec, task)
     game, options = spec.plugin, spec.options
     if isinstance(game, CycleCatalogue):
         for deal, result in report.finds:
@@ -282,7 +261,7 @@ class Runner:
                 self.state = RunState(self.game.outcomes, run["deals"], self._total(run),
                                       run["outcomes"], checkpoint.get("best"), run["seconds"],
                                       {m: log.histogram([run_id], m)[1] for m in self.widths})
-            self.strategy: Strategy = STRATEGIES[spec.strategy][0](
+            self.strategy: Strategy = get_strategy(spec.strategy)(
                 spec, checkpoint.get("strategy", {}))
         except BaseException:
             if run_id is not None and found is not None:   # refused: leave it as it was
@@ -386,15 +365,15 @@ class Runner:
             raise RuntimeError(f"task {task.key} came back as the report of task {report.key}")
         with deferred():
             try:
-                self.strategy.absorb(report)
-                self.state.add(report)
-                self.pending.extend(self._find(deal, result, report.cycles)
-                                    for deal, result in report.finds
-                                    if self._keep(deal, result))
-                self.pending_notes.extend(report.notes)
-                if self.checked is not None:
-                    self.checked += report.checked
-                self.uncommitted += 1
+                for settled in self.strategy.absorb(report):   # the work that now counts
+                    self.state.add(settled)
+                    self.pending.extend(self._find(deal, result, settled.cycles)
+                                        for deal, result in settled.finds
+                                        if self._keep(deal, result))
+                    self.pending_notes.extend(settled.notes)
+                    if self.checked is not None:
+                        self.checked += settled.checked
+                    self.uncommitted += 1
             except BaseException:
                 self._reload()
                 raise
@@ -459,8 +438,8 @@ class Runner:
         self.state = RunState(self.game.outcomes, run["deals"], self._total(run), run["outcomes"],
                               checkpoint.get("best"), self.state.seconds,
                               {m: self.log.histogram([self.run_id], m)[1] for m in self.widths})
-        self.strategy = STRATEGIES[self.spec.strategy][0](self.spec,
-                                                          checkpoint.get("strategy", {}))
+        self.strategy = get_strategy(self.spec.strategy)(self.spec,
+                                                         checkpoint.get("strategy", {}))
         self.pending, self.pending_notes, self.uncommitted = [], [], 0
 
     def _drain(self, backend: Backend, in_flight: dict[Future[Report], Task]) -> None:
@@ -567,7 +546,7 @@ class Runner:
                         if task is None:
                             break
                         future = backend.submit(run_task, spec, task)
-                        if spec.verify_blocks:   # the same task again, to compare
+                        if self.strategy.plays_twice:   # the same task again, to compare
                             self.second_plays[future] = backend.submit(
                                 run_task, self.second_spec, task)
                         in_flight[future] = task

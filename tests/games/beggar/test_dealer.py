@@ -18,7 +18,7 @@ import pytest
 
 from dealsearch.games.beggar import _engine, _lanes
 from dealsearch.games.beggar.notation import STANDARD
-from dealsearch.search.exhaustive import count_deals
+from dealsearch.orderings import count_deals
 
 ALPHA = 1e-6
 

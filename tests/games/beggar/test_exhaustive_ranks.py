@@ -26,7 +26,7 @@ def italian_census(start: int, stop: int) -> dict[int, str]:
     """Rank -> deal of every never-ending deal of ranks [start, stop), played on the exact
     engine's batch player (no lanes, no block player)."""
     spec = SearchSpec("exhaustive", workers=1, game_options={"rules": "italian"},
-                      ranks=(start, stop))
+                      settings={"ranks": [start, stop]})
     report = exhaustive._play_batches(spec, Task(0, {"start": start, "deals": stop - start}),
                                       DistinctDeals(spec.layout))
     assert report.deals == stop - start

@@ -164,7 +164,7 @@ def test_a_run_killed_after_a_find_keeps_it_and_resumes_to_the_run_left_alone(ca
         (run,) = log.runs()
         assert run["status"] == "interrupted"
         assert first["cycle_id"] in {find["cycle_id"] for find in log.finds()}
-        assert run["checkpoint"]["factory"]["stats"]["nodes"] < summary["nodes"]
+        assert run["checkpoint"]["strategy"]["factory"]["stats"]["nodes"] < summary["nodes"]
     assert main(["factory", "--resume", "1", "--workers", "1", "--json",
                  "--db", str(killed)]) == 0
     resumed = json.loads(capsys.readouterr().out.splitlines()[-1])
@@ -232,8 +232,8 @@ FACTORY = [sys.executable, "-m", "dealsearch", *ARGS[:-1], "--workers", "1"]
 
 def run_status(db) -> tuple[str, int]:
     with sqlite3.connect(db) as log:
-        row = log.execute("SELECT status, json_extract(checkpoint, '$.factory.stats.nodes')"
-                          " FROM runs").fetchone()
+        row = log.execute("SELECT status, json_extract(checkpoint, "
+                          "'$.strategy.factory.stats.nodes') FROM runs").fetchone()
     log.close()
     return row
 

@@ -20,7 +20,7 @@ from dealsearch.games.beggar import _engine, _lanes
 from dealsearch.games.beggar.engine import play, play_batch
 from dealsearch.games.beggar.notation import STANDARD, Deal, Rules, format_deal, parse_deal
 from dealsearch.games.beggar.reference import play_reference
-from dealsearch.search.exhaustive import count_deals, unrank
+from dealsearch.orderings import count_deals, unrank
 
 TWO_PACKS = "-" * 72 + "J" * 8 + "Q" * 8 + "K" * 8 + "A" * 8
 

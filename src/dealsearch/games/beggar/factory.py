@@ -38,8 +38,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..._permutations import permutation_block
-from ...search.exhaustive import count_deals, unrank
+from ...plugin import count_deals, permutation_block, unrank
 from .engine import play, play_batch
 from .notation import MAX_CARDS, STANDARD, Deal, Rules, format_deal, format_hand
 from .reference import cycle_states

@@ -234,6 +234,13 @@ class BeggarGame(Game[BeggarOptions], Reference, CycleCatalogue, PlaysBackwards,
                 Command("reverse", "play a 2-player deal backwards: a cycle's basin, or "
                         "longer deals", f"{__package__}.reverse_command"))
 
+    def strategies(self) -> tuple[type, ...]:
+        """BMN's own strategies: the cycle factory, run
+        by the run service as a search is (``dealsearch factory``)."""
+        from .factory_strategy import FactoryStrategy
+
+        return (FactoryStrategy,)
+
     def cycle_key(self, row: Row, options: BeggarOptions) -> str:
         """The catalogue's key (:func:`dealsearch.games.beggar.catalogue.cycle_key`)."""
         return catalogue.cycle_key(self._deal(row, options), options.game_rules)

@@ -14,18 +14,19 @@ from typing import Any
 
 from tqdm import tqdm
 
-from ...cli.options import (
+from ...plugin import BadInput, BadOption, Game, get_game
+from ...plugin.commands import (
     EXIT_OK,
+    Find,
+    ManagedRun,
     add_game_options,
     check_log_path,
     examples,
     open_log,
     positive_int,
+    progress_stream,
     shared,
 )
-from ...log import Find, ManagedRun
-from ...plugin import BadInput, BadOption, Game, get_game
-from ...text import progress_stream
 from .notation import parse_deal
 from .options import beggar_options, get_rules
 from .reverse import MAX_CARDS, basin, longer_starts

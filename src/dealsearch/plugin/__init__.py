@@ -53,8 +53,8 @@ the contract every game keeps (a feature is checked only where the game has it),
 
 from __future__ import annotations
 
-from ._kernel import Kernel, PythonKernel
-from .devices import (
+from .._kernel import Kernel, PythonKernel
+from ..devices import (
     GPU_EXTRA,
     ChunkPlay,
     DeviceBlockPlayer,
@@ -64,8 +64,8 @@ from .devices import (
     DeviceSearch,
     DeviceUnavailable,
 )
-from .errors import BadInput, BadLog, BadOption, RunFailed
-from .game import (
+from ..errors import BadInput, BadLog, BadOption, RunFailed
+from ..game import (
     BatchResults,
     Command,
     CycleCatalogue,
@@ -95,8 +95,9 @@ from .game import (
     make_options,
     register,
 )
-from .speed import speed_row
-from .text import count, measures, pairs
+from ..orderings import count_deals, permutation_block, rank, unrank
+from ..speed import speed_row
+from ..text import count, measures, pairs
 
 __all__ = [
     "GPU_EXTRA",
@@ -138,11 +139,15 @@ __all__ = [
     "canonical",
     "card_text",
     "count",
+    "count_deals",
     "finished",
     "get_game",
     "make_options",
     "measures",
     "pairs",
+    "permutation_block",
+    "rank",
     "register",
     "speed_row",
+    "unrank",
 ]

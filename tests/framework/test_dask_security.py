@@ -45,7 +45,7 @@ def listening() -> set[tuple[str, int]]:
 
 
 def test_backend_dask_opens_no_port_beyond_loopback(tmp_path, capsys, monkeypatch):
-    import dealsearch.cli.service as search
+    import dealsearch.commandline.service as search
 
     before = listening()
     opened: list[set[tuple[str, int]]] = []

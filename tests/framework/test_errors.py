@@ -40,7 +40,7 @@ def one_line(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, 
 def test_the_error_types_carry_their_exit_status():
     assert issubclass(NotATextFile, BadInput) and issubclass(RunFailed, DealsearchError)
     assert BadInput("x").exit_status == 2 and RunFailed("x").exit_status == 1
-    from dealsearch.cli.options import BadInput as FromOptions
+    from dealsearch.commandline.options import BadInput as FromOptions
     assert FromOptions is BadInput
 
 
@@ -96,7 +96,7 @@ def test_a_log_in_a_missing_directory_is_refused_before_any_worker_starts(capsys
     def no_backend(*args: object) -> None:
         raise AssertionError("a backend was started")
 
-    monkeypatch.setattr("dealsearch.cli.service.open_backend", no_backend)
+    monkeypatch.setattr("dealsearch.commandline.service.open_backend", no_backend)
     db = tmp_path / "missing" / "dir" / "x.sqlite"
     status, err = one_line(capsys, ["search", "random", "--deals", "1000", "--db", str(db)])
     assert (status, err) == (
@@ -106,7 +106,7 @@ def test_a_log_in_a_missing_directory_is_refused_before_any_worker_starts(capsys
 
 @pytest.mark.parametrize("command", [["records"], ["search", "random", "--deals", "10"]])
 def test_a_log_path_that_is_a_directory_is_one_line(capsys, tmp_path, monkeypatch, command):
-    monkeypatch.setattr("dealsearch.cli.service.open_backend", None)  # never reached
+    monkeypatch.setattr("dealsearch.commandline.service.open_backend", None)  # never reached
     status, err = one_line(capsys, [*command, "--db", str(tmp_path)])
     assert (status, err) == (2, f"dealsearch: error: {tmp_path} is a directory, not a log")
 

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from dealsearch.cli import main
-from dealsearch.cli.options import cores
+from dealsearch.commandline.options import cores
 
 from deals import RECORD
 

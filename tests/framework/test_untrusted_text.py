@@ -18,7 +18,7 @@ import pytest
 from tqdm import tqdm
 
 from dealsearch.cli import main
-from dealsearch.cli.terminal import escaped, screen_optional
+from dealsearch.commandline.terminal import escaped, screen_optional
 from dealsearch.text import progress_stream
 
 # A window title, a bell, a screen clear, a carriage return with an erase-line (a line that

@@ -16,7 +16,7 @@ import pytest
 from backends import Stuck
 
 from dealsearch.cli import main
-from dealsearch.cli.options import cores
+from dealsearch.commandline.options import cores
 from dealsearch.log import RecordLog
 from dealsearch.search import Runner, SearchSpec
 

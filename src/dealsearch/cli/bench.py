@@ -6,10 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from ..errors import BadInput, BadOption
-from ..game import Game, Reference, Yardstick, get_game, throughput_measure
-from ..text import table
-from .options import (
+from ..commandline.options import (
     EXIT_MISMATCH,
     EXIT_OK,
     add_workers_options,
@@ -20,6 +17,9 @@ from .options import (
     seed,
     shared,
 )
+from ..errors import BadInput, BadOption
+from ..game import Game, Reference, Yardstick, get_game, throughput_measure
+from ..text import table
 
 
 def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:

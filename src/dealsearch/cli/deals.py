@@ -12,10 +12,10 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from .. import __name__ as package_name
+from ..commandline.options import EXIT_BAD_INPUT
 from ..errors import BadInput, NoSuchFile, NotAFile, NotATextFile
 from ..game import Game, GameError, GameOptions
 from ..text import QUOTE_LIMIT, count, one_line, quoted
-from .options import EXIT_BAD_INPUT
 
 if TYPE_CHECKING:
     from ..search.distinct import DistinctDeals

@@ -7,12 +7,12 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from ..commandline.options import EXIT_OK, Parser, check_log_path, examples, shared
 from ..errors import BadOption, DamagedLog
 from ..game import Game
 from ..log.check import read_log
 from ..log.recover import recover
 from ..text import counted
-from .options import EXIT_OK, Parser, check_log_path, examples, shared
 
 
 def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:

@@ -17,12 +17,12 @@ from typing import TYPE_CHECKING
 
 from .. import __name__ as package_name
 from .. import interrupt
+from ..commandline.options import EXIT_BAD_INPUT, EXIT_OK, Parser, examples
+from ..commandline.terminal import escaped
 from ..errors import BadOption, DealsearchError
 from ..game import DEFAULT_GAME, Command, GameError, game_names, get_game, iter_games
 from ..interrupt import exit_status
 from ..text import one_line
-from .options import EXIT_BAD_INPUT, EXIT_OK, Parser, chosen_game, examples
-from .terminal import escaped
 
 if TYPE_CHECKING:
     from ..search.hooks import TestHooks
@@ -151,6 +151,55 @@ def _refuse_unknown_options(parser: argparse.ArgumentParser, argv: Sequence[str]
                         "its options)")
 
 
+def chosen_game(argv: Sequence[str]) -> str:
+    """The ``--game`` named in ``argv`` (the parser is built for it), else the default.
+
+    >>> chosen_game(["search", "random", "--game=durak"])
+    'durak'
+    """
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        value = None
+        if arg == "--game" and i + 1 < len(argv):
+            value = argv[i + 1]
+        elif arg.startswith("--game="):
+            value = arg.split("=", 1)[1]
+        if value is not None and _is_game(value):
+            return value
+    return _campaign_game(argv) or DEFAULT_GAME
+
+
+def _is_game(name: str) -> bool:
+    """Whether ``name`` is a registered game (importing that game only, where it can)."""
+    try:
+        get_game(name)
+    except GameError:
+        return False
+    return True
+
+
+def _campaign_game(argv: Sequence[str]) -> str | None:
+    # A campaign file may name its game: its options are then the ones to parse. An unreadable
+    # file is reported later, when the search reads it.
+    import tomllib
+
+    from ..campaigns import config_path
+
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        text = argv[i + 1] if arg == "--config" and i + 1 < len(argv) else (
+            arg.split("=", 1)[1] if arg.startswith("--config=") else None)
+        if text is not None:
+            try:
+                game = tomllib.loads(config_path(text).read_text(encoding="utf-8")).get("game")
+            except (OSError, ValueError):
+                return None
+            return game if isinstance(game, str) and _is_game(game) else None
+    return None
+
+
 def all_commands() -> list[Command]:
     """The framework's commands, then every registered game's own (:meth:`Game.commands`)."""
     found = list(COMMANDS)
@@ -210,7 +259,7 @@ def main(argv: Sequence[str] | None = None, *, hooks: TestHooks | None = None) -
     exit status: 2 for bad input, 1 for a failed run. ``hooks`` is for tests only: a search's
     or a game's run loop gets them (``args.hooks``; none by default), so a test can pause or
     hold a real process at a known moment (:class:`~dealsearch.search.hooks.TestHooks`).
-    Whatever a command prints goes through :func:`~dealsearch.cli.terminal.escaped`.
+    Whatever a command prints goes through :func:`~dealsearch.commandline.terminal.escaped`.
     """
     # what is printed is escaped; parsing is never interrupted half-way
     with escaped(), interrupt.noting():

@@ -11,9 +11,7 @@ import argparse
 import json
 from typing import Any
 
-from ..game import Game, GameError, get_game
-from .deals import deal_numbering, deal_texts, not_a_deal
-from .options import (
+from ..commandline.options import (
     EXIT_OK,
     add_game_options,
     examples,
@@ -21,6 +19,8 @@ from .options import (
     option_values,
     shared,
 )
+from ..game import Game, GameError, get_game
+from .deals import deal_numbering, deal_texts, not_a_deal
 
 
 def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:

@@ -13,6 +13,15 @@ import json
 import sys
 from typing import Any
 
+from ..commandline.advice import how_to_continue
+from ..commandline.options import (
+    EXIT_MISMATCH,
+    EXIT_OK,
+    examples,
+    open_log,
+    positive_int,
+    shared,
+)
 from ..errors import BadOption
 from ..game import (
     CycleCatalogue,
@@ -28,15 +37,6 @@ from ..projection import runs_projection
 from ..search import SearchSpec
 from ..strategies import is_search, random_deals
 from ..text import count, table
-from .advice import how_to_continue
-from .options import (
-    EXIT_MISMATCH,
-    EXIT_OK,
-    examples,
-    open_log,
-    positive_int,
-    shared,
-)
 
 LIMIT = 10  # rows per table a person sees by default: a setting's bests, then its cycles
 

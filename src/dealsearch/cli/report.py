@@ -6,9 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from ..errors import BadOption
-from ..game import Game
-from .options import (
+from ..commandline.options import (
     EXIT_OK,
     check_log_path,
     examples,
@@ -16,6 +14,8 @@ from .options import (
     positive_int,
     shared,
 )
+from ..errors import BadOption
+from ..game import Game
 
 
 def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:

@@ -16,22 +16,8 @@ from typing import Any
 from tqdm import tqdm
 
 from ..campaigns import campaign_names, config_path
-from ..devices import DEVICES
-from ..errors import BadInput, BadOption
-from ..game import FastSearch, Game, PlaysBackwards, game_names, get_game
-from ..log import Find
-from ..projection import run_projection, space_projection
-from ..search import Runner, SearchSpec
-from ..search.backends import (
-    Backend,
-)
-from ..search.climb import ESCAPES, MAX_KICK, RESTARTS
-from ..search.exhaustive import EndlessSpace, measure_rate
-from ..search.hooks import TestHooks
-from ..strategies import get_strategy, strategy_names
-from ..text import budget, parse_duration, ranks_text
-from .cluster import add_backend_options, chosen_backend
-from .options import (
+from ..commandline.cluster import add_backend_options, chosen_backend
+from ..commandline.options import (
     DEFAULT_GAME,
     add_game_options,
     add_workers_options,
@@ -46,9 +32,23 @@ from .options import (
     seed,
     shared,
 )
+from ..commandline.service import ending, logged_spec, resumable, serve
+from ..commandline.terminal import screen_optional
+from ..devices import DEVICES
+from ..errors import BadInput, BadOption
+from ..game import FastSearch, Game, PlaysBackwards, game_names, get_game
+from ..log import Find
+from ..projection import run_projection, space_projection
+from ..search import Runner, SearchSpec
+from ..search.backends import (
+    Backend,
+)
+from ..search.climb import ESCAPES, MAX_KICK, RESTARTS
+from ..search.exhaustive import EndlessSpace, measure_rate
+from ..search.hooks import TestHooks
+from ..strategies import get_strategy, strategy_names
+from ..text import budget, parse_duration, ranks_text
 from .screen import SearchScreen
-from .service import ending, logged_spec, resumable, serve
-from .terminal import screen_optional
 
 
 def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:

@@ -17,14 +17,14 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
+from ..commandline.advice import how_to_continue
+from ..commandline.options import EXIT_OK, examples, open_log, shared
 from ..game import Game, GameError, describe_setting, get_game
 from ..log.damage import damaged
 from ..log.ownership import describe as describe_owner
 from ..log.ownership import shown_status
 from ..strategies import is_search
 from ..text import count, counted, duration, measures, outcomes, ranks_text, rate
-from .advice import how_to_continue
-from .options import EXIT_OK, examples, open_log, shared
 
 
 def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:

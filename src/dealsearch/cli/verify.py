@@ -7,10 +7,7 @@ import json
 import sys
 from typing import Any, TextIO
 
-from ..errors import BadInput, BadOption
-from ..game import Game, GameError, PublishedRecords, Reference, get_game
-from .deals import deal_numbering, deal_texts, not_a_deal
-from .options import (
+from ..commandline.options import (
     EXIT_MISMATCH,
     EXIT_OK,
     add_game_options,
@@ -20,6 +17,9 @@ from .options import (
     shared,
     whole_number,
 )
+from ..errors import BadInput, BadOption
+from ..game import Game, GameError, PublishedRecords, Reference, get_game
+from .deals import deal_numbering, deal_texts, not_a_deal
 
 
 def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:

@@ -29,8 +29,8 @@ imported when a run of it is looked up) import from here too.
 
 from __future__ import annotations
 
-from ..cli.cluster import add_backend_options
-from ..cli.options import (
+from ..commandline.cluster import add_backend_options
+from ..commandline.options import (
     EXIT_OK,
     add_game_options,
     add_workers_options,
@@ -44,8 +44,8 @@ from ..cli.options import (
     shared,
     whole_number,
 )
-from ..cli.service import ending, logged_spec, resumable, serve
-from ..cli.terminal import screen_optional
+from ..commandline.service import ending, logged_spec, resumable, serve
+from ..commandline.terminal import screen_optional
 from ..log import Find, ManagedRun
 from ..search import Runner, SearchSpec, Summary
 from ..search.backends import Backend

@@ -7,7 +7,7 @@ import argparse
 import os
 import sqlite3
 import textwrap
-from collections.abc import Collection, Sequence
+from collections.abc import Collection
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -43,7 +43,7 @@ _SQLITE_MAGIC = b"SQLite format 3\x00"
 
 __all__ = ["DEFAULT_DB", "DEFAULT_GAME", "EXIT_BAD_INPUT", "EXIT_MISMATCH", "EXIT_OK",
            "MAX_SEED", "BadInput", "HelpFormatter", "Parser",
-           "add_game_options", "check_log_path", "chosen_game", "examples", "game_options",
+           "add_game_options", "check_log_path", "examples", "game_options",
            "open_log", "option_values", "positive_int", "seed", "shared", "whole_number",
            "workers"]
 
@@ -238,57 +238,6 @@ def open_log(path: str | Path, must_exist: bool = False) -> RecordLog:
     except sqlite3.DatabaseError as error:  # OperationalError included
         raise BadLog(f"cannot open the log {path}: {error}") from None
     return log
-
-
-
-
-def chosen_game(argv: Sequence[str]) -> str:
-    """The ``--game`` named in ``argv`` (the parser is built for it), else the default.
-
-    >>> chosen_game(["search", "random", "--game=durak"])
-    'durak'
-    """
-    for i, arg in enumerate(argv):
-        if arg == "--":
-            break
-        value = None
-        if arg == "--game" and i + 1 < len(argv):
-            value = argv[i + 1]
-        elif arg.startswith("--game="):
-            value = arg.split("=", 1)[1]
-        if value is not None and _is_game(value):
-            return value
-    return _campaign_game(argv) or DEFAULT_GAME
-
-
-def _is_game(name: str) -> bool:
-    """Whether ``name`` is a registered game (importing that game only, where it can)."""
-    try:
-        get_game(name)
-    except GameError:
-        return False
-    return True
-
-
-def _campaign_game(argv: Sequence[str]) -> str | None:
-    # A campaign file may name its game: its options are then the ones to parse. An unreadable
-    # file is reported later, when the search reads it.
-    import tomllib
-
-    from ..campaigns import config_path
-
-    for i, arg in enumerate(argv):
-        if arg == "--":
-            break
-        text = argv[i + 1] if arg == "--config" and i + 1 < len(argv) else (
-            arg.split("=", 1)[1] if arg.startswith("--config=") else None)
-        if text is not None:
-            try:
-                game = tomllib.loads(config_path(text).read_text(encoding="utf-8")).get("game")
-            except (OSError, ValueError):
-                return None
-            return game if isinstance(game, str) and _is_game(game) else None
-    return None
 
 
 def shared(*names: str) -> argparse.ArgumentParser:

@@ -21,7 +21,7 @@ from dealsearch.search.base import Task
 from dealsearch.search.spec import SearchSpec
 from dealsearch.search.random_search import play_chunk
 from dealsearch.search.climb import climb_slice
-from dealsearch.search import Runner
+from dealsearch.search.runner import Runner
 from dealsearch.log import RecordLog
 
 import resource

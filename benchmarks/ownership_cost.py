@@ -14,9 +14,10 @@ import time
 from pathlib import Path
 
 from dealsearch.log import RecordLog
-from dealsearch.search import Runner, SearchSpec
 from dealsearch.search import runner as runner_module
 from dealsearch.search.backends import LocalBackend
+from dealsearch.search.runner import Runner
+from dealsearch.search.spec import SearchSpec
 
 SPEC = {"strategy": "random", "seed": 1, "workers": 1, "deals": 10_000_000,
         "game_options": {"deck": "------JJQQK"}}

@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
-from dealsearch.search import SearchSpec
 from dealsearch.search.base import Task
 from dealsearch.search.exhaustive import play_shard
 from dealsearch.search.random_search import play_chunk
+from dealsearch.search.spec import SearchSpec
 
 DEALS = 1_000_000
 ZANOTTO = 90016849133615   # a rank inside the Italian space (a never-ending deal)

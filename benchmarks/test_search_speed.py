@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from dealsearch.log import RecordLog
-from dealsearch.search import Runner, SearchSpec
+from dealsearch.search.runner import Runner
+from dealsearch.search.spec import SearchSpec
 
 DEALS = 2_000_000
 

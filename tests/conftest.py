@@ -48,7 +48,7 @@ def search_json(capsys: pytest.CaptureFixture[str], *argv: str
 
 
 def ctrl_c_after_first_find() -> Callable[[Any], None]:
-    """An ``on_find`` for a :class:`~dealsearch.search.Runner` that presses Ctrl-C once,
+    """An ``on_find`` for a :class:`~dealsearch.search.runner.Runner` that presses Ctrl-C once,
     right after the first committed find is told."""
     pressed: list[Any] = []
 

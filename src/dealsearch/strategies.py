@@ -1,5 +1,6 @@
-"""The strategy registry: every kind of run the run service (:class:`~dealsearch.search.Runner`)
-plays, the framework's own and those a game brings, by the name a run's ``strategy`` holds.
+"""The strategy registry: every kind of run the run service
+(:class:`~dealsearch.search.runner.Runner`) plays, the framework's own and those a game
+brings, by the name a run's ``strategy`` holds.
 
 A strategy is one class, registered like a game (:func:`register_strategy`). Its coordinator
 side hands out tasks and takes their reports back (:class:`Strategy`); its :meth:`~Strategy.work`
@@ -32,7 +33,7 @@ BUILT_IN = ("dealsearch.search.random_search", "dealsearch.search.climb",
 
 class Strategy(Protocol):
     """What the run service needs of a strategy (``spec`` is the run's
-    :class:`~dealsearch.search.SearchSpec`, tasks and reports are
+    :class:`~dealsearch.search.spec.SearchSpec`, tasks and reports are
     :class:`~dealsearch.search.base.Task` and :class:`~dealsearch.search.base.Report`).
 
     The coordinator builds it from the spec and the checkpoint last committed (``{}`` for a
@@ -166,10 +167,15 @@ def get_strategy(name: str) -> type[Strategy]:
     return strategy
 
 
-def strategy_names(command: str | None = None) -> list[str]:
+def strategy_names(command: str | None = None, games: bool = True) -> list[str]:
     """Every registered strategy's name (``command``: only those that command runs): the
-    framework's first, in :data:`BUILT_IN`'s order, then the others by name."""
-    _load(games=True)
+    framework's first, in :data:`BUILT_IN`'s order, then the others by name. ``games``
+    False: only those registered without importing a game (the framework's, a program's).
+
+    >>> strategy_names("search", games=False)
+    ['random', 'climb', 'exhaustive']
+    """
+    _load(games=games)
 
     def order(name: str) -> tuple[int, str]:
         module = STRATEGIES[name].__module__

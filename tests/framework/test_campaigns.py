@@ -77,7 +77,7 @@ def test_a_campaign_of_an_unknown_or_other_game_is_one_line(capsys, tmp_path) ->
 def test_the_overnight_campaign_is_the_winner_of_the_fair_screen() -> None:
     """Random search, 2-player standard deals, every core, 8 hours (docs: the fair screen)."""
     from dealsearch.cli.search import _load_config
-    from dealsearch.search import SearchSpec
+    from dealsearch.search.spec import SearchSpec
 
     spec = SearchSpec.from_json(_load_config("overnight"))
     assert (spec.strategy, spec.time, spec.workers) == ("random", 8 * 3600, 0)

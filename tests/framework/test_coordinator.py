@@ -16,12 +16,12 @@ import pytest
 
 from dealsearch.game import GameResult, cycle_id
 from dealsearch.log import RecordLog
-from dealsearch.search import Runner, SearchSpec
 from dealsearch.search import runner as runner_module
 from dealsearch.search.backends import Backend
 from dealsearch.search.base import ChunkSet, Report, Task
 from dealsearch.search.random_search import CHUNK_DEALS
-from dealsearch.search.runner import run_task
+from dealsearch.search.runner import Runner, run_task
+from dealsearch.search.spec import SearchSpec
 
 RATE = 3.0e6   # deals/s of a simulated worker (BMN with lanes)
 UNIT_SECONDS = CHUNK_DEALS / RATE

@@ -13,8 +13,9 @@ import pytest
 
 from dealsearch.cli import main
 from dealsearch.log import Find, RecordLog
-from dealsearch.search import Runner, SearchSpec
 from dealsearch.search.backends import DaskBackend
+from dealsearch.search.runner import Runner
+from dealsearch.search.spec import SearchSpec
 
 from conftest import ctrl_c_after_first_find, run_cli, search_json
 

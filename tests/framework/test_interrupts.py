@@ -28,8 +28,9 @@ from backends import Stuck
 from dealsearch.log import RecordLog
 from dealsearch.log import schema as log_schema
 from dealsearch.log import store as log_module
-from dealsearch.search import Runner, SearchSpec
 from dealsearch.search.hooks import TestHooks
+from dealsearch.search.runner import Runner
+from dealsearch.search.spec import SearchSpec
 
 from conftest import start_cli
 

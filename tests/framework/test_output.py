@@ -264,8 +264,12 @@ try:
     main(sys.argv[1:])
 except SystemExit:
     pass
-print(" ".join(sorted(name for name in sys.modules if "dealsearch" in name)))
+print(" ".join(sorted(name for name in sys.modules if "dealsearch" in name or name == "tqdm")))
 """
+
+# What only a run needs: a search's help reads the options and loads none of it.
+RUN_ONLY = ("tqdm", "dealsearch.log", "dealsearch.search.runner", "dealsearch.projection",
+            "dealsearch.commandline.service", "dealsearch.plugin.commands")
 
 
 @pytest.mark.parametrize(("argv", "game"), [
@@ -282,6 +286,8 @@ def test_a_commands_help_imports_only_the_game_it_shows(argv, game):
     assert games == {game}, games
     if argv[0] == "verify":   # nor the search, which a deal's verify does not need
         assert not any(name.startswith("dealsearch.search") for name in loaded), loaded
+    else:   # nor what only a run needs (the runner, the log, the progress bar)
+        assert not [name for name in loaded if name.startswith(RUN_ONLY)], loaded
 
 
 @pytest.mark.parametrize(("argv", "line"), [

@@ -21,8 +21,9 @@ import pytest
 from dealsearch.cli import main
 from dealsearch.log import RecordLog, ownership
 from dealsearch.log.ownership import Owner, RunOwned, RunTakenOver, claim, owner_of
-from dealsearch.search import Runner, SearchSpec
 from dealsearch.search.hooks import TestHooks
+from dealsearch.search.runner import Runner
+from dealsearch.search.spec import SearchSpec
 
 from conftest import start_cli
 

@@ -182,7 +182,8 @@ def test_runs_projection_merges_the_random_runs_of_a_setting(small_log):
 
 def test_the_progress_line_shows_what_the_runs_own_tail_predicts(tmp_path):
     from dealsearch.log import RecordLog
-    from dealsearch.search import Runner, SearchSpec
+    from dealsearch.search.runner import Runner
+    from dealsearch.search.spec import SearchSpec
 
     spec = SearchSpec.from_json({"strategy": "random", "deals": 2_000_000, "seed": 1,
                                  "workers": 1})

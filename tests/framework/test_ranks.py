@@ -15,9 +15,10 @@ import pytest
 from dealsearch.cli import main
 from dealsearch.game import Layout, get_game, make_options
 from dealsearch.log import RecordLog
-from dealsearch.search import Runner, SearchSpec
 from dealsearch.search.backends import Backend
 from dealsearch.search.distinct import DistinctDeals
+from dealsearch.search.runner import Runner
+from dealsearch.search.spec import SearchSpec
 
 from conftest import ctrl_c_after_first_find, search_json
 

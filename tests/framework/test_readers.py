@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from dealsearch.log import RecordLog
-from dealsearch.search import Runner, SearchSpec
+from dealsearch.search.runner import Runner
+from dealsearch.search.spec import SearchSpec
 
 SPEC = {"strategy": "random", "seed": 3, "workers": 1, "deals": 300_000,
         "game_options": {"deck": "------JJQQK"}}

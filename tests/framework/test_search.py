@@ -23,7 +23,6 @@ from dealsearch.games.beggar.options import get_rules
 from dealsearch.games.beggar.reference import play_reference
 from dealsearch.log import RecordLog
 from dealsearch.orderings import count_deals, rank, unrank
-from dealsearch.search import Runner, SearchSpec
 from dealsearch.search.base import Report, Task, compact
 from dealsearch.search.climb import (
     POOL_SIZE,
@@ -33,6 +32,8 @@ from dealsearch.search.climb import (
     climb_slice,
 )
 from dealsearch.search.hooks import TestHooks
+from dealsearch.search.runner import Runner
+from dealsearch.search.spec import SearchSpec
 
 from conftest import ctrl_c_after_first_find, run_cli, search_json, start_cli
 from deals import CASELLA, RECORD

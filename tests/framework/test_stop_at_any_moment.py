@@ -25,9 +25,10 @@ import pytest
 from test_interrupts import logged
 
 from dealsearch.log import RecordLog
-from dealsearch.search import Runner, SearchSpec
 from dealsearch.search.backends import Backend
 from dealsearch.search.hooks import MOMENTS, TestHooks
+from dealsearch.search.runner import Runner
+from dealsearch.search.spec import SearchSpec
 
 from conftest import start_cli
 

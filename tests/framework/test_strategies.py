@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from dealsearch.log import RecordLog
-from dealsearch.search import Runner, SearchSpec
+from dealsearch.search.runner import Runner
+from dealsearch.search.spec import SearchSpec
 from dealsearch.strategies import (
     STRATEGIES,
     counts_games,

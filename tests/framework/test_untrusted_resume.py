@@ -13,7 +13,8 @@ import pytest
 
 from dealsearch.cli import main
 from dealsearch.log import RecordLog
-from dealsearch.search import Runner, SearchSpec
+from dealsearch.search.runner import Runner
+from dealsearch.search.spec import SearchSpec
 
 from conftest import ctrl_c_after_first_find
 

@@ -18,7 +18,8 @@ from backends import Stuck
 from dealsearch.cli import main
 from dealsearch.commandline.options import cores
 from dealsearch.log import RecordLog
-from dealsearch.search import Runner, SearchSpec
+from dealsearch.search.runner import Runner
+from dealsearch.search.spec import SearchSpec
 
 
 @pytest.mark.parametrize("command", [["search", "random", "--deals", "1000"],

@@ -34,7 +34,7 @@ from ..game import (
 from ..log import RecordLog, iter_lines
 from ..log.ownership import shown_status
 from ..projection import runs_projection
-from ..search import SearchSpec
+from ..search.spec import SearchSpec
 from ..strategies import is_search, random_deals
 from ..text import count, table
 

@@ -7,7 +7,7 @@ is young, the first deal of each new cycle (by catalogue id); past a few lines i
 into one-line summaries, further and further apart, and the progress bar keeps the live
 counts. The end is a short table. Only the screen changes: every find is still logged, and
 ``--json`` still streams every one. A deal that only ties the best is no new best: the log
-may keep it as the run's example deal (:meth:`~dealsearch.search.Runner._keep`), the screen
+may keep it as the run's example deal (:meth:`~dealsearch.search.runner.Runner._keep`), the screen
 does not show it.
 """
 

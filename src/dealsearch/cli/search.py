@@ -11,9 +11,7 @@ import json
 import os
 import tomllib
 from contextlib import closing
-from typing import Any
-
-from tqdm import tqdm
+from typing import TYPE_CHECKING, Any
 
 from ..campaigns import campaign_names, config_path
 from ..commandline.cluster import add_backend_options, chosen_backend
@@ -32,23 +30,22 @@ from ..commandline.options import (
     seed,
     shared,
 )
-from ..commandline.service import ending, logged_spec, resumable, serve
 from ..commandline.terminal import screen_optional
 from ..devices import DEVICES
 from ..errors import BadInput, BadOption
 from ..game import FastSearch, Game, PlaysBackwards, game_names, get_game
-from ..log import Find
-from ..projection import run_projection, space_projection
-from ..search import Runner, SearchSpec
-from ..search.backends import (
-    Backend,
-)
 from ..search.climb import ESCAPES, MAX_KICK, RESTARTS
 from ..search.exhaustive import EndlessSpace, measure_rate
-from ..search.hooks import TestHooks
+from ..search.spec import SearchSpec
 from ..strategies import get_strategy, strategy_names
 from ..text import budget, parse_duration, ranks_text
-from .screen import SearchScreen
+
+# What only a run needs (the run service and its runner, the log, tqdm, the projection) is
+# imported where the run starts: the help, which reads the options, loads none of it.
+if TYPE_CHECKING:
+    from ..log import Find
+    from ..search.backends import Backend
+    from ..search.runner import Runner
 
 
 def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
@@ -67,8 +64,8 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
                         "dealsearch search climb --game durak --players 3 --deals 1000000",
                         "dealsearch search --config spite-cycles",
                         "dealsearch search --resume 3"))
-    names = strategy_names("search")
-    search.add_argument("strategy", nargs="?", choices=names,
+    names = strategy_names("search", games=False)   # a game's own: checked when given
+    search.add_argument("strategy", nargs="?", type=_strategy,
                         help=f"{', '.join(names[:-1])} or {names[-1]} (or from --config / "
                              "--resume)")
     search.add_argument("--config", help="a campaign file (TOML), or the name of a shipped "
@@ -138,6 +135,16 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
     return search
 
 
+def _strategy(text: str) -> str:
+    """An argparse type: a strategy ``search`` runs, the framework's or a game's (every game
+    is imported to tell, so only when one is given, never for the help)."""
+    names = strategy_names("search")
+    if text not in names:
+        raise argparse.ArgumentTypeError(f"invalid choice: {text!r} (choose from "
+                                         f"{', '.join(names)})")
+    return text
+
+
 _SPEC_OPTIONS = ("strategy", "seed", "workers", "deals", "time", "objective", "start", "escape",
                  "stall", "reverse_every", "restart", "kick", "device", "gpu_check_every",
                  "ranks", "verify_blocks")
@@ -173,6 +180,8 @@ def _load_config(text: str) -> dict[str, Any]:
 
 
 def _spec(args: argparse.Namespace) -> SearchSpec:
+    from ..projection import space_projection
+
     options: dict[str, Any] = _load_config(args.config) if args.config else {}
     parsed_for = getattr(args, "parsed_for_game", DEFAULT_GAME)
     wanted = options.get("game", DEFAULT_GAME)
@@ -222,6 +231,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _search(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from ..commandline.service import ending, logged_spec, resumable, serve
+    from ..projection import run_projection
+    from ..search.hooks import TestHooks
+    from .screen import SearchScreen
+
     args.hooks = args.hooks or TestHooks()   # a test's moments, else none
     args.hooks.reach("parsed")
     chosen_backend(args)   # one line now if the backend's options do not fit

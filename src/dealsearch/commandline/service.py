@@ -1,12 +1,13 @@
 """The run service as a command uses it: ``search`` and a game's own run commands (BMN's
 ``factory``) start, resume and end a run of any strategy the same way.
 
-A command parses its options into a :class:`~dealsearch.search.SearchSpec` (or reads the run
-to resume with :func:`resumable` and :func:`logged_spec`), then :func:`serve` opens the backend
-(workers up before the log is touched, so a failed start leaves no run behind), plays the run
-with the :class:`~dealsearch.search.Runner` (claim, checkpoints on time, signals, failure,
-finish, ownership) and returns its :class:`~dealsearch.search.Summary`; the command prints it,
-and :func:`ending` turns its status into the exit status and the line that says how to go on.
+A command parses its options into a :class:`~dealsearch.search.spec.SearchSpec` (or reads
+the run to resume with :func:`resumable` and :func:`logged_spec`), then :func:`serve` opens
+the backend (workers up before the log is touched, so a failed start leaves no run behind),
+plays the run with the :class:`~dealsearch.search.runner.Runner` (claim, checkpoints on time,
+signals, failure, finish, ownership) and returns its
+:class:`~dealsearch.search.runner.Summary`; the command prints it, and :func:`ending` turns
+its status into the exit status and the line that says how to go on.
 """
 
 from __future__ import annotations
@@ -25,11 +26,11 @@ from ..devices import DeviceUnavailable
 from ..errors import BadLog, BadOption, RunFailed
 from ..log import LOST, Find
 from ..log.ownership import refuse_if_owned
-from ..search import Runner, SearchSpec, Summary
 from ..search.backends import DASK_EXTRA, Backend, BackendError, MissingDask, open_backend
 from ..search.device import check_device
 from ..search.hooks import TestHooks
-from ..search.runner import warm_worker
+from ..search.runner import Runner, Summary, warm_worker
+from ..search.spec import SearchSpec
 from ..strategies import strategy_names
 from .advice import CANNOT_RESUME, how_to_continue
 from .cluster import chosen_backend, dask_security

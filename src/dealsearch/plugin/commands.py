@@ -47,9 +47,10 @@ from ..commandline.options import (
 from ..commandline.service import ending, logged_spec, resumable, serve
 from ..commandline.terminal import screen_optional
 from ..log import Find, ManagedRun
-from ..search import Runner, SearchSpec, Summary
 from ..search.backends import Backend
 from ..search.base import Report, Task
+from ..search.runner import Runner, Summary
+from ..search.spec import SearchSpec
 from ..strategies import Strategy, StrategyDefaults, register_strategy
 from ..text import count, progress_stream
 from ..text import duration as duration_text

@@ -1,6 +1,6 @@
 """Test hooks of a run: moments a test of a real ``dealsearch`` process needs to reach.
 
-The run service (:class:`~dealsearch.search.Runner`, for every strategy) takes them as a
+The run service (:class:`~dealsearch.search.runner.Runner`, for every strategy) takes them as a
 parameter, and the command line only through :func:`dealsearch.cli.main.main`'s ``hooks``
 keyword, which nothing but a test passes: no option, no environment variable, so a user's run
 never pauses or holds.

@@ -12,9 +12,10 @@ import pytest
 from dealsearch.cli import main
 from dealsearch.game import get_game, make_options
 from dealsearch.games.beggar import _lanes
-from dealsearch.search import SearchSpec, exhaustive
+from dealsearch.search import exhaustive
 from dealsearch.search.base import Task
 from dealsearch.search.distinct import DistinctDeals
+from dealsearch.search.spec import SearchSpec
 
 from conftest import search_json
 

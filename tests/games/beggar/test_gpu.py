@@ -426,7 +426,7 @@ def test_an_interrupted_device_run_resumes_to_the_cpu_runs_log(capsys, tmp_path)
     """A device run keeps the runner's promises: interrupted after its first find and resumed,
     it logs the counts, best and finds of the same run left alone on the CPU."""
     from dealsearch.log import RecordLog
-    from dealsearch.search import Runner
+    from dealsearch.search.runner import Runner
 
     db = str(tmp_path / "device.sqlite")
     spec = SearchSpec.from_json({"strategy": "random", "deals": 400_000, "seed": 6,

@@ -16,10 +16,11 @@ from dealsearch.cli import main
 from dealsearch.game import get_game, make_options
 from dealsearch.games.beggar import _gpu_emulate, gpu
 from dealsearch.log import RecordLog
+from dealsearch.orderings import count_deals
 from dealsearch.search import device as device_module
 from dealsearch.search.base import Task
 from dealsearch.search.distinct import DistinctDeals
-from dealsearch.search.exhaustive import count_deals, play_shard
+from dealsearch.search.exhaustive import play_shard
 from dealsearch.search.runner import Runner
 from dealsearch.search.spec import SearchSpec
 

@@ -1,10 +1,13 @@
 """What a game's own commands and strategies import: the command line's shared options, the
 run service, and the output helpers, in one public module beside :mod:`dealsearch.plugin`.
 
-A game's package imports only :mod:`dealsearch.plugin` (so that loading a game loads neither
-the search nor the command line); a command module (:class:`~dealsearch.plugin.Command`, imported
-when its command is invoked) and a strategy module (:meth:`~dealsearch.plugin.Game.strategies`,
-imported when a run of it is looked up) import from here too.
+They live below the command line, in :mod:`dealsearch.commandline` (the framework's own
+commands, :mod:`dealsearch.cli`, build on the same), the search and the log: a game imports
+none of those itself. A game's package imports only :mod:`dealsearch.plugin` (so that loading
+a game loads neither the search nor the command line); a command module
+(:class:`~dealsearch.plugin.Command`, imported when its command is invoked) and a strategy
+module (:meth:`~dealsearch.plugin.Game.strategies`, imported when a run of it is looked up)
+import from here too.
 
 - **Options**, spelt and checked as every command's: :func:`shared` (``--db``, ``--game``,
   ``--target`` as parent parsers), :func:`add_workers_options`, :func:`add_backend_options`,

@@ -51,6 +51,9 @@ class Strategy(Protocol):
     # budget it ends by itself
     plays_every_deal: ClassVar[bool]
     setting_names: ClassVar[tuple[str, ...]]  # its own options, as the spec's settings name them
+    # every game its reports list is a find (the runner keeps them all), not only the run's
+    # new bests and its cycles
+    keeps_every_find: ClassVar[bool]
     plays_twice: bool            # the runner plays each task twice and compares (a check)
 
     def __init__(self, spec: Any, checkpoint: dict[str, Any]) -> None: ...
@@ -96,6 +99,7 @@ class StrategyDefaults:
     counts_games: ClassVar[bool] = True
     plays_every_deal: ClassVar[bool] = False
     setting_names: ClassVar[tuple[str, ...]] = ()
+    keeps_every_find: ClassVar[bool] = False
     plays_twice: bool = False
 
     @classmethod

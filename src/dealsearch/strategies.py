@@ -153,8 +153,8 @@ def _load(games: bool) -> None:
 
 
 def find_strategy(name: str) -> type[Strategy] | None:
-    """The strategy of that name, or None (a run of no strategy: a game's own walk, or a run
-    that ``log recover`` kept without its strategy)."""
+    """The strategy of that name, or None (a run that ``log recover`` kept without its
+    strategy, or one of a game not installed here)."""
     _load(games=False)
     if name not in STRATEGIES:
         _load(games=True)

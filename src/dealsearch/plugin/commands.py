@@ -18,6 +18,9 @@ imported when a run of it is looked up) import from here too.
   with :func:`serve` (backend, :class:`Runner`: claim, checkpoints, signals, failure, finish),
   prints the :class:`Summary` and returns :func:`ending`'s exit status. A run of no strategy (a
   single step, not resumable) is logged with :class:`ManagedRun` and :class:`Find`.
+- **Signals**: :mod:`interrupt`, for a command with safe points
+  (:class:`~dealsearch.plugin.Command`): ``interrupt.check()`` at each, or
+  ``with interrupt.raising():`` around work that only computes (Ctrl-C stops it at once).
 - **Output**: :func:`screen_optional` (a closed standard output never stops a run),
   :func:`progress_stream` (where a progress bar draws), :func:`count`, :func:`duration_text`,
   :data:`EXIT_OK`.
@@ -29,6 +32,7 @@ imported when a run of it is looked up) import from here too.
 
 from __future__ import annotations
 
+from .. import interrupt
 from ..cli.cluster import add_backend_options
 from ..cli.options import (
     EXIT_OK,
@@ -76,6 +80,7 @@ __all__ = [
     "duration_text",
     "ending",
     "examples",
+    "interrupt",
     "logged_spec",
     "open_log",
     "positive_int",

@@ -14,7 +14,6 @@ from typing import Any
 
 from tqdm import tqdm
 
-from ... import interrupt
 from ...plugin import BadInput, BadOption, Game, get_game
 from ...plugin.commands import (
     EXIT_OK,
@@ -28,6 +27,7 @@ from ...plugin.commands import (
     check_workers,
     ending,
     examples,
+    interrupt,
     logged_spec,
     positive_int,
     progress_stream,

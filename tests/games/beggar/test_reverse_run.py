@@ -5,6 +5,8 @@ the deals the serial walk finds, each once; an interrupted run resumes to the ru
 from __future__ import annotations
 
 import json
+import signal
+import time
 
 import pytest
 
@@ -13,6 +15,9 @@ from dealsearch.games.beggar.notation import STANDARD, parse_deal
 from dealsearch.games.beggar.reverse import longer_starts
 from dealsearch.games.beggar.reverse_strategy import ReverseStrategy
 from dealsearch.log import RecordLog
+from dealsearch.search.hooks import TestHooks
+
+from conftest import start_cli
 
 # Two shuffled deals: 96 and 18 longer deals within 8 tricks and 2,000 states a walk.
 DEALS = ["------A-J------A-------KKQ/Q-Q----AJ----K-K-AQ-J---J-",
@@ -118,3 +123,31 @@ def test_a_bad_resume_is_one_line_and_exit_2(capsys, tmp_path, argv, message):
     assert main([*argv, "--db", str(db)]) == 2
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_a_walk_killed_after_a_find_keeps_what_it_printed_and_resumes(capsys, tmp_path):
+    """kill (SIGTERM) a real process held after its first committed find (a test hook):
+    interrupted, exit 143, every deal it printed logged; --resume logs what the walk left
+    alone logs."""
+    deal, alone, killed = DEALS[0], tmp_path / "alone.sqlite", tmp_path / "killed.sqlite"
+    assert main(["reverse", "--along", deal, *WALK, "--workers", "1", "--json",
+                 "--db", str(alone)]) == 0
+    capsys.readouterr()
+    process = start_cli("reverse", "--along", deal, *WALK, "--workers", "2", "--json",
+                        "--db", str(killed), hooks=TestHooks(hold_after_finds=1))
+    give_up = time.monotonic() + 120
+    while not (killed.exists() and logged(killed)):   # held once its first find is told
+        assert process.poll() is None and time.monotonic() < give_up, process.stderr.read()
+        time.sleep(0.05)
+    process.send_signal(signal.SIGTERM)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 143, err
+    told = [(find["deal"], find["cards"]) for find in map(json.loads, out.splitlines())]
+    with RecordLog(killed, readonly=True) as log:
+        (run,) = log.runs()
+        assert run["status"] == "interrupted"
+        assert run["checkpoint"]["strategy"]["settled"] < 8
+    assert told and set(told) <= set(logged(killed))
+    assert main(["reverse", "--resume", "1", "--workers", "1", "--json",
+                 "--db", str(killed)]) == 0
+    assert logged(killed) == logged(alone)

@@ -16,8 +16,8 @@ imported when a run of it is looked up) import from here too.
 - **The run service**: a command builds a :class:`SearchSpec` (its strategy's own options in
   ``settings``) or reads the run to resume (:func:`resumable`, :func:`logged_spec`), plays it
   with :func:`serve` (backend, :class:`Runner`: claim, checkpoints, signals, failure, finish),
-  prints the :class:`Summary` and returns :func:`ending`'s exit status. A run of no strategy (a
-  single step, not resumable) is logged with :class:`ManagedRun` and :class:`Find`.
+  prints the :class:`Summary` and returns :func:`ending`'s exit status; its ``on_find`` is told
+  each :class:`Find` once committed.
 - **Signals**: :mod:`interrupt`, for a command with safe points
   (:class:`~dealsearch.plugin.Command`): ``interrupt.check()`` at each, or
   ``with interrupt.raising():`` around work that only computes (Ctrl-C stops it at once).
@@ -42,7 +42,6 @@ from ..cli.options import (
     check_workers,
     duration,
     examples,
-    open_log,
     positive_int,
     seed,
     shared,
@@ -50,7 +49,7 @@ from ..cli.options import (
 )
 from ..cli.service import ending, logged_spec, resumable, serve
 from ..cli.terminal import screen_optional
-from ..log import Find, ManagedRun
+from ..log import Find
 from ..search import Runner, SearchSpec, Summary
 from ..search.backends import Backend
 from ..search.base import Report, Task
@@ -62,7 +61,6 @@ __all__ = [
     "EXIT_OK",
     "Backend",
     "Find",
-    "ManagedRun",
     "Report",
     "Runner",
     "SearchSpec",
@@ -82,7 +80,6 @@ __all__ = [
     "examples",
     "interrupt",
     "logged_spec",
-    "open_log",
     "positive_int",
     "progress_stream",
     "register_strategy",

@@ -52,6 +52,9 @@ class Strategy(Protocol):
     # budget it ends by itself
     plays_every_deal: ClassVar[bool]
     setting_names: ClassVar[tuple[str, ...]]  # its own options, as the spec's settings name them
+    # every game its reports list is a find (the runner keeps them all), not only the run's
+    # new bests and its cycles
+    keeps_every_find: ClassVar[bool]
     plays_twice: bool            # the runner plays each task twice and compares (a check)
 
     def __init__(self, spec: Any, checkpoint: dict[str, Any]) -> None: ...
@@ -97,6 +100,7 @@ class StrategyDefaults:
     counts_games: ClassVar[bool] = True
     plays_every_deal: ClassVar[bool] = False
     setting_names: ClassVar[tuple[str, ...]] = ()
+    keeps_every_find: ClassVar[bool] = False
     plays_twice: bool = False
 
     @classmethod
@@ -150,8 +154,8 @@ def _load(games: bool) -> None:
 
 
 def find_strategy(name: str) -> type[Strategy] | None:
-    """The strategy of that name, or None (a run of no strategy: a game's own walk, or a run
-    that ``log recover`` kept without its strategy)."""
+    """The strategy of that name, or None (a run that ``log recover`` kept without its
+    strategy, or one of a game not installed here)."""
     _load(games=False)
     if name not in STRATEGIES:
         _load(games=True)

@@ -197,10 +197,8 @@ def test_an_owner_that_was_taken_over_stops_without_writing(tmp_path: Path,
 
 @pytest.mark.parametrize(("strategy", "options", "then"), [
     ("random", None, "continue with: dealsearch search --resume 1 --db {db}"),
-    ("factory", {"resume": "dealsearch factory --resume"},
-     "continue with: dealsearch factory --resume 1 --db {db}"),
-    ("reverse", {"again": "dealsearch reverse --along X"},
-     "not resumable; start it again with: dealsearch reverse --along X"),
+    ("factory", None, "continue with: dealsearch factory --resume 1 --db {db}"),
+    ("reverse", None, "continue with: dealsearch reverse --resume 1 --db {db}"),
 ])
 def test_status_says_how_to_continue_a_stale_run_as_records_does(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], strategy: str,

@@ -34,7 +34,10 @@ def test_one_registry_holds_the_frameworks_strategies_and_a_games():
     assert is_search("climb") and not is_search("factory") and not is_search("reverse")
     assert random_deals("random") and not random_deals("climb")
     assert counts_games("exhaustive") and not counts_games("lost")
-    assert find_strategy("reverse") is None   # a run of no strategy: a reverse walk
+    reverse = get_strategy("reverse")   # BMN's walk back to longer deals
+    assert reverse.command == "reverse" and reverse.keeps_every_find
+    assert not any(get_strategy(name).keeps_every_find for name in strategy_names("search"))
+    assert find_strategy("lost") is None
 
 
 def test_an_unknown_strategy_is_one_line_naming_the_choices():

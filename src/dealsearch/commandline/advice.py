@@ -14,19 +14,11 @@ CANNOT_RESUME = ("cannot be resumed: dealsearch log recover kept its finds, not 
 
 def how_to_continue(run: dict[str, Any], db: str) -> str:
     """A run of a strategy resumes with the command that runs it (``search``, a game's
-    ``factory``), and so does a run that stored its own way to resume ("resume": a command
-    the run's id and log complete); any other run (a reverse walk) starts again, and
-    a run that ``log recover`` kept without its checkpoint (:data:`~dealsearch.log.LOST`)
-    neither."""
+    ``factory`` or ``reverse``); a run that ``log recover`` kept without its checkpoint
+    (:data:`~dealsearch.log.LOST`) cannot, nor one of a strategy not installed here."""
     if run["strategy"] == LOST:
         return CANNOT_RESUME
     strategy = find_strategy(run["strategy"])
     if strategy is not None:
         return f"continue with: dealsearch {strategy.command} --resume {run['id']} --db {db}"
-    resume = run["options"].get("resume")
-    if resume:
-        return f"continue with: {resume} {run['id']} --db {db}"
-    again = run["options"].get("again")
-    if again:
-        return f"not resumable; start it again with: {again}"
     return "not resumable"

@@ -13,20 +13,15 @@ from .store import RecordLog
 
 
 class ManagedRun:
-    """One run of any kind (a strategy's, played by the run service; a reverse walk) from its
-    start to its end.
+    """One run of a strategy, played by the run service, from its start to its end.
 
     Every kind of run opens, saves, finishes and fails through this one class, so each ends
     ``done``, ``interrupted`` or ``failed``, never left ``running`` by an exception::
 
-        with ManagedRun.start(log, "reverse", options, again="dealsearch reverse ...") as run:
+        with ManagedRun.start(log, "random", options, seed, workers, game) as run:
             run.save(finds, progress)          # each commit: finds and progress together
             run.progress = progress            # what the last status is saved with
         # left normally: done; by Ctrl-C or kill: interrupted; by any other exception: failed
-
-    ``again`` is the command that starts a run over when it cannot be resumed (a strategy's
-    runs resume with its command: ``dealsearch search --resume ID``, ``dealsearch factory
-    --resume ID``); ``records`` suggests it.
     """
 
     def __init__(self, log: RecordLog, run_id: int, owner: str | None = None) -> None:
@@ -40,13 +35,12 @@ class ManagedRun:
     def start(cls, log: RecordLog, strategy: str, options: dict[str, Any],
               seed: int | None, workers: int, game: str,
               game_options: dict[str, Any] | None = None, options_key: str = "",
-              again: str | None = None, owner: Owner | None = None,
+              owner: Owner | None = None,
               objective: str | None = None) -> ManagedRun:
-        """Log a new run (``again``, if given, is kept with its options), owned by ``owner``
-        if given, its finds ranked by ``objective`` (default: the game's first measure)."""
-        stored = options if again is None else {**options, "again": again}
+        """Log a new run, owned by ``owner`` if given, its finds ranked by ``objective``
+        (default: the game's first measure)."""
         log.refuse_damage()
-        run_id = log.start_run(strategy, stored, seed, workers, game, game_options,
+        run_id = log.start_run(strategy, options, seed, workers, game, game_options,
                                options_key, owner, objective)
         return cls(log, run_id, None if owner is None else owner.token)
 

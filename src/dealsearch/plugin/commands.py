@@ -19,8 +19,11 @@ import from here too.
 - **The run service**: a command builds a :class:`SearchSpec` (its strategy's own options in
   ``settings``) or reads the run to resume (:func:`resumable`, :func:`logged_spec`), plays it
   with :func:`serve` (backend, :class:`Runner`: claim, checkpoints, signals, failure, finish),
-  prints the :class:`Summary` and returns :func:`ending`'s exit status. A run of no strategy (a
-  single step, not resumable) is logged with :class:`ManagedRun` and :class:`Find`.
+  prints the :class:`Summary` and returns :func:`ending`'s exit status; its ``on_find`` is told
+  each :class:`Find` once committed.
+- **Signals**: :mod:`interrupt`, for a command with safe points
+  (:class:`~dealsearch.plugin.Command`): ``interrupt.check()`` at each, or
+  ``with interrupt.raising():`` around work that only computes (Ctrl-C stops it at once).
 - **Output**: :func:`screen_optional` (a closed standard output never stops a run),
   :func:`progress_stream` (where a progress bar draws), :func:`count`, :func:`duration_text`,
   :data:`EXIT_OK`.
@@ -32,6 +35,7 @@ import from here too.
 
 from __future__ import annotations
 
+from .. import interrupt
 from ..commandline.cluster import add_backend_options
 from ..commandline.options import (
     EXIT_OK,
@@ -41,7 +45,6 @@ from ..commandline.options import (
     check_workers,
     duration,
     examples,
-    open_log,
     positive_int,
     seed,
     shared,
@@ -49,7 +52,7 @@ from ..commandline.options import (
 )
 from ..commandline.service import ending, logged_spec, resumable, serve
 from ..commandline.terminal import screen_optional
-from ..log import Find, ManagedRun
+from ..log import Find
 from ..search.backends import Backend
 from ..search.base import Report, Task
 from ..search.runner import Runner, Summary
@@ -62,7 +65,6 @@ __all__ = [
     "EXIT_OK",
     "Backend",
     "Find",
-    "ManagedRun",
     "Report",
     "Runner",
     "SearchSpec",
@@ -80,8 +82,8 @@ __all__ = [
     "duration_text",
     "ending",
     "examples",
+    "interrupt",
     "logged_spec",
-    "open_log",
     "positive_int",
     "progress_stream",
     "register_strategy",

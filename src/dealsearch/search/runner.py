@@ -303,12 +303,13 @@ class Runner:
 
     def _keep(self, deal: str, result: GameResult) -> bool:
         """Whether a reported game is a find: any cycle, or a new best of the run among games
-        that finished (:func:`~dealsearch.game.finished`). Stalemates and
-        limits are counted in the run's outcomes, never stored as finds."""
+        that finished (:func:`~dealsearch.game.finished`); every one it reports, if the
+        strategy :attr:`~dealsearch.strategies.Strategy.keeps_every_find`. Otherwise
+        stalemates and limits are counted in the run's outcomes, never stored as finds."""
         if result.outcome == "cycle":
             return True
         if result.outcome not in self.finished:
-            return False
+            return self.strategy.keeps_every_find
         best = self.state.best
         new = score(result, self.spec)
         old = None if best is None else best[self.spec.objective or ""]
@@ -316,7 +317,7 @@ class Runner:
         if old is None or new > old or (new == old and deal < best["deal"]):
             self.state.best = {"deal": deal, **result.measures}
             return True
-        return False
+        return self.strategy.keeps_every_find
 
     def _progress(self, started: float) -> dict[str, Any]:
         return {"seconds": self.state.seconds + self.clock() - started,

@@ -232,14 +232,16 @@ class BeggarGame(Game[BeggarOptions], Reference, CycleCatalogue, PlaysBackwards,
         return (Command("factory", "build never-ending deals by growing small cycles card by "
                         "card", f"{__package__}.factory_command", safe_points=True),
                 Command("reverse", "play a 2-player deal backwards: a cycle's basin, or "
-                        "longer deals", f"{__package__}.reverse_command"))
+                        "longer deals", f"{__package__}.reverse_command", safe_points=True))
 
     def strategies(self) -> tuple[type, ...]:
-        """BMN's own strategies: the cycle factory, run
-        by the run service as a search is (``dealsearch factory``)."""
+        """BMN's own strategies: the cycle factory and the walk back to longer deals, run
+        by the run service as a search is (``dealsearch factory``, ``dealsearch reverse
+        --along``)."""
         from .factory_strategy import FactoryStrategy
+        from .reverse_strategy import ReverseStrategy
 
-        return (FactoryStrategy,)
+        return (FactoryStrategy, ReverseStrategy)
 
     def cycle_key(self, row: Row, options: BeggarOptions) -> str:
         """The catalogue's key (:func:`dealsearch.games.beggar.catalogue.cycle_key`)."""

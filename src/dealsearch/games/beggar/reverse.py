@@ -124,21 +124,32 @@ def basin(deal: Deal, rules: Rules = STANDARD, max_states: int | None = None,
     return found
 
 
+def starts_from(target: State, rules: Rules = STANDARD, max_states: int = 100_000
+                ) -> Iterator[tuple[str, Deal]]:
+    """The distinct starting deals (hands of the dealt sizes) among the states that lead into
+    ``target``, compact and as deals, in the order the walk back meets them."""
+    sizes = Rules.deal_sizes(target[3] + target[7], 2)
+    seen: set[str] = set()
+    for state, _ in walk_back([target], rules, max_states):
+        if (state[3], state[7]) != sizes:
+            continue
+        start = starting_deal(state)
+        text = format_deal(start, rules)
+        if text not in seen:
+            seen.add(text)
+            yield text, start
+
+
 def longer_starts(deal: Deal, rules: Rules = STANDARD, tricks: int = 20,
                   max_states: int = 100_000) -> list[tuple[str, BeggarResult]]:
     """Starting deals found by walking back from the first ``tricks`` states of ``deal``'s game
     whose own game terminates and is longer (in cards) than ``deal``'s, longest first."""
     check_deal(deal)
     own = play(deal, rules)
-    sizes = Rules.deal_sizes(sum(deal.hand_sizes), 2)
     seen: set[str] = set()
     longer = []
     for target in game_states(deal, rules, tricks):
-        for state, _ in walk_back([target], rules, max_states):
-            if (state[3], state[7]) != sizes:
-                continue
-            start = starting_deal(state)
-            text = format_deal(start, rules)
+        for text, start in starts_from(target, rules, max_states):
             if text in seen:
                 continue
             seen.add(text)

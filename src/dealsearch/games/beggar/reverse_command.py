@@ -1,15 +1,15 @@
 """``dealsearch reverse``, one of BMN's own commands (:meth:`BeggarGame.commands`): walk a
-deal's game backwards. Option parsing and printing only: the work is in :mod:`.reverse`.
+deal's game backwards. Option parsing and printing only: the walk is in :mod:`.reverse`, and
+``--along``'s run is the framework's run service playing
+:class:`~.reverse_strategy.ReverseStrategy` (claimed, committed with its checkpoint, stopped
+by Ctrl-C or kill as ``interrupted``, continued with ``--resume``), as ``factory``'s is.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import shlex
 import sys
-import time
-from contextlib import closing
 from typing import Any
 
 from tqdm import tqdm
@@ -17,19 +17,28 @@ from tqdm import tqdm
 from ...plugin import BadInput, BadOption, Game, get_game
 from ...plugin.commands import (
     EXIT_OK,
+    Backend,
     Find,
-    ManagedRun,
+    Runner,
+    SearchSpec,
+    add_backend_options,
     add_game_options,
-    check_log_path,
+    add_workers_options,
+    check_workers,
+    ending,
     examples,
-    open_log,
+    interrupt,
+    logged_spec,
     positive_int,
     progress_stream,
+    resumable,
+    serve,
     shared,
 )
-from .notation import parse_deal
+from .notation import format_deal, parse_deal
 from .options import beggar_options, get_rules
-from .reverse import MAX_CARDS, basin, longer_starts
+from .reverse import MAX_CARDS, basin
+from .reverse_strategy import ReverseStrategy
 
 
 def add_parser(commands: Any, game: Game | None = None) -> argparse.ArgumentParser:
@@ -43,15 +52,21 @@ def add_parser(commands: Any, game: Game | None = None) -> argparse.ArgumentPars
         epilog=examples(
             "dealsearch reverse ---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA",
             "dealsearch reverse --along --tricks 50 DEAL",
-            "dealsearch reverse --max-states 100000 --json DEAL"))
-    reverse.add_argument("deal", metavar="DEAL", help="a 2-player deal in any notation")
+            "dealsearch reverse --max-states 100000 --json DEAL",
+            "dealsearch reverse --resume 3"))
+    reverse.add_argument("deal", metavar="DEAL", nargs="?",
+                         help="a 2-player deal in any notation")
     reverse.add_argument("--along", action="store_true",
                          help="find longer terminating deals by walking back along the game")
-    reverse.add_argument("--tricks", type=positive_int, default=20,
-                         help="--along: how many trick boundaries to start from")
+    reverse.add_argument("--tricks", type=positive_int,
+                         help="--along: how many trick boundaries to start from (default 20)")
     reverse.add_argument("--max-states", type=positive_int, metavar="N",
                          help="stop each walk after N states (default: walk it all; "
                               "--along: 100000)")
+    add_workers_options(reverse, "--along: worker processes")
+    add_backend_options(reverse, "--along's walks")
+    reverse.add_argument("--resume", type=positive_int, metavar="RUN",
+                         help="continue an interrupted --along run of the log")
     reverse.add_argument("--json", action="store_true", help="machine-readable output")
     reverse.add_argument("--quiet", action="store_true", help="no progress bar")
     add_game_options(reverse, get_game("beggar"), exclude=("players", "deck", "hand_sizes"))
@@ -62,6 +77,19 @@ def run(args: argparse.Namespace) -> int:
     """``dealsearch reverse``."""
     if args.game != "beggar":
         raise BadInput(f"reverse walks beggar games backwards; it cannot play {args.game}")
+    if args.scheduler is None:   # a cluster's machines may have more cores than this one
+        check_workers(args.workers or 0, args.oversubscribe)
+    if args.resume is not None:
+        if args.deal is not None or args.max_cards or args.max_tricks or args.rules or \
+                args.max_states is not None or args.tricks is not None:
+            raise BadOption("--resume continues the walk as it was started: give only "
+                            "--resume, --db and where it runs (--workers, --backend, "
+                            "--scheduler)")
+        spec = logged_spec(resumable(args.db, args.resume, ReverseStrategy.command),
+                           args.resume)
+        return _along(args, spec)
+    if args.deal is None:
+        raise BadOption("give the DEAL to walk back from (or --resume RUN)")
     rules = get_rules(args.rules or "standard")
     deal = parse_deal(args.deal, rules, "any")  # a DealError is bad input: one line
     if deal.players != 2:
@@ -72,11 +100,16 @@ def run(args: argparse.Namespace) -> int:
     if args.max_cards or args.max_tricks:
         raise BadOption("reverse walks the unlimited game: --max-cards/--max-tricks do not apply")
     if args.along:
-        check_log_path(args.db)  # before the walk, not after it
-        return _along(args, deal, rules)
+        settings = {"deal": format_deal(deal, rules), "tricks": args.tricks or 20,
+                    "max_states": args.max_states or 100_000}
+        return _along(args, SearchSpec(ReverseStrategy.name, workers=args.workers or 0,
+                                       game="beggar",
+                                       game_options=beggar_options(rules.name).to_json(),
+                                       settings=settings))
     bar = tqdm(total=args.max_states, unit=" states", unit_scale=True, file=progress_stream(),
                disable=args.quiet or not sys.stderr.isatty())
-    found = basin(deal, rules, args.max_states, on_state=lambda n: bar.update(n - bar.n))
+    with interrupt.raising():   # a walk that only computes: Ctrl-C stops it at once
+        found = basin(deal, rules, args.max_states, on_state=lambda n: bar.update(n - bar.n))
     bar.close()
     if args.json:
         print(json.dumps(found.to_json()))
@@ -91,39 +124,22 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _along(args: argparse.Namespace, deal: Any, rules: Any) -> int:
-    started = time.time()
-    longer = longer_starts(deal, rules, args.tricks, args.max_states or 100_000)
-    options = {"deal": args.deal, "tricks": args.tricks, "max_states": args.max_states}
-    bmn = beggar_options(rules.name)
-    with closing(open_log(args.db)) as log, \
-            ManagedRun.start(log, "reverse", options, None, 1, "beggar",
-                             bmn.to_json(), bmn.key(), again=_again_reverse(args)) as run:
-        finds = []
-        for text, found in longer:
-            finds.append(Find(text, found.outcome, dict(found.measures), "reverse", run.run_id,
-                              details=dict(found.details), options_key=bmn.key(),
-                              game_options=bmn.to_json(), game="beggar"))
-        progress = {"seconds": time.time() - started, "deals": len(longer),
-                    "totals": {"cards": sum(f.measures["cards"] for f in finds)},
-                    "outcomes": {"win": len(finds)},
-                    "checkpoint": {}}
-        run.save(finds, progress)
-    run_id = run.run_id
+def _along(args: argparse.Namespace, spec: SearchSpec) -> int:
+    """Play the walk's run to its end; print the longer deals it committed, longest first
+    (ties in the order found), then how many."""
+    finds: list[Find] = []
+
+    def started(runner: Runner, backend: Backend) -> None:
+        if args.resume is not None and not args.json:
+            print(f"resuming run {runner.run_id}: reverse --along, {backend.describe()}; "
+                  f"log {args.db}", flush=True)
+
+    summary = serve(args, spec, args.resume, finds.append, started)
+    finds.sort(key=lambda find: -find.measures["cards"])
     for find in finds:
         print(json.dumps(find.to_json()) if args.json
               else f"{find.measures['cards']} cards, {find.measures['tricks']} tricks: "
                    f"{find.deal}")
-    if not args.json:
-        print(f"{len(finds)} longer deals, logged as run {run_id} in {args.db}")
-    return EXIT_OK
-
-
-def _again_reverse(args: argparse.Namespace) -> str:
-    """The command that walks this deal again (a reverse run is one step: nothing to resume)."""
-    words = ["dealsearch", "reverse", args.deal, "--along", "--tricks", str(args.tricks)]
-    if args.max_states is not None:
-        words += ["--max-states", str(args.max_states)]
-    if args.rules:
-        words += ["--rules", args.rules]
-    return shlex.join([*words, "--db", str(args.db)])
+    if not args.json and summary.status != "failed":
+        print(f"{len(finds)} longer deals, logged as run {summary.run_id} in {args.db}")
+    return ending(args, ReverseStrategy.command, summary, spec)

@@ -420,6 +420,7 @@ class CycleCatalogue(Protocol):
         return None
 
 
+@feature
 @runtime_checkable
 class PlaysBackwards(Protocol):
     """Grows longer deals by playing a game backwards (``search climb --reverse-every``)."""

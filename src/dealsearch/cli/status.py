@@ -24,19 +24,19 @@ from ..log.ownership import shown_status
 from ..strategies import is_search
 from ..text import count, counted, duration, measures, outcomes, ranks_text, rate
 from .advice import how_to_continue
-from .options import EXIT_OK, examples, open_log, shared
+from .options import EXIT_OK, command, open_log
 
 
 def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
     """The ``status`` command."""
-    status: argparse.ArgumentParser = commands.add_parser(
-        "status", parents=[shared("db")],
-        description="Show each run of the log that is running now: its rate, the time it "
-                    "has searched and has left, the deals played, its outcomes and its best "
-                    "so far. It only reads the log, so it can watch a search from another "
-                    "terminal without slowing it.",
-        epilog=examples("dealsearch status", "watch -n 2 dealsearch status --db overnight.sqlite",
-                        "dealsearch status --all --json"))
+    status = command(
+        commands, "status",
+        "Show each run of the log that is running now: its rate, the time it has searched "
+        "and has left, the deals played, its outcomes and its best so far. It only reads the "
+        "log, so it can watch a search from another terminal without slowing it.",
+        ["dealsearch status", "watch -n 2 dealsearch status --db overnight.sqlite",
+         "dealsearch status --all --json"],
+        options=["db"])
     status.add_argument("--all", action="store_true",
                         help="every run of the log, not only the running ones")
     status.add_argument("--json", action="store_true", help="one JSON object per run")

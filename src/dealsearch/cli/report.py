@@ -8,13 +8,7 @@ from typing import Any
 
 from ..errors import BadOption
 from ..game import Game
-from .options import (
-    EXIT_OK,
-    check_log_path,
-    command,
-    open_log,
-    positive_int,
-)
+from .options import EXIT_OK, check_log_path, command, open_log, positive_int
 
 
 def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:

@@ -10,14 +10,7 @@ from typing import Any, TextIO
 from ..errors import BadInput, BadOption
 from ..game import Game, GameError, PublishedRecords, Reference, get_game
 from .deals import deal_numbering, deal_texts, not_a_deal
-from .options import (
-    EXIT_MISMATCH,
-    EXIT_OK,
-    add_game_options,
-    command,
-    game_options,
-    whole_number,
-)
+from .options import EXIT_MISMATCH, EXIT_OK, add_game_options, command, game_options, whole_number
 
 
 def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:

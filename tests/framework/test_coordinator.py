@@ -18,7 +18,7 @@ from dealsearch.game import GameResult, cycle_id
 from dealsearch.log import RecordLog
 from dealsearch.search import runner as runner_module
 from dealsearch.search.backends import Backend
-from dealsearch.search.base import ChunkSet, Report, Task
+from dealsearch.search.base import ChunkSet, NumberedSearch, Report, Task
 from dealsearch.search.random_search import CHUNK_DEALS
 from dealsearch.search.runner import Runner, run_task
 from dealsearch.search.spec import SearchSpec
@@ -164,6 +164,15 @@ def test_a_chunk_set_resumes_exactly_from_runs_of_chunks_done_out_of_order() -> 
     assert resumed.checkpoint() == chunks.checkpoint()
     redo = [resumed.take_run(10) for _ in range(4)]
     assert redo == [(0, 3), (8, 1), (13, 10), (23, 10)]
+
+
+def test_a_gpu_takes_runs_of_a_power_of_two_chunks_the_cpu_any_run() -> None:
+    # a GPU plays its next task ahead, which serves only if it is the same size
+    gpu, cpu = NumberedSearch(100, {}), NumberedSearch(100, {})
+    assert [gpu.take_run(n, gpu=True) for n in (1, 3, 12, 64)] == [
+        (0, 1), (1, 2), (3, 8), (11, 64)]
+    assert [cpu.take_run(n, gpu=False) for n in (1, 3, 12, 90)] == [
+        (0, 1), (1, 3), (4, 12), (16, 84)]
 
 
 class Inline(Backend):

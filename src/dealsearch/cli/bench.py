@@ -11,11 +11,10 @@ from ..commandline.options import (
     EXIT_OK,
     add_workers_options,
     check_workers,
+    command,
     cores,
-    examples,
     positive_int,
     seed,
-    shared,
 )
 from ..errors import BadInput, BadOption
 from ..game import Game, Reference, Yardstick, get_game, throughput_measure
@@ -35,10 +34,11 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
                        "settings through the compiled engine and the pure-Python reference, "
                        "and print deals/s and the ratio; any disagreement between the two "
                        "fails (exit 1).")
-    bench: argparse.ArgumentParser = commands.add_parser(
-        "bench", parents=[shared("game")], description=description,
-        epilog=examples("dealsearch bench", "dealsearch bench --deals 1000000 --workers 2",
-                        "dealsearch bench --game spite --json"))
+    bench = command(
+        commands, "bench", description,
+        ["dealsearch bench", "dealsearch bench --deals 1000000 --workers 2",
+         "dealsearch bench --game spite --json"],
+        options=["game"])
     bench.add_argument("--deals", type=positive_int, default=200_000, metavar="N",
                        help="random deals per contender")
     add_workers_options(bench, "also time the engine on this many processes (scaling)",

@@ -17,10 +17,9 @@ from ..commandline.advice import how_to_continue
 from ..commandline.options import (
     EXIT_MISMATCH,
     EXIT_OK,
-    examples,
+    command,
     open_log,
     positive_int,
-    shared,
 )
 from ..errors import BadOption
 from ..game import (
@@ -43,15 +42,14 @@ LIMIT = 10  # rows per table a person sees by default: a setting's bests, then i
 
 def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
     """The ``records`` command."""
-    records: argparse.ArgumentParser = commands.add_parser(
-        "records", parents=[shared("db", "game", "target")],
-        description="The finds of a log, a screenful by default: for each setting (game "
-                    "options) the longest finished games, best first, then the cycles most "
-                    "deals reach, with how many more there are. --limit N and --all show more; "
-                    "--json and --csv print every find.",
-        epilog=examples("dealsearch records", "dealsearch records --game spite --limit 30",
-                        "dealsearch records --cycles --all --db overnight.sqlite",
-                        "dealsearch records --verify"))
+    records = command(
+        commands, "records",
+        "The finds of a log, a screenful by default: for each setting (game options) the "
+        "longest finished games, best first, then the cycles most deals reach, with how many "
+        "more there are. --limit N and --all show more; --json and --csv print every find.",
+        ["dealsearch records", "dealsearch records --game spite --limit 30",
+         "dealsearch records --cycles --all --db overnight.sqlite", "dealsearch records --verify"],
+        options=["db", "game", "target"])
     records.add_argument("--run", type=positive_int, action="append", metavar="ID",
                          help="only finds of this run (repeatable; default: every run)")
     size = records.add_mutually_exclusive_group()

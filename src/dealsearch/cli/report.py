@@ -6,26 +6,20 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from ..commandline.options import (
-    EXIT_OK,
-    check_log_path,
-    examples,
-    open_log,
-    positive_int,
-    shared,
-)
+from ..commandline.options import EXIT_OK, check_log_path, command, open_log, positive_int
 from ..errors import BadOption
 from ..game import Game
 
 
 def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
     """The ``report`` command."""
-    report: argparse.ArgumentParser = commands.add_parser(
-        "report", parents=[shared("db", "game", "target")],
-        description="Write index.html and one PNG per figure into --out, from the log alone.",
-        epilog=examples("dealsearch report --out report",
-                        "dealsearch report --game durak --run 3 --run 4 --out durak-report",
-                        "dealsearch report --db overnight.sqlite --out overnight"))
+    report = command(
+        commands, "report",
+        "Write index.html and one PNG per figure into --out, from the log alone.",
+        ["dealsearch report --out report",
+         "dealsearch report --game durak --run 3 --run 4 --out durak-report",
+         "dealsearch report --db overnight.sqlite --out overnight"],
+        options=["db", "game", "target"])
     report.add_argument("--run", type=positive_int, action="append", metavar="ID",
                         help="a run to draw (repeatable; default: every run)")
     report.add_argument("--out", type=Path, required=True, metavar="DIR",

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..commandline.advice import how_to_continue
-from ..commandline.options import EXIT_OK, examples, open_log, shared
+from ..commandline.options import EXIT_OK, command, open_log
 from ..game import Game, GameError, describe_setting, get_game
 from ..log.damage import damaged
 from ..log.ownership import describe as describe_owner
@@ -29,14 +29,14 @@ from ..text import count, counted, duration, measures, outcomes, ranks_text, rat
 
 def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
     """The ``status`` command."""
-    status: argparse.ArgumentParser = commands.add_parser(
-        "status", parents=[shared("db")],
-        description="Show each run of the log that is running now: its rate, the time it "
-                    "has searched and has left, the deals played, its outcomes and its best "
-                    "so far. It only reads the log, so it can watch a search from another "
-                    "terminal without slowing it.",
-        epilog=examples("dealsearch status", "watch -n 2 dealsearch status --db overnight.sqlite",
-                        "dealsearch status --all --json"))
+    status = command(
+        commands, "status",
+        "Show each run of the log that is running now: its rate, the time it has searched "
+        "and has left, the deals played, its outcomes and its best so far. It only reads the "
+        "log, so it can watch a search from another terminal without slowing it.",
+        ["dealsearch status", "watch -n 2 dealsearch status --db overnight.sqlite",
+         "dealsearch status --all --json"],
+        options=["db"])
     status.add_argument("--all", action="store_true",
                         help="every run of the log, not only the running ones")
     status.add_argument("--json", action="store_true", help="one JSON object per run")

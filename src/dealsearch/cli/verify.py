@@ -11,10 +11,8 @@ from ..commandline.options import (
     EXIT_MISMATCH,
     EXIT_OK,
     add_game_options,
-    examples,
+    command,
     game_options,
-    option_values,
-    shared,
     whole_number,
 )
 from ..errors import BadInput, BadOption
@@ -24,16 +22,16 @@ from .deals import deal_numbering, deal_texts, not_a_deal
 
 def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
     """The ``verify`` command, with ``game``'s options."""
-    verify: argparse.ArgumentParser = commands.add_parser(
-        "verify", parents=[shared("game")],
-        description="Play each deal and print its exact result. A deal is given as an "
-                    "argument, '-' reads one deal per line from standard input, and a file "
-                    "name reads one deal per line from that file.",
-        epilog=examples(
-            "dealsearch verify ---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---",
-            "dealsearch verify --trace deals.txt",
-            "dealsearch verify --rules italian --rank 90016849133615",
-            "dealsearch verify --game durak --players 3 --policy aggressive -  < deals.txt"))
+    verify = command(
+        commands, "verify",
+        "Play each deal and print its exact result. A deal is given as an argument, '-' "
+        "reads one deal per line from standard input, and a file name reads one deal per "
+        "line from that file.",
+        ["dealsearch verify ---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---",
+         "dealsearch verify --trace deals.txt",
+         "dealsearch verify --rules italian --rank 90016849133615",
+         "dealsearch verify --game durak --players 3 --policy aggressive -  < deals.txt"],
+        options=["game"])
     verify.add_argument("deals", nargs="*", metavar="DEAL",
                         help="a deal in any notation, '-' or a file of deals")
     verify.add_argument("--json", action="store_true",
@@ -54,7 +52,7 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     """``dealsearch verify``: play deals and print their results."""
     game = get_game(args.game)
-    options = game_options(game, option_values(args, game, game.deal_options))
+    options = game_options(args, game, game.deal_options)
     if args.trace and not isinstance(game, Reference):
         raise BadOption(f"--trace: {game.name} has no trace (the game offers no "
                         "turn-by-turn account)")

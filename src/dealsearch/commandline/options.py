@@ -7,7 +7,7 @@ import argparse
 import os
 import sqlite3
 import textwrap
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -92,6 +92,16 @@ def examples(*lines: str) -> str:
       dealsearch verify --known
     """
     return "examples:\n" + "\n".join(f"  {line}" for line in lines)
+
+
+def command(commands: Any, name: str, description: str, example_lines: Sequence[str],
+            options: Sequence[str] = ()) -> argparse.ArgumentParser:
+    """A command's parser: its description, the shared ``options`` it takes (:func:`shared`)
+    and its examples (:func:`examples`), added to the ``commands`` of the main parser."""
+    parser: argparse.ArgumentParser = commands.add_parser(
+        name, parents=[shared(*options)], description=description,
+        epilog=examples(*example_lines))
+    return parser
 
 
 def whole_number(text: str) -> int:
@@ -244,7 +254,7 @@ def shared(*names: str) -> argparse.ArgumentParser:
     """A parent parser holding the options that commands share, each spelt, typed and
     explained once: ``db`` (the log), ``game`` (one of the registered games) and ``target``
     (a length to project the cost of). A command takes them with
-    ``commands.add_parser(NAME, parents=[shared("db", "game")], ...)``.
+    :func:`command` (``command(commands, NAME, ..., options=("db", "game"))``).
 
     >>> shared("db", "target").parse_args(["--target", "9000"])
     Namespace(db='dealsearch.sqlite', target=9000)
@@ -316,9 +326,11 @@ def option_values(args: argparse.Namespace, game: Game, exclude: Collection[str]
             if spec.name not in exclude and getattr(args, spec.name, None) is not None}
 
 
-def game_options(game: Game, values: dict[str, Any]) -> GameOptions:
-    """The game's options from ``values``; bad input is one line (exit status 2)."""
+def game_options(args: argparse.Namespace, game: Game, exclude: Collection[str] = ()
+                 ) -> GameOptions:
+    """The game's options given on the command line (:func:`option_values`), the others
+    their defaults; bad input is one line (exit status 2)."""
     try:
-        return make_options(game, values)
+        return make_options(game, option_values(args, game, exclude))
     except GameError as error:
         raise BadInput(str(error)) from None

@@ -180,6 +180,14 @@ class NumberedSearch:
     def __init__(self, total_chunks: int | None, checkpoint: dict[str, Any]) -> None:
         self.chunks = ChunkSet(total_chunks, checkpoint.get("chunks"))
 
+    def take_run(self, units: int, gpu: bool) -> tuple[int, int] | None:
+        """Up to ``units`` consecutive chunks not yet done, as (first, count), or None when
+        all are handed out; for a GPU a power of two of them, so that task sizes rarely
+        change: a GPU plays the next task ahead, which serves only if it is the same size."""
+        if gpu:
+            units = 1 << (units.bit_length() - 1)
+        return self.chunks.take_run(units)
+
     def absorb(self, report: Report) -> list[Report]:
         """A chunk is done."""
         self.chunks.finish(report.key)

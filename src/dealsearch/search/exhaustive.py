@@ -92,11 +92,7 @@ class ExhaustiveSearch(StrategyDefaults, NumberedSearch):
 
     def next_task(self, units: int = 1) -> Task | None:
         """The next run of at most ``units`` shards, or None when all are handed out."""
-        if self.spec.device == "gpu":
-            # powers of two, so that task sizes rarely change: a GPU plays the next task
-            # ahead, which serves only if it is the same size
-            units = 1 << (units.bit_length() - 1)
-        taken = self.chunks.take_run(units)
+        taken = self.take_run(units, self.spec.device == "gpu")
         if taken is None:
             return None
         shard, count = taken

@@ -71,11 +71,7 @@ class RandomSearch(StrategyDefaults, NumberedSearch):
         Chunk ``k`` is always the deals of stream ``(seed, k)``, whichever task plays it: so
         tasks of any size play the same deals, and a resumed run the same chunks.
         """
-        if self.spec.device == "gpu":
-            # powers of two, so that task sizes rarely change: a GPU plays the next task
-            # ahead, which serves only if it is the same size
-            units = 1 << (units.bit_length() - 1)
-        taken = self.chunks.take_run(units)
+        taken = self.take_run(units, self.spec.device == "gpu")
         if taken is None:
             return None
         first, count = taken

@@ -2,63 +2,44 @@
 :class:`~dealsearch.games.durak.game.DurakGame` in ``game.py``."""
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NotRequired, TypeAlias, TypedDict, Unpack
 
 import numpy as np
 import numpy.typing as npt
 from typing_extensions import disjoint_base
 
+# Stub-only names (private: the module has no such names at runtime).
+class _Rules(TypedDict):
+    """The rules every entry point takes as keywords (``DurakOptions.engine_rules()``)."""
+
+    players: int
+    deck: int
+    transfers: NotRequired[bool]
+    pairs: NotRequired[bool]
+    first_limit: NotRequired[int]
+    first_transfer: NotRequired[bool]
+    show_trump: NotRequired[bool]
+    throw_after_take: NotRequired[bool]
+    policies: NotRequired[Sequence[int] | None]
+    max_bouts: NotRequired[int]
+
+_U8: TypeAlias = npt.NDArray[np.uint8]
+_I8: TypeAlias = npt.NDArray[np.int8]
+_I64: TypeAlias = npt.NDArray[np.int64]
+
 def play_rows(
-    rows: npt.NDArray[np.uint8],
-    *,
-    players: int,
-    deck: int,
-    transfers: bool = False,
-    pairs: bool = False,
-    first_limit: int = 6,
-    first_transfer: bool = False,
-    show_trump: bool = False,
-    throw_after_take: bool = True,
-    policies: Sequence[int] | None = None,
-    max_bouts: int = -1,
-) -> tuple[
-    npt.NDArray[np.uint8],
-    npt.NDArray[np.int8],
-    npt.NDArray[np.int8],
-    npt.NDArray[np.int64],
-    npt.NDArray[np.int64],
-    npt.NDArray[np.int8],
-]: ...
+    rows: _U8, **rules: Unpack[_Rules]
+) -> tuple[_U8, _I8, _I8, _I64, _I64, _I8]: ...
 def play_position(
     hands: Sequence[Sequence[int]],
     trump: int,
     talon: Sequence[int],
     attacker: int,
     first: bool,
-    *,
-    players: int,
-    deck: int,
-    transfers: bool = False,
-    pairs: bool = False,
-    first_limit: int = 6,
-    first_transfer: bool = False,
-    show_trump: bool = False,
-    throw_after_take: bool = True,
-    policies: Sequence[int] | None = None,
-    max_bouts: int = -1,
+    **rules: Unpack[_Rules],
 ) -> dict[str, Any]: ...
 def make_kernel(
-    *,
-    players: int,
-    deck: int,
-    transfers: bool = False,
-    pairs: bool = False,
-    first_limit: int = 6,
-    first_transfer: bool = False,
-    show_trump: bool = False,
-    throw_after_take: bool = True,
-    policies: Sequence[int] | None = None,
-    max_bouts: int = -1,
+    **rules: Unpack[_Rules],
 ) -> Any: ...  # a dealsearch._kernel.Kernel (no stub of its own yet)
 
 @disjoint_base

@@ -152,30 +152,29 @@ cdef inline int policy_transfer(const Rules* rules, uint64_t hand, uint64_t atta
 # Seats ([A bout], [Pair against pair])
 # ----------------------------------------------------------------------------------------
 
-cdef inline int next_player(const Rules* rules, const Table* table, int seat) noexcept nogil:
-    # The next player clockwise who is not out; -1 if nobody else is in.
-    cdef int step, other
-    for step in range(1, rules.players):
+cdef inline int next_in(const Rules* rules, const Table* table, int seat,
+                        int stride) noexcept nogil:
+    # The first player not out at 1, 1 + stride, 1 + 2 stride... seats clockwise of seat;
+    # -1 if none is in.
+    cdef int step = 1, other
+    while step < rules.players:
         other = seat + step
         if other >= rules.players:
             other -= rules.players
         if not table.is_out[other]:
             return other
+        step += stride
     return -1
+
+
+cdef inline int next_player(const Rules* rules, const Table* table, int seat) noexcept nogil:
+    # The next player clockwise who is not out; -1 if nobody else is in.
+    return next_in(rules, table, seat, 1)
 
 
 cdef inline int defender_of(const Rules* rules, const Table* table, int seat) noexcept nogil:
     # Who defends against seat: the next player, in pairs the next opponent (odd steps).
-    cdef int step, other
-    for step in range(1, rules.players):
-        if rules.pairs and step % 2 == 0:
-            continue
-        other = seat + step
-        if other >= rules.players:
-            other -= rules.players
-        if not table.is_out[other]:
-            return other
-    return -1
+    return next_in(rules, table, seat, 2 if rules.pairs else 1)
 
 
 cdef inline void went_out(Table* table, int seat) noexcept nogil:

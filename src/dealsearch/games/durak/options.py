@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from dealsearch.plugin import GameError
@@ -98,18 +98,10 @@ class DurakOptions:
         return ";".join(f"{name}={_text(value)}" for name, value in self.to_json().items())
 
     def to_json(self) -> dict[str, Any]:
-        """Every option, defaults included, as JSON-ready data."""
-        return {
-            "players": self.players,
-            "variant": self.variant,
-            "deck": self.deck,
-            "policy": self.policy,
-            "first_limit": self.first_limit,
-            "first_transfer": self.first_transfer,
-            "show_trump": self.show_trump,
-            "throw_after_take": self.throw_after_take,
-            "max_bouts": self.max_bouts,
-        }
+        """Every option, defaults included, as JSON-ready data: the fields the constructor
+        takes, in their order (``DurakOptions(**options.to_json()) == options``)."""
+        return {option.name: getattr(self, option.name) for option in fields(self)
+                if option.init}
 
     def engine_rules(self) -> dict[str, Any]:
         """The keyword arguments of the compiled engine's entry points."""

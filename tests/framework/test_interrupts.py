@@ -359,8 +359,8 @@ def test_a_log_on_read_only_storage_can_be_listed_and_reported(tmp_path: Path) -
 def test_a_full_disk_is_one_line_exit_1_and_the_run_resumes_once_space_is_back(
         tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
+    from dealsearch import log as log_package
     from dealsearch.cli import main
-    from dealsearch.cli import options as cli_options
 
     class FillingLog(RecordLog):
         """A log whose disk fills up at its third save (SQLite's own error)."""
@@ -375,7 +375,7 @@ def test_a_full_disk_is_one_line_exit_1_and_the_run_resumes_once_space_is_back(
     db = str(tmp_path / "log.sqlite")
     search = ["search", "random", "--game", "durak", "--players", "3", "--policy",
               "aggressive", "--deals", "1000000", "--workers", "1", "--seed", "3", "--quiet"]
-    monkeypatch.setattr(cli_options, "RecordLog", FillingLog)
+    monkeypatch.setattr(log_package, "RecordLog", FillingLog)   # as the command opens it
     monkeypatch.setattr("dealsearch.search.runner.COMMIT_SECONDS", 0.0)   # a commit a report
     monkeypatch.setattr("dealsearch.search.runner.MAX_UNITS", 1)
     assert main([*search, "--db", db]) == 1

@@ -333,7 +333,7 @@ def test_status_shows_a_running_search_from_another_process(tmp_path):
         assert 0 < figures["remaining_seconds"] <= 300
         text = dealsearch("status", "--db", str(db)).stdout
         assert re.search(r"^run 1 running: random search of beggar", text, re.M), text
-        assert re.search(r"[\d,]+ deals in [\d.]+ s \([\d,]+ deals/s\); [\d ]+min( [\d]+ s)? "
+        assert re.search(r"[\d,]+ deals in [\d.]+ m?s \([\d,]+ deals/s\); [\d ]+min( [\d]+ s)? "
                          r"left of 5 min$", text, re.M), text
         assert "best so far: " in text and "outcomes: win" in text
         assert not REPR.search(text)

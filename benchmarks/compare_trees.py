@@ -39,10 +39,10 @@ def best(fn, repeat=3):
         start = cpu(); fn(); times.append(cpu() - start)
     return min(times)
 
-random_spec = SearchSpec("random", seed=1, workers=1, deals=100_000)
-climb_spec = SearchSpec("climb", seed=1, workers=1, deals=20_000)
+random_spec = SearchSpec("random", game="beggar", seed=1, workers=1, deals=100_000)
+climb_spec = SearchSpec("climb", game="beggar", seed=1, workers=1, deals=20_000)
 random_task = Task(0, {"deals": 100_000})
-harness_spec = SearchSpec("random", seed=1, workers=1, deals=1_000_000)
+harness_spec = SearchSpec("random", game="beggar", seed=1, workers=1, deals=1_000_000)
 
 
 def harness():

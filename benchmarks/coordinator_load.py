@@ -41,7 +41,7 @@ from dealsearch.search.runner import Runner, run_task
 from dealsearch.search.spec import SearchSpec
 
 SETTINGS: dict[str, dict[str, Any]] = {
-    "bmn": {"strategy": "random", "seed": 7},
+    "bmn": {"strategy": "random", "game": "beggar", "seed": 7},
     "durak": {"strategy": "random", "game": "durak", "players": 3, "policy": "aggressive",
               "seed": 7},
 }

@@ -190,7 +190,8 @@ def block_check(device: str, deals: int, seconds: float, emulate: bool) -> tuple
     """Step 6: the rank kernels against the CPU (see the module); the differences and the
     kernels' rate alone."""
     differ = 0
-    high = SearchSpec.from_json({"strategy": "exhaustive", "device": device, "workers": 1,
+    high = SearchSpec.from_json({"game": "beggar", "strategy": "exhaustive", "device": device,
+                                 "workers": 1,
                                  "ranks": [HIGH_RANK, HIGH_RANK + DEAL_BY_DEAL]})
     player = device_block_player(high)
     if not emulate:
@@ -200,7 +201,8 @@ def block_check(device: str, deals: int, seconds: float, emulate: bool) -> tuple
         differ += int((on_gpu != on_cpu).sum())
         say(f"  deal by deal from rank {HIGH_RANK:,}: {differ} of {DEAL_BY_DEAL:,} deals differ")
     first = ZANOTTO - deals // 2
-    spec = SearchSpec.from_json({"strategy": "exhaustive", "device": device, "workers": 1,
+    spec = SearchSpec.from_json({"game": "beggar", "strategy": "exhaustive", "device": device,
+                                 "workers": 1,
                                  "ranks": [first, first + deals], "gpu_check_every": 10,
                                  "game_options": {"rules": "italian"}})
     player = device_block_player(spec)
@@ -309,7 +311,8 @@ def main() -> int:
     cli_deals = 3 * 10**5 if args.emulate else 5 * 10**7
     seconds = args.seconds or (2.0 if args.emulate else 10.0)
     args.max_cards = args.max_cards or (2000 if args.emulate else 3000)
-    spec = SearchSpec.from_json({"strategy": "random", "seed": args.seed, "device": device})
+    spec = SearchSpec.from_json({"game": "beggar", "strategy": "random", "seed": args.seed,
+                                 "device": device})
     limited = replace(spec, game_options={"max_cards": args.max_cards}, gpu_check_every=10)
     state: dict[str, Any] = {"differences": 0, "rate": 0.0, "name": device}
 

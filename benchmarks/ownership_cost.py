@@ -19,7 +19,7 @@ from dealsearch.search.backends import LocalBackend
 from dealsearch.search.runner import Runner
 from dealsearch.search.spec import SearchSpec
 
-SPEC = {"strategy": "random", "seed": 1, "workers": 1, "deals": 10_000_000,
+SPEC = {"strategy": "random", "game": "beggar", "seed": 1, "workers": 1, "deals": 10_000_000,
         "game_options": {"deck": "------JJQQK"}}
 # The worst case for per-commit work: a commit after every report of one chunk.
 runner_module.COMMIT_SECONDS = 0.0

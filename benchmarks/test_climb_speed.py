@@ -49,7 +49,7 @@ def test_climber_two_packs_four_players(benchmark: Any) -> None:
 
 def test_climb_task(benchmark: Any) -> None:
     """One climbing task as a worker runs it (spec to report): the strategy's overhead."""
-    spec = SearchSpec("climb", seed=SEED, workers=1, deals=20_000)
+    spec = SearchSpec("climb", game="beggar", seed=SEED, workers=1, deals=20_000)
 
     def task() -> int:
         return climb_slice(spec, Task(0, {"state": None, "games": 20_000})).deals

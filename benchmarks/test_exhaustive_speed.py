@@ -32,12 +32,12 @@ RULES = {"italian": ZANOTTO - DEALS // 2, "standard": 326_767_067_443_439_122_50
 def test_block_rate_beside_random(benchmark: Any, rules: str, strategy: str) -> None:
     if strategy.startswith("exhaustive"):
         device = "emulate" if strategy.endswith("emulate") else "cpu"
-        spec = SearchSpec("exhaustive", workers=1, game_options={"rules": rules},
+        spec = SearchSpec("exhaustive", game="beggar", workers=1, game_options={"rules": rules},
                           settings={"ranks": [RULES[rules], RULES[rules] + DEALS]}, device=device)
         task = Task(0, {"start": RULES[rules], "deals": DEALS, "shard": 50_000})
         play = play_shard
     else:
-        spec = SearchSpec("random", workers=1, seed=1, game_options={"rules": rules})
+        spec = SearchSpec("random", game="beggar", workers=1, seed=1, game_options={"rules": rules})
         task = Task(0, {"deals": DEALS})
         play = play_chunk
     report = benchmark.pedantic(play, args=(spec, task), rounds=3, iterations=1)

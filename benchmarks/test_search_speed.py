@@ -20,7 +20,7 @@ DEALS = 2_000_000
 @pytest.mark.parametrize("workers", [1, 2])
 def test_random_search_harness(benchmark: Any, tmp_path: Any, workers: int) -> None:
     def search() -> Any:
-        spec = SearchSpec("random", deals=DEALS, seed=1, workers=workers)
+        spec = SearchSpec("random", game="beggar", deals=DEALS, seed=1, workers=workers)
         log = RecordLog(tmp_path / f"{workers}-{search.runs}.sqlite")
         search.runs += 1
         summary = Runner(spec, log, progress=False).run()

@@ -15,7 +15,7 @@ lists among its bases: :class:`Reference`, :class:`CycleCatalogue`, :class:`Play
 nor a feature knows is refused by :func:`register` (a misspelt member would otherwise turn a
 feature off unseen). A game knows nothing of the search, the log or the CLI.
 
->>> DEFAULT_GAME in game_names()
+>>> all(get_game(name).name == name for name in game_names())
 True
 """
 
@@ -741,7 +741,6 @@ def _words(value: Any) -> str:
 
 
 GAMES: dict[str, Game[Any]] = {}
-DEFAULT_GAME = "beggar"  # the one game the framework names: what --game means when not given
 ENTRY_POINTS = "dealsearch.games"  # where games installed by other packages register
 # A random dealer's seed: the PRNG takes a uint64 (dealsearch._random) and the log stores the
 # seed as a SQLite INTEGER (signed 64 bits); the seeds both accept.

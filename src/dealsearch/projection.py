@@ -513,7 +513,7 @@ def project(fit: TailFit, deals: int, best: int, budget_deals: int | None = None
     rejected fit only the reason is given.
 
     >>> import math
-    >>> from dealsearch.game import DEFAULT_GAME
+    >>> from dealsearch.commandline.options import DEFAULT_GAME
     >>> c = {b: round(1e5 * (math.exp(-b / 20) - math.exp(-(b + 1) / 20))) for b in range(400)}
     >>> p = project(fit_tail(10, c, measure="cards"), deals=10**5, best=2400, budget_deals=10**6)
     >>> round(p.expected_longest, -2)
@@ -565,9 +565,8 @@ def live_projection(game: str, strategy: str, measure: str, width: int,
     progress line (well under a millisecond for the log's 2,048-bin histograms).
 
     >>> import math
-    >>> from dealsearch.game import DEFAULT_GAME
     >>> c = {b: round(1e6 * (math.exp(-b / 20) - math.exp(-(b + 1) / 20))) for b in range(400)}
-    >>> from dealsearch.game import DEFAULT_GAME
+    >>> from dealsearch.commandline.options import DEFAULT_GAME
     >>> live_projection(DEFAULT_GAME, "random", "cards", 10, c, 10**6, 2900, 10**7).progress_text()
     'expect ~3,300 by the end'
     >>> live_projection(DEFAULT_GAME, "climb", "cards", 10, c, 10**6, 2900) is None

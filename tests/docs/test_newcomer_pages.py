@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from dealsearch.cli.main import _subparser, all_commands, build_parser
-from dealsearch.game import DEFAULT_GAME, iter_games
+from dealsearch.commandline.options import DEFAULT_GAME
+from dealsearch.game import iter_games
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"

@@ -79,6 +79,6 @@ def test_the_overnight_campaign_is_the_winner_of_the_fair_screen() -> None:
     from dealsearch.cli.search import _load_config
     from dealsearch.search.spec import SearchSpec
 
-    spec = SearchSpec.from_json(_load_config("overnight"))
+    spec = SearchSpec.from_json({"game": "beggar", **_load_config("overnight")})
     assert (spec.strategy, spec.time, spec.workers) == ("random", 8 * 3600, 0)
     assert spec.options == get_game("beggar").options()

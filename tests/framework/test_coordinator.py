@@ -83,7 +83,7 @@ class Simulated(Backend):
 def test_the_search_clock_starts_when_the_workers_are_up(tmp_path: Path) -> None:
     clock = Clock()
     backend = Simulated(clock, start_up=30.0)
-    spec = SearchSpec("random", seed=1, workers=1, deals=50 * CHUNK_DEALS)
+    spec = SearchSpec("random", game="beggar", seed=1, workers=1, deals=50 * CHUNK_DEALS)
     with RecordLog(tmp_path / "log.sqlite") as log:
         summary = Runner(spec, log, progress=False, backend=backend, clock=clock).run()
         run = log.runs()[0]
@@ -98,7 +98,7 @@ def test_a_time_budget_stops_submitting_at_its_end_and_overruns_by_one_chunk_at_
         tmp_path: Path) -> None:
     clock = Clock()
     backend = Simulated(clock, start_up=5.0)
-    spec = SearchSpec("random", seed=1, workers=1, time=20.0)
+    spec = SearchSpec("random", game="beggar", seed=1, workers=1, time=20.0)
     with RecordLog(tmp_path / "log.sqlite") as log:
         summary = Runner(spec, log, progress=False, backend=backend, clock=clock).run()
     started = 1000.0 + 5.0
@@ -123,7 +123,7 @@ def test_commits_are_batched_and_a_failed_batch_commits_neither_finds_nor_state(
     # Reports come every UNIT_SECONDS (33 ms); commits at most every COMMIT_SECONDS.
     monkeypatch.setattr(runner_module, "MAX_UNITS", 1)
     clock = Clock()
-    spec = SearchSpec("random", seed=1, workers=1, deals=100 * CHUNK_DEALS)
+    spec = SearchSpec("random", game="beggar", seed=1, workers=1, deals=100 * CHUNK_DEALS)
     with RecordLog(tmp_path / "ok.sqlite") as log:
         runner = Runner(spec, log, progress=False, backend=Simulated(clock), clock=clock)
         summary = runner.run()
@@ -207,7 +207,8 @@ class Inline(Backend):
 def test_tasks_of_any_size_find_the_same_deals(tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch,
                                                setting: dict[str, Any]) -> None:
-    spec = SearchSpec.from_json({"strategy": "random", "seed": 5, "workers": 2, **setting})
+    spec = SearchSpec.from_json({"strategy": "random", "game": "beggar", "seed": 5, "workers": 2,
+                                 **setting})
 
     def run(name: str) -> tuple[Any, ...]:
         with RecordLog(tmp_path / f"{name}.sqlite") as log:

@@ -93,7 +93,7 @@ def run_collecting(spec: SearchSpec, db: str, backend: DaskBackend | None = None
 
 def test_a_worker_killed_mid_run_loses_nothing_and_counts_nothing_twice(tmp_path):
     distributed = pytest.importorskip("distributed")
-    spec = SearchSpec("exhaustive", game_options={"deck": BIG_DECK}, workers=2)
+    spec = SearchSpec("exhaustive", game="beggar", game_options={"deck": BIG_DECK}, workers=2)
     expected, expected_cycles = run_collecting(spec, str(tmp_path / "local.sqlite"))
     marker = tmp_path / "killed"
 
@@ -125,7 +125,7 @@ def test_a_worker_killed_mid_run_loses_nothing_and_counts_nothing_twice(tmp_path
 
 def test_an_interrupted_dask_run_resumes_to_the_exact_budget(capsys, tmp_path, scheduler):
     db = str(tmp_path / "log.sqlite")
-    spec = SearchSpec("random", deals=1_200_000, seed=5, workers=2)
+    spec = SearchSpec("random", game="beggar", deals=1_200_000, seed=5, workers=2)
 
     ctrl_c = ctrl_c_after_first_find()
 

@@ -208,7 +208,8 @@ def alive(pids: list[int]) -> bool:
 # ------------------------------------------------------------------ in-process, under faults
 
 def test_a_second_ctrl_c_stops_at_once_and_the_run_is_still_interrupted(tmp_path: Path) -> None:
-    spec = SearchSpec.from_json({"strategy": "random", "deals": 10**9, "seed": 1, "workers": 1})
+    spec = SearchSpec.from_json({"game": "beggar", "strategy": "random", "deals": 10**9,
+                                 "seed": 1, "workers": 1})
     with RecordLog(tmp_path / "log.sqlite") as log:
         runner = Runner(spec, log, progress=False, backend=Stuck())
         # The first Ctrl-C lands while the runner waits for tasks; the second while it

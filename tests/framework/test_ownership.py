@@ -169,7 +169,7 @@ def test_an_owner_that_was_taken_over_stops_without_writing(tmp_path: Path,
                                                               monkeypatch: Any) -> None:
     monkeypatch.setattr("dealsearch.search.runner.COMMIT_SECONDS", 0.0)   # a commit a report
     monkeypatch.setattr("dealsearch.search.runner.MAX_UNITS", 1)
-    spec = SearchSpec.from_json({"strategy": "random", "seed": 3, "workers": 1,
+    spec = SearchSpec.from_json({"game": "beggar", "strategy": "random", "seed": 3, "workers": 1,
                                  "deals": 2_000_000})
     db = tmp_path / "log.sqlite"
     with RecordLog(db) as log:

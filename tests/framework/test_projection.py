@@ -185,14 +185,15 @@ def test_the_progress_line_shows_what_the_runs_own_tail_predicts(tmp_path):
     from dealsearch.search.runner import Runner
     from dealsearch.search.spec import SearchSpec
 
-    spec = SearchSpec.from_json({"strategy": "random", "deals": 2_000_000, "seed": 1,
-                                 "workers": 1})
+    spec = SearchSpec.from_json({"game": "beggar", "strategy": "random", "deals": 2_000_000,
+                                 "seed": 1, "workers": 1})
     with RecordLog(tmp_path / "log.sqlite") as log:
         runner = Runner(spec, log, progress=False, target=6000)
         assert runner.run().status == "done"
         text = runner._projection(elapsed=1.0)
     assert "6,000 in ~" in text and "core-h" in text  # the budget is spent: the cost to go
-    climb = SearchSpec.from_json({"strategy": "climb", "deals": 20_000, "seed": 1, "workers": 1})
+    climb = SearchSpec.from_json({"game": "beggar", "strategy": "climb", "deals": 20_000,
+                                  "seed": 1, "workers": 1})
     with RecordLog(tmp_path / "climb.sqlite") as log:
         runner = Runner(climb, log, progress=False, target=6000)
         runner.run()

@@ -106,7 +106,7 @@ def test_bad_ranks_are_one_line(capsys, tmp_path, argv, message):
 def test_an_interrupted_block_resumes_to_the_block_left_alone(capsys, tmp_path):
     db = str(tmp_path / "log.sqlite")
     block = ["--deck", "--------------JJQQK", "--ranks", "3000:303000", "--workers", "2"]
-    spec = SearchSpec("exhaustive", workers=2, settings={"ranks": [3000, 303000]},
+    spec = SearchSpec("exhaustive", game="beggar", workers=2, settings={"ranks": [3000, 303000]},
                       game_options={"deck": "--------------JJQQK"})
     log = RecordLog(db)
     interrupted = Runner(spec, log, on_find=ctrl_c_after_first_find(), progress=False).run()
@@ -192,7 +192,7 @@ def test_blocks_played_twice_agree(capsys, tmp_path):
 
 
 def test_two_plays_that_differ_stop_the_run_naming_the_shards(tmp_path):
-    spec = SearchSpec("exhaustive", workers=2,
+    spec = SearchSpec("exhaustive", game="beggar", workers=2,
                       settings={"ranks": [500, 12500], "verify_blocks": True},
                       game_options={"deck": DECK})
     log = RecordLog(tmp_path / "log.sqlite")

@@ -56,8 +56,8 @@ def test_a_tiny_run_says_milliseconds_and_an_exhaustive_one_no_seed(tmp_path, ca
 
 def test_a_resumed_runs_summary_says_which_figures_are_this_sessions(tmp_path, capsys):
     db = tmp_path / "log.sqlite"
-    spec = SearchSpec.from_json({"strategy": "random", "deals": 300_000, "seed": 1,
-                                 "workers": 1})
+    spec = SearchSpec.from_json({"game": "beggar", "strategy": "random", "deals": 300_000,
+                                 "seed": 1, "workers": 1})
     with RecordLog(db) as log:   # Ctrl-C after the first find
         stopped = Runner(spec, log, on_find=ctrl_c_after_first_find(), progress=False).run()
     assert stopped.status == "interrupted"

@@ -17,7 +17,7 @@ from dealsearch.log import RecordLog
 from dealsearch.search.runner import Runner
 from dealsearch.search.spec import SearchSpec
 
-SPEC = {"strategy": "random", "seed": 3, "workers": 1, "deals": 300_000,
+SPEC = {"strategy": "random", "game": "beggar", "seed": 3, "workers": 1, "deals": 300_000,
         "game_options": {"deck": "------JJQQK"}}
 COMMANDS = [["records"], ["records", "--verify"], ["records", "--cycles"],
             ["status", "--all"], ["report", "--out", "{out}/report"]]

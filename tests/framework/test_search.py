@@ -255,7 +255,8 @@ def test_a_lower_case_start_is_the_value_of_start(capsys, tmp_path):
 def test_each_climber_plays_a_fixed_share_whichever_worker_is_idle_first():
     def slices(order: str) -> dict[int, list[int]]:
         """The games of each climber's slices when the reports come back in this order."""
-        search = ClimbSearch(SearchSpec("climb", deals=2 * SLICE_GAMES + 20_000, workers=2),
+        search = ClimbSearch(SearchSpec("climb", game="beggar", deals=2 * SLICE_GAMES + 20_000,
+                                        workers=2),
                              {})
         played: dict[int, list[int]] = {0: [], 1: []}
         in_flight = []
@@ -273,7 +274,7 @@ def test_each_climber_plays_a_fixed_share_whichever_worker_is_idle_first():
 
 @pytest.mark.parametrize("seed", [1, 3])
 def test_a_climber_plays_the_same_games_however_its_work_is_sliced(seed):
-    spec = SearchSpec("climb", seed=seed, workers=1, settings={"stall": 2000})
+    spec = SearchSpec("climb", game="beggar", seed=seed, workers=1, settings={"stall": 2000})
     whole = climb_slice(spec, Task(0, {"state": None, "games": 40_000}))
     state, total, finds = None, 0, []
     for _ in range(10):
@@ -313,7 +314,7 @@ def test_a_climb_with_a_seed_is_reproducible(capsys, tmp_path, workers):
 
 def test_an_interrupted_climb_resumes_to_the_fresh_run(capsys, tmp_path):
     db = str(tmp_path / "log.sqlite")
-    spec = SearchSpec("climb", deals=150_000, seed=8, workers=2)
+    spec = SearchSpec("climb", game="beggar", deals=150_000, seed=8, workers=2)
 
     ctrl_c = ctrl_c_after_first_find()
 
@@ -367,14 +368,15 @@ def _more_cards_fewer_tricks() -> tuple[str, str, str]:
     x, a, b = next((x, a, b) for b in wins for a in wins
                    if cards[a] > cards[b] and tricks[a] < tricks[b]
                    for x in wins if tricks[a] < tricks[x] < tricks[b])
-    spec = SearchSpec("climb")
+    spec = SearchSpec("climb", game="beggar")
     return tuple(compact(rows[i], spec) for i in (x, a, b))  # type: ignore[return-value]
 
 
 def test_reverse_every_with_tricks_continues_from_the_most_tricks(monkeypatch):
     x, a, b = _more_cards_fewer_tricks()
     # The walk back is tested in test_reverse; here it finds A and B, longest in cards first.
-    spec = SearchSpec("climb", objective="tricks", workers=1, settings={"reverse_every": 1})
+    spec = SearchSpec("climb", game="beggar", objective="tricks", workers=1,
+                      settings={"reverse_every": 1})
     monkeypatch.setattr(spec.plugin, "longer_starts",
                         lambda *args: [_row_result(a, spec), _row_result(b, spec)])
     climber, _ = _climber_at(x, spec)
@@ -386,7 +388,8 @@ def test_reverse_every_with_tricks_continues_from_the_most_tricks(monkeypatch):
 
 def test_reverse_every_never_restarts_a_climber_below_its_best(monkeypatch):
     x, a, _ = _more_cards_fewer_tricks()
-    spec = SearchSpec("climb", objective="tricks", workers=1, settings={"reverse_every": 1})
+    spec = SearchSpec("climb", game="beggar", objective="tricks", workers=1,
+                      settings={"reverse_every": 1})
     monkeypatch.setattr(spec.plugin, "longer_starts", lambda *args: [_row_result(a, spec)])
     climber, x_row = _climber_at(x, spec)
     before = climber.best_score
@@ -449,9 +452,11 @@ def test_records_shows_one_game_and_says_which_others_the_log_holds(capsys, tmp_
 
 def test_pool_restarts_climb_near_the_best_deals_and_are_reproducible():
     games = {"state": None, "games": 60_000}
-    plain = climb_slice(SearchSpec("climb", seed=4, workers=1, settings={"stall": 1000}),
+    plain = climb_slice(SearchSpec("climb", game="beggar", seed=4, workers=1,
+                                   settings={"stall": 1000}),
                         Task(0, games))
-    spec = SearchSpec("climb", seed=4, workers=1, settings={"stall": 1000, "restart": "pool"})
+    spec = SearchSpec("climb", game="beggar", seed=4, workers=1, settings={"stall": 1000,
+                      "restart": "pool"})
     pooled, again = (climb_slice(spec, Task(0, games)) for _ in range(2))
     assert pooled.state == again.state and pooled.total == again.total
     assert pooled.state["restarts"] > POOL_SIZE, "the pool must fill and be restarted from"
@@ -467,10 +472,10 @@ def test_pool_restarts_climb_near_the_best_deals_and_are_reproducible():
 
 def test_crossover_restarts_keep_a_true_pool_differ_from_pool_restarts_and_replay():
     games = {"state": None, "games": 60_000}
-    pooled = climb_slice(SearchSpec("climb", seed=4, workers=1,
+    pooled = climb_slice(SearchSpec("climb", game="beggar", seed=4, workers=1,
                                     settings={"stall": 1000, "restart": "pool"}),
                          Task(0, games))
-    spec = SearchSpec("climb", seed=4, workers=1,
+    spec = SearchSpec("climb", game="beggar", seed=4, workers=1,
                       settings={"stall": 1000, "restart": "crossover"})
     crossed, again = (climb_slice(spec, Task(0, games)) for _ in range(2))
     assert crossed.state == again.state and crossed.total == again.total
@@ -484,7 +489,7 @@ def test_crossover_restarts_keep_a_true_pool_differ_from_pool_restarts_and_repla
 
 @pytest.mark.parametrize(("seed", "restart"), [(1, "pool"), (3, "pool"), (1, "crossover")])
 def test_a_pool_climber_plays_the_same_games_however_its_work_is_sliced(seed, restart):
-    spec = SearchSpec("climb", seed=seed, workers=1,
+    spec = SearchSpec("climb", game="beggar", seed=seed, workers=1,
                       settings={"stall": 1000, "restart": restart, "kick": 2})
     whole = climb_slice(spec, Task(0, {"state": None, "games": 40_000}))
     state, total = None, 0
@@ -497,8 +502,8 @@ def test_a_pool_climber_plays_the_same_games_however_its_work_is_sliced(seed, re
 
 def test_kick_makes_each_mutant_further_away_and_stays_reproducible():
     games = {"state": None, "games": 30_000}
-    one = climb_slice(SearchSpec("climb", seed=5, workers=1), Task(0, games))
-    spec = SearchSpec("climb", seed=5, workers=1, settings={"kick": 3})
+    one = climb_slice(SearchSpec("climb", game="beggar", seed=5, workers=1), Task(0, games))
+    spec = SearchSpec("climb", game="beggar", seed=5, workers=1, settings={"kick": 3})
     three, again = (climb_slice(spec, Task(0, games)) for _ in range(2))
     assert three.state == again.state and three.total == again.total
     assert three.total != one.total
@@ -543,16 +548,16 @@ def test_bad_restart_or_kick_is_one_line_and_exit_2(capsys, tmp_path, argv, mess
 
 def test_kick_is_for_climbs_of_beggar():
     with pytest.raises(ValueError, match="--kick is for climb searches"):
-        SearchSpec.from_json({"strategy": "random", "kick": 2})
+        SearchSpec.from_json({"game": "beggar", "strategy": "random", "kick": 2})
     with pytest.raises(ValueError, match="--kick needs a climb of a game with its own climber"):
         SearchSpec("climb", game="durak", settings={"kick": 2})
     with pytest.raises(ValueError, match="unknown restart"):
-        SearchSpec("climb", settings={"restart": "best"})
+        SearchSpec("climb", game="beggar", settings={"restart": "best"})
 
 
 def test_a_pool_climb_with_kicks_resumes_to_the_fresh_run(capsys, tmp_path):
     db = str(tmp_path / "log.sqlite")
-    spec = SearchSpec("climb", deals=120_000, seed=6, workers=2,
+    spec = SearchSpec("climb", game="beggar", deals=120_000, seed=6, workers=2,
                       settings={"stall": 1000, "restart": "pool", "kick": 2})
     ctrl_c = ctrl_c_after_first_find()
 

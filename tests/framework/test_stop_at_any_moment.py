@@ -190,7 +190,7 @@ class SignalOnLastTask(Backend):
 
 def test_a_budget_spent_ends_done_whatever_signal_came_after(tmp_path: Path) -> None:
     deals = 300_000
-    spec = SearchSpec.from_json({"strategy": "random", "deals": deals, "seed": 1,
+    spec = SearchSpec.from_json({"game": "beggar", "strategy": "random", "deals": deals, "seed": 1,
                                  "workers": 1, "game_options": {"deck": "------JJQQK"}})
     backend = SignalOnLastTask(deals)
     with RecordLog(tmp_path / "log.sqlite") as log:

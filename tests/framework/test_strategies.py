@@ -43,27 +43,28 @@ def test_one_registry_holds_the_frameworks_strategies_and_a_games():
 def test_an_unknown_strategy_is_one_line_naming_the_choices():
     with pytest.raises(ValueError, match="unknown strategy 'sideways': choose from random, "
                                          "climb, exhaustive"):
-        SearchSpec("sideways")
+        SearchSpec("sideways", game="beggar")
 
 
 def test_a_search_takes_no_settings_of_another_strategy():
     with pytest.raises(ValueError, match="a random search takes no settings, not width"):
-        SearchSpec("random", settings={"width": 4})
+        SearchSpec("random", game="beggar", settings={"width": 4})
 
 
 def test_a_strategys_options_live_with_it_and_come_back_from_the_log():
-    spec = SearchSpec.from_json({"strategy": "climb", "stall": 700, "restart": "pool"})
+    spec = SearchSpec.from_json({"game": "beggar", "strategy": "climb", "stall": 700,
+                                 "restart": "pool"})
     assert spec.settings == {"start": None, "escape": "anneal", "stall": 700,
                              "temperature": 40.0, "reverse_every": None, "restart": "pool",
                              "kick": 1}
     assert "stall" not in spec.to_json() and SearchSpec.from_json(spec.to_json()) == spec
-    assert "settings" not in SearchSpec("random").to_json()   # a search without options
-    exhaustive = SearchSpec.from_json({"strategy": "exhaustive", "ranks": (3, 9),
+    assert "settings" not in SearchSpec("random", game="beggar").to_json()   # no options
+    exhaustive = SearchSpec.from_json({"game": "beggar", "strategy": "exhaustive", "ranks": (3, 9),
                                        "game_options": {"deck": "----JJQQK"}})
     assert exhaustive.settings == {"ranks": [3, 9], "verify_blocks": False}
     for name, owner in (("ranks", "exhaustive"), ("stall", "climb")):
         with pytest.raises(ValueError, match=f"^--{name} is for {owner} searches$"):
-            SearchSpec.from_json({"strategy": "random", name: 5})
+            SearchSpec.from_json({"game": "beggar", "strategy": "random", name: 5})
 
 
 def plugin_page_strategy() -> dict:
@@ -92,7 +93,7 @@ def test_the_plugin_pages_strategy_runs_on_the_run_service_the_same_on_any_worke
     summaries = []
     for workers in (1, 2):
         db = tmp_path / f"{workers}.sqlite"
-        spec = SearchSpec("shuffles", seed=3, workers=workers, deals=4_500,
+        spec = SearchSpec("shuffles", game="beggar", seed=3, workers=workers, deals=4_500,
                           game_options={"deck": "------JJQQKKAA"})
         with RecordLog(db) as log:
             summaries.append(Runner(spec, log, progress=False).run())

@@ -55,7 +55,8 @@ def test_oversubscribe_insists(tmp_path: Path, capsys: pytest.CaptureFixture[str
 
 
 def test_the_time_budget_ends_the_run_though_tasks_still_run(tmp_path: Path) -> None:
-    spec = SearchSpec.from_json({"strategy": "random", "time": 2.0, "seed": 1, "workers": 4})
+    spec = SearchSpec.from_json({"game": "beggar", "strategy": "random", "time": 2.0, "seed": 1,
+                                 "workers": 4})
     ticks = itertools.count()
     backend = Stuck(slots=4)
     summaries: list[Any] = []

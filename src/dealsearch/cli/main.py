@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING
 
 from .. import __name__ as package_name
 from .. import interrupt
-from ..commandline.options import EXIT_BAD_INPUT, EXIT_OK, Parser, examples
+from ..commandline.options import DEFAULT_GAME, EXIT_BAD_INPUT, EXIT_OK, Parser, examples
 from ..commandline.terminal import escaped
 from ..errors import BadOption, DealsearchError
-from ..game import DEFAULT_GAME, Command, GameError, game_names, get_game, iter_games
+from ..game import Command, GameError, game_names, get_game, iter_games
 from ..interrupt import exit_status
 from ..text import one_line
 

@@ -194,6 +194,7 @@ def _spec(args: argparse.Namespace) -> SearchSpec:
         raise BadInput(f"{args.config} searches {wanted}: add --game {wanted} so that its "
                        "options are known")
     options.update(_given(args))
+    options.setdefault("game", wanted)
     if "strategy" not in options:
         raise BadInput(f"search needs a strategy ({', '.join(strategy_names('search'))}), "
                        "--config or --resume")

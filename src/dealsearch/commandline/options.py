@@ -22,7 +22,6 @@ from ..errors import (
     NotAFile,
 )
 from ..game import (
-    DEFAULT_GAME,
     MAX_SEED,
     Game,
     GameError,
@@ -39,6 +38,9 @@ if TYPE_CHECKING:
 
 EXIT_MISMATCH = EXIT_FAILED  # verify --known, records --verify: a stored count is wrong
 DEFAULT_DB = "dealsearch.sqlite"  # the log, in the current directory
+# The one game the command line names: what --game means when it is not given (the framework
+# below it names none; a spec, a campaign read through the CLI or a log always says its game).
+DEFAULT_GAME = "beggar"
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 
 __all__ = ["DEFAULT_DB", "DEFAULT_GAME", "EXIT_BAD_INPUT", "EXIT_MISMATCH", "EXIT_OK",

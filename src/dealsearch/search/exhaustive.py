@@ -139,8 +139,9 @@ class ExhaustiveSearch(StrategyDefaults, NumberedSearch):
         """The ranks played so far, as sorted ``[start, stop)`` spans.
 
         >>> from dealsearch.search.spec import SearchSpec
-        >>> search = ExhaustiveSearch(SearchSpec("exhaustive", workers=1, game_options=dict(
-        ...     deck="----JJQQK"), settings=dict(ranks=[100, 200])), {})
+        >>> from dealsearch.commandline.options import DEFAULT_GAME
+        >>> search = ExhaustiveSearch(SearchSpec("exhaustive", game=DEFAULT_GAME, workers=1,
+        ...     game_options=dict(deck="----JJQQK"), settings=dict(ranks=[100, 200])), {})
         >>> _ = search.absorb(Report(search.next_task(2).key, deals=2 * search.shard_size))
         >>> search.shard_size, search.played()
         (13, [[100, 126]])

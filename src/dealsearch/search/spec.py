@@ -12,7 +12,7 @@ from functools import cached_property
 from typing import Any
 
 from ..devices import CHECK_EVERY, device_refusal
-from ..game import DEFAULT_GAME, MAX_SEED, Game, GameError, GameOptions, get_game, make_options
+from ..game import MAX_SEED, Game, GameError, GameOptions, get_game, make_options
 from ..strategies import STRATEGIES, get_strategy, strategy_names
 
 MAX_WORKERS = 4096             # workers (climbers) a spec may ask for: a big cluster's
@@ -59,9 +59,9 @@ class SearchSpec:
     objective: str | None = None     # a measure of the game (default: its first)
     device: str = "cpu"              # random only: cpu, gpu, emulate (see dealsearch.devices)
     gpu_check_every: int | None = None   # a device run checks one chunk in N (None: 1000)
-    game: str = DEFAULT_GAME
     game_options: dict[str, Any] = field(default_factory=dict)
     settings: dict[str, Any] = field(default_factory=dict)   # the strategy's own options
+    game: str = field(kw_only=True)  # always named: the framework has no game of its own
 
     def __post_init__(self) -> None:
         self._check_types()
@@ -165,8 +165,10 @@ class SearchSpec:
         if not isinstance(data, dict):
             raise ValueError(f"a search spec is a mapping, not {type(data).__name__}")
         data = dict(data)
+        if "game" not in data:
+            raise ValueError("a search spec names its game (game = \"NAME\")")
         try:
-            game = get_game(data.get("game", DEFAULT_GAME))
+            game = get_game(data["game"])
         except GameError as error:
             raise ValueError(str(error)) from None
         options = data.pop("game_options", None) or {}

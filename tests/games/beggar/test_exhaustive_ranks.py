@@ -26,7 +26,7 @@ FACTORY = ("00303002010000000000/30203100000202010010", 90556530072315)  # data/
 def italian_census(start: int, stop: int) -> dict[int, str]:
     """Rank -> deal of every never-ending deal of ranks [start, stop), played on the exact
     engine's batch player (no lanes, no block player)."""
-    spec = SearchSpec("exhaustive", workers=1, game_options={"rules": "italian"},
+    spec = SearchSpec("exhaustive", game="beggar", workers=1, game_options={"rules": "italian"},
                       settings={"ranks": [start, stop]})
     report = exhaustive._play_batches(spec, Task(0, {"start": start, "deals": stop - start}),
                                       DistinctDeals(spec.layout))
@@ -76,7 +76,7 @@ def lanes_on_small_decks():
 def test_the_block_player_counts_and_finds_what_the_engine_does(monkeypatch, most_finds,
                                                                 lanes_on_small_decks):
     monkeypatch.setattr(exhaustive, "MAX_FINDS", most_finds)   # a block in many calls
-    spec = SearchSpec("exhaustive", workers=1, game_options={"deck": "-------JJQQK"})
+    spec = SearchSpec("exhaustive", game="beggar", workers=1, game_options={"deck": "-------JJQQK"})
     task = Task(0, {"start": 1000, "deals": 20_000})
     fast = exhaustive.play_shard(spec, task)
     plain = exhaustive._play_batches(spec, task, DistinctDeals(spec.layout))

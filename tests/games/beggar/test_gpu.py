@@ -157,7 +157,8 @@ def test_chunk_records_past_the_room_are_counted() -> None:
 
 
 def spec(device, **values):
-    return SearchSpec.from_json({"strategy": "random", "seed": 9, "device": device, **values})
+    return SearchSpec.from_json({"strategy": "random", "game": "beggar", "seed": 9,
+                                 "device": device, **values})
 
 
 def same_report(device_values, task):
@@ -192,7 +193,7 @@ def test_a_device_refuses_what_its_kernel_cannot_play() -> None:
         with pytest.raises(ValueError, match=words):
             spec("gpu", **values)
     with pytest.raises(ValueError, match="is for random and exhaustive searches"):
-        SearchSpec.from_json({"strategy": "climb", "device": "gpu"})
+        SearchSpec.from_json({"game": "beggar", "strategy": "climb", "device": "gpu"})
     with pytest.raises(ValueError, match="durak has no engine for random searches on --device "
                                          "gpu"):
         SearchSpec.from_json({"strategy": "random", "device": "gpu", "game": "durak"})
@@ -429,7 +430,8 @@ def test_an_interrupted_device_run_resumes_to_the_cpu_runs_log(capsys, tmp_path)
     from dealsearch.search.runner import Runner
 
     db = str(tmp_path / "device.sqlite")
-    spec = SearchSpec.from_json({"strategy": "random", "deals": 400_000, "seed": 6,
+    spec = SearchSpec.from_json({"game": "beggar", "strategy": "random", "deals": 400_000,
+                                 "seed": 6,
                                  "workers": 1, "device": "emulate"})
     ctrl_c = ctrl_c_after_first_find()
 

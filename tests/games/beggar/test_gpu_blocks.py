@@ -79,8 +79,8 @@ def test_the_unrank_kernel_refuses_ranks_past_the_last() -> None:
 
 
 def spec(device, **values):
-    return SearchSpec.from_json({"strategy": "exhaustive", "device": device, "workers": 1,
-                                 "deals": 10**6, **values})
+    return SearchSpec.from_json({"strategy": "exhaustive", "game": "beggar", "device": device,
+                                 "workers": 1, "deals": 10**6, **values})
 
 
 def same_block(values, start, deals, shard, key=3):
@@ -167,7 +167,8 @@ def test_a_search_on_the_emulated_device_logs_the_cpus_block(capsys, tmp_path) -
 def test_an_interrupted_device_block_resumes_to_the_block_left_alone(capsys, tmp_path) -> None:
     db = str(tmp_path / "device.sqlite")
     block = (ZANOTTO - 150_000, ZANOTTO + 50_000)
-    spec_ = SearchSpec.from_json({"strategy": "exhaustive", "ranks": list(block), "workers": 1,
+    spec_ = SearchSpec.from_json({"game": "beggar", "strategy": "exhaustive",
+                                  "ranks": list(block), "workers": 1,
                                   "device": "emulate", "game_options": {"rules": "italian"}})
     log = RecordLog(db)
     interrupted = Runner(spec_, log, on_find=ctrl_c_after_first_find(), progress=False).run()

@@ -594,3 +594,11 @@ def test_reverse_every_is_refused_where_a_game_cannot_be_played_backwards(capsys
 def test_a_campaign_cannot_grow_other_games_backwards(game):
     with pytest.raises(ValueError, match=f"--reverse-every: {game} cannot be played backwards"):
         SearchSpec("climb", game=game, settings={"reverse_every": 2})
+
+
+def test_a_spec_always_names_its_game():
+    """The framework has no game of its own: only the command line defaults --game."""
+    with pytest.raises(ValueError, match="a search spec names its game"):
+        SearchSpec.from_json({"strategy": "random", "deals": 10})
+    with pytest.raises(TypeError, match="game"):
+        SearchSpec("random", deals=10)  # type: ignore[call-arg]

@@ -421,16 +421,22 @@ def _count(value: float) -> str:
     return f"{value:,.0f}" if value < 10_000 else f"{value:.1e}"
 
 
-def space_projection(deals: int, rate: float, cores: int, workers: int = 100) -> str:
+def space_projection(deals: int, rate: float, cores: int, workers: int = 100,
+                     device: str = "cpu") -> str:
     """How long an exhaustive search of ``deals`` takes at ``rate`` deals per second a core,
-    on this machine's ``cores`` and on ``workers`` such cores, as a clause.
+    on this machine's ``cores`` and on ``workers`` such cores, as a clause. The rate is a CPU
+    core's: for a search on another ``device`` the clause says so (no device is measured
+    before its run starts).
 
     >>> space_projection(193_584_473_082_000, 1.5e6, 2)
     ' (at 1,500,000 deals/s a core, measured here: 2 years on these 2 cores, 14.9 days on 100)'
+    >>> space_projection(193_584_473_082_000, 1.5e6, 2, device="gpu")[:61]
+    ' (on the CPU, not --device gpu: at 1,500,000 deals/s a core, '
     """
     if rate <= 0:
         return ""
-    return (f" (at {rate:,.0f} deals/s a core, measured here: "
+    where = "" if device == "cpu" else f"on the CPU, not --device {device}: "
+    return (f" ({where}at {rate:,.0f} deals/s a core, measured here: "
             f"{duration(deals / rate / cores)} on these {cores} cores, "
             f"{duration(deals / rate / workers)} on {workers})")
 

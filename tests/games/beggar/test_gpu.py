@@ -578,12 +578,14 @@ def test_a_device_run_cross_checks_chunks_and_says_how_many(capsys, tmp_path) ->
 
 def test_a_device_runs_summary_on_screen_says_how_many_chunks_were_checked(capsys,
                                                                             tmp_path) -> None:
-    code = main(["search", "random", "--device", "emulate", "--deals", "250000", "--seed", "4",
-                 "--workers", "1", "--gpu-check-every", "2", "--quiet", "--db",
-                 str(tmp_path / "l.sqlite")])
-    assert code == 0
-    out = capsys.readouterr().out.splitlines()
-    assert "  cross-checked: 2 chunks replayed on the CPU this session, all equal" in out, out
+    for deals, checked in (("250000", "2 chunks"), ("100000", "1 chunk")):   # 0 and 2; 0
+        code = main(["search", "random", "--device", "emulate", "--deals", deals, "--seed", "4",
+                     "--workers", "1", "--gpu-check-every", "2", "--quiet", "--db",
+                     str(tmp_path / f"{deals}.sqlite")])
+        assert code == 0
+        out = capsys.readouterr().out.splitlines()
+        assert f"  cross-checked: {checked} replayed on the CPU this session, all equal" in out, \
+            out
 
 
 def test_the_work_plays_each_checked_chunk_alone() -> None:

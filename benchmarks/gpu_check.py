@@ -64,6 +64,7 @@ from dealsearch.search.device import (
 from dealsearch.search.exhaustive import MAX_SHARD, play_shard_cpu
 from dealsearch.search.random_search import CHUNK_DEALS, GPU_MAX_UNITS, play_chunk_cpu
 from dealsearch.search.spec import SearchSpec
+from dealsearch.text import counted
 
 WATCHDOG_SECONDS = 330
 DEAL_BY_DEAL = 10**6
@@ -231,8 +232,9 @@ def block_check(device: str, deals: int, seconds: float, emulate: bool) -> tuple
     differ += bins + sum(a != b for a, b in zip(mine, theirs, strict=True))
     say(f"  block of {deals:,} Italian deals from rank {first:,}: device {device_s:.1f} s, CPU "
         f"({os.cpu_count()} cores) {cpu_s:.1f} s; never-ending at ranks {mine[3]}, best "
-        f"{mine[4][0]} cards at rank {mine[4][1]}; {on_device.checked} shards cross-checked; "
-        f"differences: {differ} (CPU: {theirs[2]}, cycles {theirs[3]}, best {theirs[4]})")
+        f"{mine[4][0]} cards at rank {mine[4][1]}; {counted(on_device.checked, 'shards')} "
+        f"cross-checked; differences: {differ} (CPU: {theirs[2]}, cycles {theirs[3]}, best "
+        f"{theirs[4]})")
     shards, played, began = 4 * SLICE_CHUNKS if emulate else 4 * gpu.SLICE_CHUNKS, 0, \
         time.perf_counter()
     start = first + deals
@@ -356,7 +358,7 @@ def main() -> int:
         state["differences"] += sum(diff.values())
         say(f"  device {device_s:.1f} s, CPU ({os.cpu_count()} cores) {cpu_s:.1f} s; "
             f"{len(on_device.finds)} finds, {on_cpu.outcomes[2]} games handed back at the "
-            f"limit, {on_device.checked} chunks cross-checked; differences: "
+            f"limit, {counted(on_device.checked, 'chunks')} cross-checked; differences: "
             + ", ".join(f"{k} {v}" for k, v in diff.items()))
 
         say(f"command line: dealsearch search random --device {device} --deals {cli_deals:,} "
@@ -369,7 +371,7 @@ def main() -> int:
         state["differences"] += len(differ)
         say(f"  {device}: {runs[device]['deals']:,} deals in {runs[device]['seconds']:.1f} s "
             f"({runs[device]['deals'] / max(runs[device]['seconds'], 1e-9):,.0f} deals/s), "
-            f"{runs[device].get('checked_chunks')} chunks cross-checked, best "
+            f"{counted(runs[device].get('checked_chunks', 0), 'chunks')} cross-checked, best "
             f"{runs[device]['best'] and runs[device]['best']['cards']} cards; differences from "
             f"the CPU's summary: {', '.join(differ) or 'none'}")
 

@@ -269,8 +269,8 @@ class Projection:
 
     Lengths are in the measure's units; ``None`` where a figure does not apply (no budget,
     no target, no measured rate). ``deals_to_target`` counts deals still to play from now
-    (0 if the target is already reached); core-hours and wall time are at the run's measured
-    rate.
+    (0 if the target is already reached); core-hours (GPU-hours for a run on a GPU: ``unit``)
+    and wall time are at the run's measured rate.
     """
 
     fit: TailFit
@@ -288,6 +288,7 @@ class Projection:
     target_chance_by_end: float | None = None    # P(the target is reached within the budget)
     # deals_to_target with the scale at the ends of its 80 % confidence interval
     deals_to_target_range: tuple[float, float] | None = None
+    unit: str = "core"      # what a worker is, for its hours: "core", or "GPU" (hours_unit)
 
     @property
     def reason(self) -> str:
@@ -307,7 +308,7 @@ class Projection:
                 "longest_range": None if self.longest_range is None else list(
                     self.longest_range),
                 "deals_to_target": self.deals_to_target,
-                "core_hours_to_target": self.core_hours_to_target,
+                "core_hours_to_target": self.core_hours_to_target, "hours_of": self.unit,
                 "wall_seconds_to_target": self.wall_seconds_to_target,
                 "target_chance_by_end": self.target_chance_by_end,
                 "deals_to_target_range": None if self.deals_to_target_range is None else list(
@@ -340,7 +341,7 @@ class Projection:
             else:
                 text = f"{self.target:,} in ~{self.deals_to_target:.1e} deals"
                 if self.core_hours_to_target is not None:
-                    text += f" ({_count(self.core_hours_to_target)} core-h)"
+                    text += f" ({_count(self.core_hours_to_target)} {self.unit}-h)"
                 parts.append(text)
         return "; ".join(parts) or f"tail scale {self.fit.scale_text} {self.fit.measure}"
 
@@ -386,7 +387,7 @@ class Projection:
                     low, high = self.deals_to_target_range
                     text += f" (80 % range {low:.1g} to {high:.1g}, from the scale's error)"
                 if self.core_hours_to_target is not None and self.rate:
-                    text += (f", {_count(self.core_hours_to_target)} core-hours, "
+                    text += (f", {_count(self.core_hours_to_target)} {self.unit}-hours, "
                              f"{duration(self.wall_seconds_to_target or 0)} of wall time "
                              f"at {self.rate:,.0f} deals/s")
                 if self.target_chance_by_end is not None and self.budget_deals is not None \
@@ -421,16 +422,22 @@ def _count(value: float) -> str:
     return f"{value:,.0f}" if value < 10_000 else f"{value:.1e}"
 
 
-def space_projection(deals: int, rate: float, cores: int, workers: int = 100) -> str:
+def space_projection(deals: int, rate: float, cores: int, workers: int = 100,
+                     device: str = "cpu") -> str:
     """How long an exhaustive search of ``deals`` takes at ``rate`` deals per second a core,
-    on this machine's ``cores`` and on ``workers`` such cores, as a clause.
+    on this machine's ``cores`` and on ``workers`` such cores, as a clause. The rate is a CPU
+    core's: for a search on another ``device`` the clause says so (no device is measured
+    before its run starts).
 
     >>> space_projection(193_584_473_082_000, 1.5e6, 2)
     ' (at 1,500,000 deals/s a core, measured here: 2 years on these 2 cores, 14.9 days on 100)'
+    >>> space_projection(193_584_473_082_000, 1.5e6, 2, device="gpu")[:61]
+    ' (on the CPU, not --device gpu: at 1,500,000 deals/s a core, '
     """
     if rate <= 0:
         return ""
-    return (f" (at {rate:,.0f} deals/s a core, measured here: "
+    where = "" if device == "cpu" else f"on the CPU, not --device {device}: "
+    return (f" ({where}at {rate:,.0f} deals/s a core, measured here: "
             f"{duration(deals / rate / cores)} on these {cores} cores, "
             f"{duration(deals / rate / workers)} on {workers})")
 
@@ -505,12 +512,12 @@ def longest_quantile(fit: TailFit, deals: float, chance: float, best: float = 0.
 
 def project(fit: TailFit, deals: int, best: int, budget_deals: int | None = None,
             rate: float | None = None, workers: int = 1, target: int | None = None,
-            remaining_seconds: float | None = None) -> Projection:
+            remaining_seconds: float | None = None, unit: str = "core") -> Projection:
     """What a run that has played ``deals`` deals (longest ``best``) can expect.
 
     The budget is ``budget_deals`` (the run's whole deal count) or, for a time budget,
-    ``remaining_seconds`` at ``rate`` deals per second (all ``workers`` together). With a
-    rejected fit only the reason is given.
+    ``remaining_seconds`` at ``rate`` deals per second (all ``workers`` together, each a
+    ``unit``: see :func:`hours_unit`). With a rejected fit only the reason is given.
 
     >>> import math
     >>> from dealsearch.commandline.options import DEFAULT_GAME
@@ -520,7 +527,7 @@ def project(fit: TailFit, deals: int, best: int, budget_deals: int | None = None
     2800.0
     """
     if not fit.accepted:
-        return Projection(fit, deals, best, budget_deals, rate, workers, target)
+        return Projection(fit, deals, best, budget_deals, rate, workers, target, unit=unit)
     if budget_deals is None and remaining_seconds is not None and rate:
         budget_deals = deals + round(remaining_seconds * rate)
     expected = longest = None
@@ -549,7 +556,17 @@ def project(fit: TailFit, deals: int, best: int, budget_deals: int | None = None
             if budget_deals is not None:
                 chance = -math.expm1(-max(budget_deals - deals, 0) * chance_one)
     return Projection(fit, deals, best, budget_deals, rate, workers, target, expected, longest,
-                      to_target, core_hours, wall, chance, to_range)
+                      to_target, core_hours, wall, chance, to_range, unit)
+
+
+def hours_unit(device: str) -> str:
+    """What a worker of a run on ``device`` is, for the hours a projection quotes: a GPU, or
+    a CPU core (``--device emulate`` runs on the CPU's cores).
+
+    >>> hours_unit("gpu"), hours_unit("cpu"), hours_unit("emulate")
+    ('GPU', 'core', 'core')
+    """
+    return "GPU" if device == "gpu" else "core"
 
 
 # --- For the CLI: a live search, and a run from the log ----------------------------------
@@ -559,7 +576,8 @@ def live_projection(game: str, strategy: str, measure: str, width: int,
                     counts: Mapping[int, int], deals: int, best: int,
                     budget_deals: int | None = None, rate: float | None = None,
                     workers: int = 1, target: int | None = None,
-                    remaining_seconds: float | None = None) -> Projection | None:
+                    remaining_seconds: float | None = None, unit: str = "core"
+                    ) -> Projection | None:
     """The projection of a search in progress, from the histogram it holds in memory (the
     one it saves to the log): None unless the strategy is ``random``. Fast enough for every
     progress line (well under a millisecond for the log's 2,048-bin histograms).
@@ -576,7 +594,8 @@ def live_projection(game: str, strategy: str, measure: str, width: int,
         return None
     _, bins = histogram(get_game(game), measure)
     fit = fit_tail(width, counts, overflow=bins - 1, measure=measure)
-    return project(fit, deals, best, budget_deals, rate, workers, target, remaining_seconds)
+    return project(fit, deals, best, budget_deals, rate, workers, target, remaining_seconds,
+                   unit)
 
 
 
@@ -609,14 +628,16 @@ def run_projection(log: Any, run: Mapping[str, Any], target: int | None = None,
     remaining = None
     if budget is None and options.get("time"):
         remaining = max(float(options["time"]) - seconds, 0.0)
-    return project(fit, deals, best, budget, rate, workers, target, remaining)
+    return project(fit, deals, best, budget, rate, workers, target, remaining,
+                   hours_unit(options.get("device", "cpu")))
 
 
 def runs_projection(log: Any, runs: list[Mapping[str, Any]], target: int | None = None,
                     measure: str | None = None) -> Projection | None:
     """One projection from several logged runs of one game setting (``records`` per
     setting): their random searches' histograms merged, deals summed, the best of them, the
-    speed per worker of all of them together; no budget (so the 10x and 100x horizons).
+    speed per worker of all of them together (of those on the CPU, if some ran on a GPU and
+    some not: a GPU and a core are no one worker); no budget (so the 10x and 100x horizons).
     None if none of them is a random search; ``ValueError`` if they mix games or settings.
     """
     chosen = [run for run in runs if random_deals(run.get("strategy", ""))]
@@ -630,8 +651,12 @@ def runs_projection(log: Any, runs: list[Mapping[str, Any]], target: int | None 
     _, bins = histogram(game, measure)
     fit = fit_tail(width or 1, counts, overflow=bins - 1, measure=measure)
     deals = sum(int(run["deals"]) for run in chosen)
+    units = [hours_unit(run["options"].get("device", "cpu")) for run in chosen]
+    unit = "core" if "core" in units else "GPU"
+    timed = [run for run, its in zip(chosen, units, strict=True) if its == unit]
     worker_seconds = sum(float(run["seconds"] or 0) * int(run.get("workers") or 1)
-                         for run in chosen)
+                         for run in timed)
+    timed_deals = sum(int(run["deals"]) for run in timed)
     best = max(int((run["checkpoint"].get("best") or {}).get(measure) or 0) for run in chosen)
-    rate = deals / worker_seconds if worker_seconds > 0 else None   # per worker
-    return project(fit, deals, best, None, rate, 1, target)
+    rate = timed_deals / worker_seconds if worker_seconds > 0 else None   # per worker
+    return project(fit, deals, best, None, rate, 1, target, unit=unit)

@@ -180,6 +180,37 @@ def test_runs_projection_merges_the_random_runs_of_a_setting(small_log):
     assert runs_projection(log, runs[1:]) is None   # a climb alone: nothing to project
 
 
+def on_a_gpu(run, deals, seconds):
+    """A logged run as a GPU run of ``deals`` deals in ``seconds`` (one worker) would be."""
+    return {**run, "deals": deals, "seconds": seconds, "workers": 1,
+            "options": {**run["options"], "device": "gpu", "workers": None}}
+
+
+def test_a_gpu_runs_projection_quotes_gpu_hours_at_its_own_rate(small_log):
+    log = RecordLog(small_log)
+    random_run = log.runs()[0]
+    gpu_run = on_a_gpu(random_run, 3 * 10**8, 1.0)
+    p = run_projection(log, gpu_run, target=6000)
+    assert p.rate == 3e8 and p.to_json()["hours_of"] == "GPU"
+    assert "GPU-hours" in p.summary_lines()[-1] and "core-hours" not in p.summary_lines()[-1]
+    assert "GPU-h)" in p.progress_text()
+    assert "core-hours" in run_projection(log, random_run, target=6000).summary_lines()[-1]
+
+
+def test_a_settings_projection_does_not_mix_a_gpus_rate_with_the_cores(small_log):
+    """records' projection of a setting run on a GPU and on the CPU: the rate per worker is
+    the CPU runs' (a GPU and a core are no one worker); of GPU runs alone, the GPUs'."""
+    log = RecordLog(small_log)
+    random_run = log.runs()[0]
+    per_core = random_run["deals"] / (random_run["seconds"] * random_run["workers"])
+    gpu_run = on_a_gpu(random_run, 3 * 10**8, 1.0)
+    mixed = runs_projection(log, [random_run, gpu_run], target=6000)
+    assert mixed.rate == pytest.approx(per_core) and mixed.unit == "core"
+    assert mixed.deals == random_run["deals"] + 3 * 10**8     # the tail: every run's
+    gpus = runs_projection(log, [gpu_run, on_a_gpu(random_run, 10**8, 1.0)], target=6000)
+    assert gpus.rate == pytest.approx(2e8) and "GPU-hours" in gpus.summary_lines()[-1]
+
+
 def test_the_progress_line_shows_what_the_runs_own_tail_predicts(tmp_path):
     from dealsearch.log import RecordLog
     from dealsearch.search.runner import Runner

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..game import Game
 from ..log import Find
-from ..text import count, duration, measures, ranks_text, rate, table
+from ..text import count, counted, duration, measures, ranks_text, rate, table
 
 YOUNG_SECONDS = 10.0   # cycles are printed one by one only this long into the session ...
 CYCLE_LINES = 15       # ... and only this many
@@ -127,6 +127,6 @@ class SearchScreen:
         else:
             lines.append("  best: none (no game ended)")
         if getattr(summary, "checked", None) is not None:
-            lines.append(f"  cross-checked: {count(summary.checked)} chunks replayed on the CPU "
-                         "this session, all equal")
+            lines.append(f"  cross-checked: {counted(summary.checked, 'chunks')} replayed on the "
+                         "CPU this session, all equal")
         return "\n".join(lines)

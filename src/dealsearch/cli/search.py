@@ -204,7 +204,7 @@ def _spec(args: argparse.Namespace) -> SearchSpec:
     except EndlessSpace as error:   # say how long the whole space would take, measured
         sample = SearchSpec.from_json({**options, "deals": 1})
         raise BadOption(str(EndlessSpace(error.total, space_projection(
-            error.total, measure_rate(sample), cores())))) from None
+            error.total, measure_rate(sample), cores(), device=sample.device)))) from None
     except (ValueError, TypeError) as error:
         raise BadOption(str(error)) from None
 

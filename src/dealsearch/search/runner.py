@@ -31,7 +31,7 @@ from ..interrupt import POLL, deferred
 from ..log import Find, ManagedRun, RecordLog
 from ..log.ownership import RENEW_SECONDS, Owner, claim, give_back, let_go
 from ..log.schema import LogWriteFailed
-from ..projection import live_projection
+from ..projection import hours_unit, live_projection
 from ..strategies import Strategy, get_strategy
 from ..text import duration, progress_stream
 from .backends import Backend, LocalBackend
@@ -661,7 +661,8 @@ class Runner:
             state.merged_histograms().get(measure, {}), state.deals,
             state.best[measure] if state.best else 0, spec.deals,
             state.deals / seconds if seconds > 0 else None, spec.worker_count, self.target,
-            None if spec.time is None else max(0.0, spec.time - seconds))
+            None if spec.time is None else max(0.0, spec.time - seconds),
+            hours_unit(spec.device))
         self.projected = projection.progress_text() if projection else ""
         return self.projected
 

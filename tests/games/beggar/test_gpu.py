@@ -578,6 +578,18 @@ def test_a_device_run_cross_checks_chunks_and_says_how_many(capsys, tmp_path) ->
     assert summary["checked_chunks"] == 3       # chunks 0, 2 and 4 of 0..4
 
 
+def test_a_device_runs_summary_on_screen_says_how_many_chunks_were_checked(capsys,
+                                                                            tmp_path) -> None:
+    for deals, checked in (("250000", "2 chunks"), ("100000", "1 chunk")):   # 0 and 2; 0
+        code = main(["search", "random", "--device", "emulate", "--deals", deals, "--seed", "4",
+                     "--workers", "1", "--gpu-check-every", "2", "--quiet", "--db",
+                     str(tmp_path / f"{deals}.sqlite")])
+        assert code == 0
+        out = capsys.readouterr().out.splitlines()
+        assert f"  cross-checked: {checked} replayed on the CPU this session, all equal" in out, \
+            out
+
+
 def test_the_work_plays_each_checked_chunk_alone() -> None:
     work = gpu.Work(998, 2_050, 100, 10, 2048, 4096, check_every=1000)    # chunks 998..1018
     assert work.slices(8) == [(0, 2, False), (2, 3, True), (3, 11, False), (11, 19, False),

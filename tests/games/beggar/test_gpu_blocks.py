@@ -243,12 +243,18 @@ def test_a_device_that_cannot_play_the_block_says_so_in_one_line(capsys, tmp_pat
     assert not (tmp_path / "log.sqlite").exists()
 
 
-def test_a_device_space_too_big_to_finish_is_refused_in_one_line(capsys, tmp_path) -> None:
-    """The projection is measured on the CPU (a traceback before: the device's task)."""
-    code = main(["search", "exhaustive", "--device", "emulate", "--db",
+@pytest.mark.parametrize("device", ["emulate", "gpu"])
+def test_a_device_space_too_big_to_finish_is_refused_in_one_line(capsys, tmp_path,
+                                                                 device) -> None:
+    """The projection is measured on the CPU (a traceback before: the device's task), and
+    says so: no device's rate is known before its run (--device gpu is refused before CuPy
+    is imported, so this needs no GPU)."""
+    code = main(["search", "exhaustive", "--device", device, "--db",
                  str(tmp_path / "log.sqlite")])
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(err) == 1 and "6.54e+20 deals would never end" in err[0], err
+    assert f"would never end (on the CPU, not --device {device}: at " in err[0], err
+    assert "deals/s a core, measured here: " in err[0], err
 
 
 def test_without_cupy_a_gpu_block_is_one_line_and_exit_2(capsys, monkeypatch, tmp_path) -> None:

@@ -17,9 +17,10 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
-from ..commandline.advice import how_to_continue
+from ..commandline.advice import CANNOT_RESUME, how_to_continue
 from ..commandline.options import EXIT_OK, command, open_log
 from ..game import Game, GameError, describe_setting, get_game
+from ..log import LOST
 from ..log.damage import damaged
 from ..log.ownership import describe as describe_owner
 from ..log.ownership import shown_status
@@ -148,6 +149,9 @@ def _text(f: dict[str, Any], then: str) -> str:
              f"{f' ({setting})' if setting else ''}, {counted(f['workers'], 'workers')}"]
     if f["status"] == "stale":
         lines.append(f"  its owner, {describe_owner(f['owner'])}, is gone: {then}")
+    lost = f["strategy"] == LOST   # log recover kept its finds and counts, not its checkpoint
+    if lost:
+        lines.append(f"  {CANNOT_RESUME}")
     budget = []
     if f["budget_deals"] is not None:
         budget.append(f"{count(f['budget_deals'])} deals")
@@ -157,7 +161,8 @@ def _text(f: dict[str, Any], then: str) -> str:
             f"{duration(f['remaining_seconds'])} left of {' or '.join(budget)}"
             if f["remaining_seconds"] is not None else f"budget {' or '.join(budget)}")
     if f["status"] not in ("running", "stale"):
-        left = f"budget {' or '.join(budget)}" if budget else "no budget"
+        left = f"budget {' or '.join(budget)}" if budget else (
+            "its budget was not kept" if lost else "no budget")
     lines.append(f"  {count(f['deals'])} deals in {duration(f['seconds'])} "
                  f"({rate(f['deals'], f['seconds'])}); {left}")
     lines.append(f"  outcomes: {outcomes(f['outcomes'])}")
@@ -169,5 +174,6 @@ def _text(f: dict[str, Any], then: str) -> str:
     # the best is chosen by the run's objective: said when it is not the game's first measure
     by = f" by {f['objective']}" if names and f.get("objective") not in ("", names[0]) else ""
     lines.append(f"  best so far{by}: {measures(best, names)}: {best['deal']}" if best
-                 else f"  best so far{by}: none yet")
+                 else f"  best so far{by}: not kept (dealsearch records lists its finds)"
+                 if lost else f"  best so far{by}: none yet")
     return "\n".join(lines)

@@ -24,7 +24,7 @@ from ..log import LOST
 from ..log.damage import damaged
 from ..log.ownership import describe as describe_owner
 from ..log.ownership import shown_status
-from ..strategies import is_search
+from ..strategies import find_strategy, is_search
 from ..text import count, counted, duration, measures, outcomes, ranks_text, rate
 
 
@@ -83,9 +83,19 @@ def describe(run: dict[str, Any], now: float | None = None) -> dict[str, Any]:
             "workers": run["workers"], "deals": deals, "seconds": round(seconds, 3),
             "deals_per_s": round(per_second, 1), "remaining_seconds": remaining,
             "budget_deals": spec.get("deals"), "budget_seconds": spec.get("time"),
+            "budget_own": _own_budget(run),
             "outcomes": run["outcomes"], "objective": run["objective"],
             "best": run["checkpoint"].get("best"),
             **_played_ranks(run), **_gone_owner(run)}
+
+
+def _own_budget(run: dict[str, Any]) -> list[str]:
+    """The budgets a run's strategy keeps in its settings (the factory's --nodes), in words."""
+    strategy = find_strategy(run["strategy"])
+    settings = run["options"].get("settings")
+    if strategy is None or not isinstance(settings, dict):
+        return []
+    return strategy.budget(settings)
 
 
 def _played_ranks(run: dict[str, Any]) -> dict[str, Any]:
@@ -157,6 +167,7 @@ def _text(f: dict[str, Any], then: str) -> str:
         budget.append(f"{count(f['budget_deals'])} deals")
     if f["budget_seconds"] is not None:
         budget.append(duration(f["budget_seconds"]))
+    budget += f["budget_own"]
     left = ("no budget: runs until stopped" if not budget else
             f"{duration(f['remaining_seconds'])} left of {' or '.join(budget)}"
             if f["remaining_seconds"] is not None else f"budget {' or '.join(budget)}")

@@ -211,11 +211,16 @@ def seed(text: str) -> int:
     return value
 
 
+EMPTY_LOG = "an empty argument is not a log: give a file name, e.g. dealsearch.sqlite"
+
+
 def check_log_path(path: str | Path, must_exist: bool = False) -> None:
     """Raise :class:`BadInput` unless ``path`` can be a log: a SQLite database, an empty file,
     or (unless ``must_exist``) a new file in an existing directory. Checked before any work
     starts, so a bad ``--db`` never leaves workers running or a run half-written.
     """
+    if isinstance(path, str) and not path:   # Path("") is ".", which is no log's name
+        raise BadInput(EMPTY_LOG)
     path = Path(path)
     if str(path) == ":memory:":
         return

@@ -154,10 +154,12 @@ def add_workers_options(parser: argparse.ArgumentParser, what: str = "worker pro
                              "cores: no more games get played, and start-up takes longer)")
 
 
-def check_workers(count: int, oversubscribe: bool) -> None:
-    """Refuse (one line) more local workers than cores, unless ``--oversubscribe``."""
+def check_workers(count: int, oversubscribe: bool, config: str | None = None) -> None:
+    """Refuse (one line) more local workers than cores, unless ``--oversubscribe``; the
+    line names the ``config`` file where the count comes from one."""
     if count > cores() and not oversubscribe:
-        raise BadOption(f"--workers {count} is more than this machine's "
+        what = f"--workers {count}" if config is None else f"workers = {count} (in {config})"
+        raise BadOption(f"{what} is more than this machine's "
                         f"{counted(cores(), 'cores')}: more workers would only share them; add "
                         "--oversubscribe to insist")
 

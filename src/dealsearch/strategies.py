@@ -59,6 +59,12 @@ class Strategy(Protocol):
 
     def __init__(self, spec: Any, checkpoint: dict[str, Any]) -> None: ...
 
+    @classmethod
+    def budget(cls, settings: dict[str, Any]) -> list[str]:
+        """Budgets of its own, set in a run's ``settings`` beside the spec's ``time`` and
+        ``deals``, in words (``500 cycles to expand``), as the start line and ``status``
+        say them."""
+
     @property
     def total_deals(self) -> int | None:
         """Deals the whole run plays, if known (the progress bar's total)."""
@@ -110,6 +116,11 @@ class StrategyDefaults:
             raise ValueError(f"a {cls.name} search takes no settings, not "
                              f"{', '.join(map(str, spec.settings))}")
         return {}
+
+    @classmethod
+    def budget(cls, settings: dict[str, Any]) -> list[str]:
+        """No budget of its own: ``time`` and ``deals`` are the spec's."""
+        return []
 
     @classmethod
     def refuse_unknown(cls, spec: Any) -> None:

@@ -64,6 +64,16 @@ def test_the_install_says_what_a_first_build_costs_and_which_extras_come_later(p
                      r"builds this site", text)
 
 
+@pytest.mark.parametrize("page", ["README.md", "docs/getting-started.md"])
+def test_each_mkdocs_command_shown_names_the_extra_that_installs_it(page: str):
+    """Where a page first shows ``mkdocs``, its sentence says MkDocs comes with the ``test``
+    extra: the Quick start's plain install has no MkDocs."""
+    text = " ".join((ROOT / page).read_text(encoding="utf-8").split())
+    first = text.index("`mkdocs")
+    sentence = text[text.rfind(". ", 0, first) + 2: text.find(". ", first)]
+    assert "`test`" in sentence and "extra" in sentence, sentence
+
+
 def test_the_built_site_is_ignored():
     assert "site/" in (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()
 

@@ -82,6 +82,23 @@ def test_another_applications_sqlite_file_is_refused_and_left_alone(tmp_path, ca
         "SELECT name FROM sqlite_master")] == ["foo"]
 
 
+@pytest.mark.parametrize("action", [["check"], ["recover", "{dir}/saved.sqlite"]])
+def test_log_check_and_recover_refuse_another_applications_file_in_one_line(
+        tmp_path, capsys, action):
+    """Not "damaged: save the rest with log recover", nor an empty new log "recovered"
+    from it: there is no log in it to check or save."""
+    path = tmp_path / "other.sqlite"
+    before = _foreign(path)
+    argv = ["log", *(a.format(dir=tmp_path) for a in action), "--db", str(path)]
+    capsys.readouterr()
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert not out
+    assert err.splitlines() == [f"dealsearch: error: {path} is not a dealsearch log (an SQLite "
+                                "database of another application): it is left alone"]
+    assert path.read_bytes() == before and not (tmp_path / "saved.sqlite").exists()
+
+
 def test_an_empty_file_is_a_new_log_and_is_marked_as_one(tmp_path, capsys):
     path = tmp_path / "empty.sqlite"
     path.touch()

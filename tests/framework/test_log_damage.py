@@ -225,14 +225,18 @@ def test_before_writing_only_the_rows_the_run_touches_are_checked(sound_log, log
     assert status == 1 and f"{log_copy}: finds row 1: details is not JSON" in out.splitlines()[0]
 
 
-def test_a_log_whose_pages_sqlite_cannot_read_is_never_written(log_copy, capsys):
+@pytest.mark.parametrize("writer", [
+    ["search", "random", "--deals", "500", "--seed", "3"],
+    ["factory", "--nodes", "1", "--width", "1", "--samples", "16"],
+    ["reverse", "--along", "--tricks", "1", DEAL],
+], ids=["search", "factory", "reverse"])
+def test_a_log_whose_pages_sqlite_cannot_read_is_never_written(log_copy, capsys, writer):
     data = bytearray(log_copy.read_bytes())
     page = 4096
     data[2 * page: 2 * page + 16] = b"\xff" * 16   # a page header: SQLite's integrity check sees it
     log_copy.write_bytes(bytes(data))
     before = log_copy.read_bytes()
-    status, _, err = run(capsys, "search", "random", "--deals", "500", "--seed", "3",
-                         "--workers", "1", "--quiet", "--db", str(log_copy))
+    status, _, err = run(capsys, *writer, "--workers", "1", "--quiet", "--db", str(log_copy))
     assert status == 1 and len(err) == 1 and "integrity check" in err[0]
     assert log_copy.read_bytes() == before
 

@@ -88,3 +88,33 @@ def test_bench_takes_zero_workers_for_every_core_as_search_does(capsys):
     assert main(["bench", "--workers", "0", "--deals", "2000", "--json"]) == 0
     assert f'"workers": {cores()}' in capsys.readouterr().out
 
+
+
+@pytest.mark.parametrize("argv", [["records", "--db", ""], ["status", "--db", ""],
+                                  ["search", "random", "--deals", "10", "--db", ""],
+                                  ["log", "check", "--db", ""]])
+def test_an_empty_log_argument_is_not_taken_for_the_current_directory(capsys, argv):
+    line = one_line(capsys, *argv)
+    assert line.endswith("an empty argument is not a log: give a file name, e.g. "
+                         "dealsearch.sqlite") and "directory" not in line, line
+
+
+def test_an_empty_recover_target_is_named(tmp_path, capsys):
+    db = str(tmp_path / "log.sqlite")
+    assert main(["search", "random", "--deals", "1000", "--workers", "1", "--quiet", "--json",
+                 "--db", db]) == 0
+    line = one_line(capsys, "log", "recover", "--db", db, "")
+    assert line.endswith("an empty argument is not a log: give a file name, e.g. "
+                         "dealsearch.sqlite"), line
+
+
+def test_an_empty_report_directory_is_refused_not_the_current_one_filled(
+        tmp_path, capsys, monkeypatch):
+    db = str(tmp_path / "log.sqlite")
+    assert main(["search", "random", "--deals", "1000", "--workers", "1", "--quiet", "--json",
+                 "--db", db]) == 0
+    monkeypatch.chdir(tmp_path)
+    line = one_line(capsys, "report", "--db", db, "--out", "")
+    assert line.endswith("argument --out: an empty argument is not a directory: give a name, "
+                         "e.g. --out report"), line
+    assert not (tmp_path / "index.html").exists()

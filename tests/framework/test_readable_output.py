@@ -75,3 +75,14 @@ def test_the_factory_formats_its_numbers_like_every_command(tmp_path, capsys):
     assert played and "," in played.group(1), last
     # text.duration: "0.6 s", and "1 s" where the tenths are 0 (a fast machine's run)
     assert re.match(r"\d+(\.\d)? s, ", last), last
+
+
+def test_a_factory_runs_node_budget_is_said_at_the_start_and_by_status(tmp_path, capsys):
+    """``--nodes`` is the factory's budget (a setting of its strategy): said as a search's is,
+    never "no budget"."""
+    db = str(tmp_path / "log.sqlite")
+    first = out(capsys, "factory", "--nodes", "5", "--time", "10m", "--workers", "1", "--db",
+                db).splitlines()[0]
+    assert "; budget 10 min or 5 cycles to expand, whichever comes first; log " in first, first
+    listing = out(capsys, "status", "--all", "--db", db)
+    assert "; budget 10 min or 5 cycles to expand" in listing and "no budget" not in listing

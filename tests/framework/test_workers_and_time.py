@@ -73,3 +73,17 @@ def test_the_time_budget_ends_the_run_though_tasks_still_run(tmp_path: Path) -> 
     assert summaries, "the run waited for its tasks past its --time budget"
     assert summaries[0].status == "done"
     assert backend.closed == [False], "the tasks still running must be stopped"
+
+
+def test_a_campaign_files_worker_count_is_named_as_the_file_writes_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """No --workers was typed: the line names the file's ``workers``, not an option."""
+    campaign = tmp_path / "campaign.toml"
+    campaign.write_text(f'strategy = "random"\ndeals = 1000\nworkers = {cores() + 1}\n',
+                        encoding="utf-8")
+    db = tmp_path / "log.sqlite"
+    assert main(["search", "--config", str(campaign), "--db", str(db)]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert f"workers = {cores() + 1} (in {campaign}) is more than this machine's" in line, line
+    assert "--workers" not in line and line.endswith("add --oversubscribe to insist")
+    assert not db.exists()

@@ -7,10 +7,10 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from ..commandline.options import EXIT_OK, Parser, check_log_path, examples, shared
+from ..commandline.options import EMPTY_LOG, EXIT_OK, Parser, check_log_path, examples, shared
 from ..errors import BadOption, DamagedLog
 from ..game import Game
-from ..log.check import read_log
+from ..log.check import read_log, refuse_foreign
 from ..log.recover import recover
 from ..text import counted
 
@@ -51,6 +51,7 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     """``dealsearch log check`` or ``dealsearch log recover``."""
     check_log_path(args.db, must_exist=True)
+    refuse_foreign(args.db)   # another application's database: left alone, as everywhere
     if args.action == "check":
         return _check(args.db)
     return _recover(args.db, args.out)
@@ -70,6 +71,8 @@ def _check(db: str) -> int:
 
 
 def _recover(db: str, out: str) -> int:
+    if not out:   # Path("") is ".", which exists
+        raise BadOption(EMPTY_LOG)
     target = Path(out)
     if target.exists() or Path(f"{out}-wal").exists():
         raise BadOption(f"{out} exists: recover writes a new log")

@@ -22,9 +22,18 @@ def add_parser(commands: Any, game: Game) -> argparse.ArgumentParser:
         options=["db", "game", "target"])
     report.add_argument("--run", type=positive_int, action="append", metavar="ID",
                         help="a run to draw (repeatable; default: every run)")
-    report.add_argument("--out", type=Path, required=True, metavar="DIR",
+    report.add_argument("--out", type=_directory, required=True, metavar="DIR",
                         help="directory for index.html and the PNGs")
     return report
+
+
+def _directory(text: str) -> Path:
+    """--out: a directory's name (Path("") is the current directory, which the report would
+    fill with its files unasked)."""
+    if not text:
+        raise argparse.ArgumentTypeError("an empty argument is not a directory: give a name, "
+                                         "e.g. --out report")
+    return Path(text)
 
 
 def run(args: argparse.Namespace) -> int:

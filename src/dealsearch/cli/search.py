@@ -259,7 +259,8 @@ def _search(args: argparse.Namespace) -> int:
     else:
         spec = _spec(args)
         if args.scheduler is None:   # a cluster's machines may have more cores than this one
-            check_workers(spec.worker_count, args.oversubscribe)
+            check_workers(spec.worker_count, args.oversubscribe,
+                          args.config if args.workers is None else None)
 
     screen = SearchScreen(spec.plugin, tqdm.write, objective=spec.objective)
 

@@ -17,13 +17,14 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
-from ..commandline.advice import how_to_continue
+from ..commandline.advice import CANNOT_RESUME, how_to_continue
 from ..commandline.options import EXIT_OK, command, open_log
 from ..game import Game, GameError, describe_setting, get_game
+from ..log import LOST
 from ..log.damage import damaged
 from ..log.ownership import describe as describe_owner
 from ..log.ownership import shown_status
-from ..strategies import is_search
+from ..strategies import find_strategy, is_search
 from ..text import count, counted, duration, measures, outcomes, ranks_text, rate
 
 
@@ -82,9 +83,19 @@ def describe(run: dict[str, Any], now: float | None = None) -> dict[str, Any]:
             "workers": run["workers"], "deals": deals, "seconds": round(seconds, 3),
             "deals_per_s": round(per_second, 1), "remaining_seconds": remaining,
             "budget_deals": spec.get("deals"), "budget_seconds": spec.get("time"),
+            "budget_own": _own_budget(run),
             "outcomes": run["outcomes"], "objective": run["objective"],
             "best": run["checkpoint"].get("best"),
             **_played_ranks(run), **_gone_owner(run)}
+
+
+def _own_budget(run: dict[str, Any]) -> list[str]:
+    """The budgets a run's strategy keeps in its settings (the factory's --nodes), in words."""
+    strategy = find_strategy(run["strategy"])
+    settings = run["options"].get("settings")
+    if strategy is None or not isinstance(settings, dict):
+        return []
+    return strategy.budget(settings)
 
 
 def _played_ranks(run: dict[str, Any]) -> dict[str, Any]:
@@ -148,16 +159,21 @@ def _text(f: dict[str, Any], then: str) -> str:
              f"{f' ({setting})' if setting else ''}, {counted(f['workers'], 'workers')}"]
     if f["status"] == "stale":
         lines.append(f"  its owner, {describe_owner(f['owner'])}, is gone: {then}")
+    lost = f["strategy"] == LOST   # log recover kept its finds and counts, not its checkpoint
+    if lost:
+        lines.append(f"  {CANNOT_RESUME}")
     budget = []
     if f["budget_deals"] is not None:
         budget.append(f"{count(f['budget_deals'])} deals")
     if f["budget_seconds"] is not None:
         budget.append(duration(f["budget_seconds"]))
+    budget += f["budget_own"]
     left = ("no budget: runs until stopped" if not budget else
             f"{duration(f['remaining_seconds'])} left of {' or '.join(budget)}"
             if f["remaining_seconds"] is not None else f"budget {' or '.join(budget)}")
     if f["status"] not in ("running", "stale"):
-        left = f"budget {' or '.join(budget)}" if budget else "no budget"
+        left = f"budget {' or '.join(budget)}" if budget else (
+            "its budget was not kept" if lost else "no budget")
     lines.append(f"  {count(f['deals'])} deals in {duration(f['seconds'])} "
                  f"({rate(f['deals'], f['seconds'])}); {left}")
     lines.append(f"  outcomes: {outcomes(f['outcomes'])}")
@@ -169,5 +185,6 @@ def _text(f: dict[str, Any], then: str) -> str:
     # the best is chosen by the run's objective: said when it is not the game's first measure
     by = f" by {f['objective']}" if names and f.get("objective") not in ("", names[0]) else ""
     lines.append(f"  best so far{by}: {measures(best, names)}: {best['deal']}" if best
-                 else f"  best so far{by}: none yet")
+                 else f"  best so far{by}: not kept (dealsearch records lists its finds)"
+                 if lost else f"  best so far{by}: none yet")
     return "\n".join(lines)

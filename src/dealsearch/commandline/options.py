@@ -156,10 +156,12 @@ def add_workers_options(parser: argparse.ArgumentParser, what: str = "worker pro
                              "cores: no more games get played, and start-up takes longer)")
 
 
-def check_workers(count: int, oversubscribe: bool) -> None:
-    """Refuse (one line) more local workers than cores, unless ``--oversubscribe``."""
+def check_workers(count: int, oversubscribe: bool, config: str | None = None) -> None:
+    """Refuse (one line) more local workers than cores, unless ``--oversubscribe``; the
+    line names the ``config`` file where the count comes from one."""
     if count > cores() and not oversubscribe:
-        raise BadOption(f"--workers {count} is more than this machine's "
+        what = f"--workers {count}" if config is None else f"workers = {count} (in {config})"
+        raise BadOption(f"{what} is more than this machine's "
                         f"{counted(cores(), 'cores')}: more workers would only share them; add "
                         "--oversubscribe to insist")
 
@@ -213,11 +215,16 @@ def seed(text: str) -> int:
     return value
 
 
+EMPTY_LOG = "an empty argument is not a log: give a file name, e.g. dealsearch.sqlite"
+
+
 def check_log_path(path: str | Path, must_exist: bool = False) -> None:
     """Raise :class:`BadInput` unless ``path`` can be a log: a SQLite database, an empty file,
     or (unless ``must_exist``) a new file in an existing directory. Checked before any work
     starts, so a bad ``--db`` never leaves workers running or a run half-written.
     """
+    if isinstance(path, str) and not path:   # Path("") is ".", which is no log's name
+        raise BadInput(EMPTY_LOG)
     path = Path(path)
     if str(path) == ":memory:":
         return

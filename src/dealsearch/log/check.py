@@ -191,6 +191,28 @@ def _identity(db: sqlite3.Connection, path: str) -> Problem | None:
     return Problem("it is an empty database, not a log") if kind == "new" else None
 
 
+def refuse_foreign(path: str | Path) -> None:
+    """Raise :class:`LogError` (one line, exit 2, as every command says it) if the file is
+    another application's SQLite database: not a log's application id, and none of a log's
+    tables. There is no damage in it to name and nothing of a log to save. A log whose
+    header is damaged still names its tables, and a file SQLite cannot read is the check's
+    to report: both pass."""
+    if Path(path).stat().st_size == 0:
+        return
+    try:
+        db = open_damaged(path)
+        try:
+            application = db.execute("PRAGMA application_id").fetchone()[0]
+            names = {str(name) for (name,) in db.execute("SELECT name FROM sqlite_master")}
+        finally:
+            db.close()
+    except READ_ERRORS:
+        return
+    if application != APPLICATION_ID and names and not names & set(TABLES):
+        raise LogError(f"{path} is not a dealsearch log (an SQLite database of another "
+                       f"application): it is left alone")
+
+
 def readable_tables(db: sqlite3.Connection, problems: list[Problem]) -> list[str]:
     """This release's tables on ``db`` that can be read: a table, not a view, with every
     column of this release, none of them generated. Each table that cannot be read is noted

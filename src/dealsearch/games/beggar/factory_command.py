@@ -161,6 +161,14 @@ def _spec(args: argparse.Namespace) -> SearchSpec:
                       settings=settings)
 
 
+def _budget(spec: SearchSpec) -> str:
+    """``2 min or 500 cycles to expand, whichever comes first``, as search's start line says
+    its budget."""
+    parts = [*([duration_text(spec.time)] if spec.time is not None else []),
+             *FactoryStrategy.budget(spec.settings)]
+    return " or ".join(parts) + (", whichever comes first" if len(parts) > 1 else "")
+
+
 def run(args: argparse.Namespace) -> int:
     """``dealsearch factory``; a closed standard output or error never stops it: the run goes
     on to its budget writing to the log."""
@@ -191,7 +199,8 @@ def _factory(args: argparse.Namespace) -> int:
             action = "resuming" if args.resume else "starting"
             print(f"{action} run {runner.run_id}: factory, {rules.name} rules, "
                   f"{options.players} players, {backend.describe()}, seed {spec.seed}, "
-                  f"width {spec.settings['width']}; log {args.db}", flush=True)
+                  f"width {spec.settings['width']}; budget {_budget(spec)}; log {args.db}",
+                  flush=True)
 
     def on_find(find: Find) -> None:   # committed: one line per whole-deck cycle
         strategy = runs[0].strategy

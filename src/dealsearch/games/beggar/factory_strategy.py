@@ -20,7 +20,7 @@ from dataclasses import fields
 from typing import Any, cast
 
 from ...plugin import GameResult
-from ...plugin.commands import Report, SearchSpec, StrategyDefaults, Task
+from ...plugin.commands import Report, SearchSpec, StrategyDefaults, Task, count
 from .catalogue import key_id
 from .engine import play
 from .factory_run import Child, Factory, Node, Settings, expand_node
@@ -61,6 +61,12 @@ class FactoryStrategy(StrategyDefaults):
         self.waiting: list[Task] = []       # ... those not handed out yet
         self.reports: dict[int, Report] = {}  # ... those reported
         self.whole: dict[str, Child] = {}   # cycles found, by state, until the command tells
+
+    @classmethod
+    def budget(cls, settings: dict[str, Any]) -> list[str]:
+        """``--nodes``: the cycles to expand."""
+        nodes = settings.get("max_nodes")
+        return [] if nodes is None else [f"{count(nodes)} cycles to expand"]
 
     @classmethod
     def settle(cls, spec: SearchSpec) -> dict[str, Any]:

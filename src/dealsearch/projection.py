@@ -520,7 +520,6 @@ def project(fit: TailFit, deals: int, best: int, budget_deals: int | None = None
     ``unit``: see :func:`hours_unit`). With a rejected fit only the reason is given.
 
     >>> import math
-    >>> from dealsearch.commandline.options import DEFAULT_GAME
     >>> c = {b: round(1e5 * (math.exp(-b / 20) - math.exp(-(b + 1) / 20))) for b in range(400)}
     >>> p = project(fit_tail(10, c, measure="cards"), deals=10**5, best=2400, budget_deals=10**6)
     >>> round(p.expected_longest, -2)

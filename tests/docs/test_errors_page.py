@@ -51,6 +51,7 @@ COMMANDS = {
     "an empty argument is not a log": ["records", "--db", ""],
     "an empty argument is not a directory": ["report", "--out", ""],
     "not '|'": ["verify", RECORD.replace("/", "|")],
+    "one deal's hands": ["verify", *RECORD.split("/")],
     "are for a tls:// --scheduler": ["search", "random", "--tls-cert", "cert.pem"],
     "--dashboard is for": ["search", "random", "--dashboard"],
 }

@@ -33,6 +33,13 @@ def test_a_bar_between_hands_is_named(capsys):
     assert "unrecognized" not in line and "separated by '/', not '|'" in line
 
 
+def test_hands_given_as_separate_arguments_are_one_line_showing_the_deal(capsys):
+    """Hands typed with a space between them are split by the shell: one line, not an error
+    per hand, and it shows the one argument meant."""
+    line = one_line(capsys, "verify", *RECORD.split("/"))
+    assert "2 arguments that are one deal's hands" in line and repr(RECORD) in line
+
+
 def test_an_option_of_another_game_names_the_game(capsys):
     line = one_line(capsys, "search", "--game", "durak", "--rules", "italian")
     assert line.endswith("--rules is not an option of search --game durak: it is beggar's "

@@ -16,7 +16,8 @@ from ..commandline.options import (
     whole_number,
 )
 from ..errors import BadInput, BadOption
-from ..game import Game, GameError, PublishedRecords, Reference, get_game
+from ..game import Game, GameError, GameOptions, PublishedRecords, Reference, get_game
+from ..text import quoted
 from .deals import deal_numbering, deal_texts, not_a_deal
 
 
@@ -62,6 +63,10 @@ def run(args: argparse.Namespace) -> int:
         return _verify_known(game, args)
     if not args.deals and not args.rank:
         raise BadOption("verify needs a deal, '-' or a file of deals (or --rank N, --known)")
+    together = _one_deal_apart(game, args.deals, options)
+    if together is not None:
+        raise BadInput(f"{len(args.deals)} arguments that are one deal's hands: give the deal as "
+                       f"one argument, {quoted(together, 80)}")
     deals = None
     if args.rank or args.show_rank:
         deals = deal_numbering(game, options)
@@ -86,6 +91,23 @@ def run(args: argparse.Namespace) -> int:
             # --json: stdout holds JSON lines only, so the trace goes to stderr.
             _print_trace(game, text, options, sys.stderr if args.json else sys.stdout)
     return status
+
+
+def _one_deal_apart(game: Game, texts: list[str], options: GameOptions) -> str | None:
+    """The deal (canonical) that several arguments make together when none is a deal alone:
+    hands typed with spaces between them, unquoted, which the shell splits. None otherwise."""
+    if not 2 <= len(texts) <= 8 or "-" in texts:
+        return None
+    for text in texts:
+        try:
+            game.parse(text, options)
+            return None
+        except GameError:
+            pass
+    try:
+        return game.format(game.parse(" ".join(texts), options), options)
+    except GameError:
+        return None
 
 
 def _deal_of_rank(deals: Any, number: int) -> Any:

@@ -86,3 +86,6 @@ def test_a_factory_runs_node_budget_is_said_at_the_start_and_by_status(tmp_path,
     assert "; budget 10 min or 5 cycles to expand, whichever comes first; log " in first, first
     listing = out(capsys, "status", "--all", "--db", db)
     assert "; budget 10 min or 5 cycles to expand" in listing and "no budget" not in listing
+    # it counts no outcomes and keeps no best game: status says where its finds are instead
+    assert "outcomes:" not in listing and "best so far" not in listing, listing
+    assert f"dealsearch records --run 1 --db {db} lists what it found" in listing, listing

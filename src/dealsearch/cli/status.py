@@ -24,7 +24,7 @@ from ..log import LOST
 from ..log.damage import damaged
 from ..log.ownership import describe as describe_owner
 from ..log.ownership import shown_status
-from ..strategies import find_strategy, is_search
+from ..strategies import counts_games, find_strategy, is_search
 from ..text import count, counted, duration, measures, outcomes, ranks_text, rate
 
 
@@ -139,14 +139,15 @@ def _show(args: argparse.Namespace, runs: list[dict[str, Any]], last: float | No
               " (dealsearch status --all lists every run)"))
         return EXIT_OK
     for f, then in zip(figures, advice, strict=True):
-        print(_text(f, then))
+        print(_text(f, then, args.db))
     if last is not None and any(f["status"] == "running" for f in figures):
         print(f"the log was last written {duration(time.time() - last)} ago")
     return EXIT_OK
 
 
-def _text(f: dict[str, Any], then: str) -> str:
-    """A run's figures as a few plain lines (``then``: how to continue it, if it is stale)."""
+def _text(f: dict[str, Any], then: str, db: str) -> str:
+    """A run's figures as a few plain lines (``then``: how to continue it, if it is stale;
+    ``db``: the log, for the command that lists a run's finds)."""
     try:
         game: Game | None = get_game(f["game"])
     except GameError:  # a run of a game this installation does not have
@@ -176,6 +177,10 @@ def _text(f: dict[str, Any], then: str) -> str:
             "its budget was not kept" if lost else "no budget")
     lines.append(f"  {count(f['deals'])} deals in {duration(f['seconds'])} "
                  f"({rate(f['deals'], f['seconds'])}); {left}")
+    if not lost and not counts_games(f["strategy"]):   # e.g. the factory: its finds only
+        lines.append(f"  a {f['strategy']} run keeps no outcomes nor a best game: "
+                     f"dealsearch records --run {f['run_id']} --db {db} lists what it found")
+        return "\n".join(lines)
     lines.append(f"  outcomes: {outcomes(f['outcomes'])}")
     if "ranks_played" in f:
         block = f" of the block {ranks_text([f['ranks']])}" if f["ranks"] else ""

@@ -95,6 +95,17 @@ CRAFTED = {
         "deal is longer than"),
     "an infinite number of seconds": ("UPDATE runs SET seconds = 1e999",
                                       "seconds is not a finite number"),
+    # status and report reckon the time left from the budget
+    "a budget of deals that is no count": (
+        "UPDATE runs SET options = json_set(options, '$.deals', 'lots')",
+        "options deals is not a count of deals"),
+    "a time budget that is no number": (
+        "UPDATE runs SET options = json_set(options, '$.time', 'long')",
+        "options time is not a number of seconds"),
+    # a figure's axis cannot hold it as a float
+    "a measure of 4,001 digits": (
+        "UPDATE finds SET measures = json_set(measures, '$.cards', json('1' ||"
+        " printf('%.4000c', '0'))) WHERE id = 1", "measures holds something other than whole"),
 }
 
 
@@ -118,8 +129,11 @@ def test_a_crafted_row_is_left_out_and_named_by_every_reader(log, capsys, name):
 
 @pytest.mark.parametrize("name", ["a bin a trillion lengths out", "a bin width of 0",
                                   "a bin width of 10^18",
-                                  "JSON nested 100,000 deep in a histogram"])
-def test_a_report_of_a_crafted_histogram_is_one_line(log, tmp_path, capsys, name):
+                                  "JSON nested 100,000 deep in a histogram",
+                                  "a budget of deals that is no count",
+                                  "a time budget that is no number",
+                                  "a measure of 4,001 digits"])
+def test_a_report_of_a_crafted_row_is_one_line(log, tmp_path, capsys, name):
     pytest.importorskip("matplotlib")
     craft(log, CRAFTED[name][0])
     status, err = one_line(capsys, "report", "--db", str(log), "--out", str(tmp_path / "r"))

@@ -89,6 +89,26 @@ def is_count(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < _INT64
 
 
+def is_integer(value: Any) -> bool:
+    """A whole number SQLite can hold (64 bits, signed): a find's measure, which finds are
+    ranked by in ``find_measures`` (JSON's ``true`` is not one)."""
+    return isinstance(value, int) and not isinstance(value, bool) and -_INT64 <= value < _INT64
+
+
+def budget_problems(options: dict[str, Any]) -> list[str]:
+    """What is wrong with a run's budget (``deals``, ``time``), which ``status`` and
+    ``report`` reckon its time left by: each absent, or a count of deals and a finite number
+    of seconds from 0. (A resumed run's whole spec is checked as a new run's.)"""
+    problems = []
+    deals, seconds = options.get("deals"), options.get("time")
+    if deals is not None and not is_count(deals):
+        problems.append("deals is not a count of deals")
+    if seconds is not None and not (isinstance(seconds, int | float) and not isinstance(
+            seconds, bool) and math.isfinite(seconds) and seconds >= 0):
+        problems.append("time is not a number of seconds")
+    return problems
+
+
 def is_rank(value: Any) -> bool:
     """A deal's rank: a whole number from 0, of up to 30 digits (the command line's most): a
     52-card deck's ranks pass 2**63 (JSON holds them; only counts go into SQLite integers)."""
@@ -190,6 +210,7 @@ def _values(table: str, v: dict[str, Any], json_: dict[str, Any]) -> list[str]:
         objective = json_.get("options", {}).get("objective")
         if objective is not None and not isinstance(objective, str):
             problems.append("options objective is not the name of a measure")
+        problems.extend(f"options {p}" for p in budget_problems(json_.get("options", {})))
     elif table in ("finds", "cycles"):
         if table == "finds" and v.get("seconds", 0) < 0:
             problems.append("seconds is negative")
@@ -203,9 +224,9 @@ def _values(table: str, v: dict[str, Any], json_: dict[str, Any]) -> list[str]:
             problems.append("a cycle without its entry and period")
         for name in ("measures", "entry", "period"):
             measures = json_.get(name) or {}
-            if not all(isinstance(n, int) and not isinstance(n, bool)
-                       for n in measures.values()):
-                problems.append(f"{name} holds something other than whole numbers")
+            if not all(is_integer(n) for n in measures.values()):
+                problems.append(f"{name} holds something other than whole numbers (of up "
+                                "to 64 bits)")
             elif problem := measures_problem(v.get("game"), measures):
                 problems.append(f"{name} {problem}")
     elif table == "samples":

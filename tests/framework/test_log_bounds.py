@@ -88,6 +88,9 @@ CRAFTED = {
     "an owner's pid over 2^31": (
         "INSERT INTO owners VALUES (1, 't', 1099511627776, 'h', NULL, 0, 0)",
         "pid is not a process id"),
+    "an owner since a time past any calendar": (
+        "INSERT INTO owners VALUES (1, 't', 4242, 'h', NULL, 1e308, 1e308)",
+        "since is not a time from 1970 to 9999"),
     "an owner's pid as text": (
         "INSERT INTO owners VALUES (1, 't', 'forty', 'h', NULL, 0, 0)", "pid is text"),
     "a text of 100,000 characters": (
@@ -143,6 +146,7 @@ def test_a_report_of_a_crafted_row_is_one_line(log, tmp_path, capsys, name):
 @pytest.mark.parametrize("name", ["a checkpoint's chunks that are not counts",
                                   "a checkpoint listing a span of 10^18 chunks",
                                   "an owner's pid over 2^31", "an owner's pid as text",
+                                  "an owner since a time past any calendar",
                                   "JSON nested 100,000 deep in a run"])
 def test_resume_of_a_crafted_run_is_one_line_and_writes_nothing(log, capsys, name):
     craft(log, CRAFTED[name][0])

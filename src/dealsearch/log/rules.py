@@ -28,6 +28,7 @@ MAX_DEPTH = 16         # nesting of a JSON value (a log of this release nests 4 
 MAX_BINS = 1 << 16     # bins of a histogram (a game bins its measures in 4,096 by default)
 MAX_BIN_WIDTH = 1 << 20
 MAX_PID = 2 ** 31 - 1
+MAX_TIME = 253_402_300_799   # Unix time of the last second of 9999: a date a reader can show
 MAX_CHUNKS_LISTED = 1 << 16   # chunks a checkpoint lists as done out of order
 _INT64 = 2 ** 63
 STATUSES = ("running", "done", "interrupted", "failed")
@@ -243,8 +244,11 @@ def _values(table: str, v: dict[str, Any], json_: dict[str, Any]) -> list[str]:
                 for key, n in counts.items()):
             problems.append(f"counts is not a histogram ({{bin: count}}, bins 0 to "
                             f"{MAX_BINS - 1})")
-    elif table == "owners" and "pid" in v and not 0 < v["pid"] <= MAX_PID:
-        problems.append(f"pid is not a process id (1 to {MAX_PID:,})")
+    elif table == "owners":
+        if "pid" in v and not 0 < v["pid"] <= MAX_PID:
+            problems.append(f"pid is not a process id (1 to {MAX_PID:,})")
+        if "since" in v and not 0 <= v["since"] <= MAX_TIME:   # shown as a date
+            problems.append("since is not a time from 1970 to 9999")
     return problems
 
 

@@ -91,6 +91,18 @@ def test_a_run_whose_columns_disagree_with_its_search_is_refused_unplayed(
     assert deals_played(interrupted) == before
 
 
+def test_a_run_whose_game_options_disagree_with_its_search_is_refused_unplayed(
+        interrupted, capsys):
+    before = deals_played(interrupted)   # readers describe its setting by these options
+    plant(interrupted, "UPDATE runs SET game_options = json_set(game_options, '$.max_turns', "
+                       "1000000000) WHERE id = 1")
+    status, out, err = resume(interrupted, capsys)
+    assert status == 2 and not out
+    assert err == ("dealsearch: error: run 1 cannot be resumed: the game options logged with "
+                   f"it are not those of its search ({KEY})\n")
+    assert deals_played(interrupted) == before
+
+
 @pytest.mark.parametrize(("field", "value", "says"), [
     ("workers", 100_000, "workers must be 1 to 4096"),
     ("workers", True, "workers must be a whole number, not True"),

@@ -13,6 +13,7 @@ its status into the exit status and the line that says how to go on.
 from __future__ import annotations
 
 import argparse
+import json
 import shlex
 import sqlite3
 import sys
@@ -80,6 +81,10 @@ def logged_spec(run: dict[str, Any], run_id: int, changes: dict[str, Any] | None
         raise BadOption(f"run {run_id} cannot be resumed: it is logged as a run of "
                         f"{run['game']} ({run['options_key'] or 'its defaults'}), but its "
                         f"search is of {spec.game} ({spec.options.key() or 'its defaults'})")
+    # what readers describe the run's setting by: as the run wrote it (JSON, so lists)
+    if run["game_options"] != json.loads(json.dumps(spec.options.to_json())):
+        raise BadOption(f"run {run_id} cannot be resumed: the game options logged with it are "
+                        f"not those of its search ({spec.options.key() or 'its defaults'})")
     return spec
 
 

@@ -31,6 +31,14 @@ def test_a_device_is_not_read_as_a_file_of_deals():
     assert done.stderr == "dealsearch: error: /dev/zero is not a regular file of deals\n"
 
 
+def test_a_named_pipe_is_refused_without_waiting_for_a_writer(tmp_path):
+    pipe = tmp_path / "deals"
+    os.mkfifo(pipe)   # nobody ever writes it: opening it to read would wait for ever
+    done = run_cli("verify", str(pipe), timeout=60)
+    assert done.returncode == 2
+    assert done.stderr == f"dealsearch: error: {pipe} is not a regular file of deals\n"
+
+
 def test_a_file_of_deals_over_the_limit_is_refused_unread(tmp_path, capsys):
     big = tmp_path / "deals.txt"
     with open(big, "wb") as file:

@@ -100,3 +100,22 @@ def test_verify_on_any_text_exits_0_1_or_2_with_at_most_one_line(game, text, cap
     err = capsys.readouterr().err
     assert status in (0, 1, 2)
     assert "Traceback" not in err and err.count("\n") == (status != 0)
+
+
+@pytest.mark.parametrize("argv", [["records"], ["status"], ["log", "check"],
+                                  ["report", "--out", "r"], ["search", "random", "--deals", "9"],
+                                  ["search", "--resume", "1"]], ids=" ".join)
+def test_a_log_name_too_long_for_a_file_is_one_line(argv, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    err = one_error(capsys, [*argv, "--db", "x" * 300 + ".sqlite"])
+    assert err == ("dealsearch: error: '" + "x" * 60 + "'... (307 characters) cannot be a log: "
+                   "File name too long\n")
+
+
+def test_a_recovered_log_named_too_long_for_a_file_is_one_line(capsys, tmp_path):
+    log = tmp_path / "log.sqlite"
+    assert main(["search", "random", "--deals", "100", "--workers", "1", "--quiet",
+                 "--db", str(log)]) == 0
+    capsys.readouterr()
+    err = one_error(capsys, ["log", "recover", "--db", str(log), "x" * 300])
+    assert err.endswith("(300 characters) cannot be a log: File name too long\n")

@@ -70,10 +70,9 @@ def _check(db: str) -> int:
 
 
 def _recover(db: str, out: str) -> int:
-    target = Path(out)
-    if target.exists() or Path(f"{out}-wal").exists():
+    check_log_path(out)   # first: a name too long for a file is one line
+    if Path(out).exists() or Path(f"{out}-wal").exists():
         raise BadOption(f"{out} exists: recover writes a new log")
-    check_log_path(out)
     recovery = recover(db, out)
     for line in recovery.left:
         print(f"{db}: {line}")

@@ -47,7 +47,11 @@ def resumable(db: str, run_id: int, command: str) -> dict[str, Any]:
     """The run ``command --resume RUN_ID`` continues, read from a sound log; one line if it
     cannot be (no log, no such run, done, owned by a live process, kept by ``log recover``
     without its checkpoint, or a run of another command)."""
-    if not Path(db).exists():
+    try:
+        missing = not Path(db).exists()
+    except OSError:   # a name too long for a file, say: open_log says so in one line
+        missing = False
+    if missing:
         raise BadLog(f"no run {run_id}: no log at {db}")
     with closing(open_log(db)) as log:
         log.refuse_damage(run_id)   # before its row is read: one line if damaged

@@ -147,6 +147,30 @@ def test_a_locked_log_is_named_locked(tmp_path, monkeypatch, capsys):
     assert len(err) == 1 and "is locked by another process" in err[0], err
 
 
+@pytest.mark.parametrize("argv", [["records"], ["status"], ["log", "check"],
+                                  ["log", "recover", "new.sqlite"], ["report", "--out", "r"],
+                                  ["search", "random", "--deals", "10", "--quiet"]],
+                         ids=" ".join)
+def test_a_log_locked_to_readers_too_is_named_locked_by_every_command(
+        tmp_path, monkeypatch, capsys, argv):
+    import dealsearch.log.schema as schema
+
+    monkeypatch.chdir(tmp_path)
+    RecordLog("log.sqlite").close()
+    holder = sqlite3.connect("log.sqlite", isolation_level=None)
+    holder.execute("PRAGMA locking_mode = EXCLUSIVE")   # no reader gets in either
+    holder.execute("BEGIN EXCLUSIVE")
+    holder.execute("UPDATE runs SET seed = seed")
+    monkeypatch.setattr(schema, "BUSY_TIMEOUT", 0.1)
+    try:
+        assert main([*argv, "--db", "log.sqlite"]) == 2
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and "log.sqlite is locked by another process" in err[0], err
+
+
 def test_a_new_log_appears_on_disk_with_its_tables(tmp_path, monkeypatch):
     """A reader opening the file the moment it appears (``records`` while a search starts)
     finds the tables, in WAL mode; no temporary file is left beside it."""

@@ -5,6 +5,7 @@ gigabyte."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import shutil
 import sqlite3
@@ -244,3 +245,20 @@ def test_the_rank_of_an_exhaustive_find_is_a_rank(exhaustive, tmp_path, capsys):
     out, err = capsys.readouterr()
     assert "41 never-ending deals found by exhaustive search, by rank" in out
     assert f"finds row {find}: details rank is not a rank" in err
+
+
+def test_a_run_of_many_samples_is_read_evenly_spread_first_and_last_kept(log):
+    from dealsearch.log import RecordLog
+    from dealsearch.log.store import MAX_SAMPLES
+
+    craft(log, "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 50000)"
+               " INSERT INTO samples SELECT 1, 1000 + i, i, '{}' FROM n")
+    with closing(sqlite3.connect(log)) as raw:
+        (total,) = raw.execute("SELECT count(*) FROM samples WHERE run_id = 1").fetchone()
+    with RecordLog(log, readonly=True) as read:
+        samples = read.samples(1)
+    assert len(samples) <= MAX_SAMPLES
+    seconds = [s["seconds"] for s in samples]
+    assert seconds == sorted(seconds) and seconds[-1] == 51_000   # the run's last sample
+    planted = [x for x in seconds if x > 1000][:-1]   # whole seconds apart, but the last
+    assert {b - a for a, b in itertools.pairwise(planted)} == {-(-total // MAX_SAMPLES)}

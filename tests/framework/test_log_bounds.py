@@ -262,3 +262,48 @@ def test_a_run_of_many_samples_is_read_evenly_spread_first_and_last_kept(log):
     assert seconds == sorted(seconds) and seconds[-1] == 51_000   # the run's last sample
     planted = [x for x in seconds if x > 1000][:-1]   # whole seconds apart, but the last
     assert {b - a for a, b in itertools.pairwise(planted)} == {-(-total // MAX_SAMPLES)}
+
+
+def test_a_figure_draws_a_strategy_60000_characters_long_cut_short(log, tmp_path,
+                                                                   monkeypatch):
+    pytest.importorskip("matplotlib")
+    from dealsearch import report
+
+    craft(log, "UPDATE runs SET strategy = printf('%.60000c', 's')")
+    labels: list[str] = []
+    save = report._save
+
+    def looked_at(fig, path):   # each figure's legend and bar names, as drawn
+        for ax in fig.axes:
+            labels.extend(ax.get_legend_handles_labels()[1])
+            labels.extend(t.get_text() for t in ax.get_yticklabels())
+        save(fig, path)
+
+    monkeypatch.setattr(report, "_save", looked_at)
+    assert main(["report", "--db", str(log), "--out", str(tmp_path / "r")]) == 0
+    assert any(label.startswith("run 1: sss") for label in labels)
+    assert max(map(len, labels)) <= report.MAX_LABEL
+
+
+def test_a_report_reads_each_run_once_however_many_runs_the_log_holds(log, tmp_path,
+                                                                      monkeypatch):
+    pytest.importorskip("matplotlib")
+    from dealsearch.log import RecordLog
+
+    craft(log, "WITH RECURSIVE n(i) AS (SELECT 2 UNION ALL SELECT i + 1 FROM n WHERE i < 400)"
+               " INSERT INTO runs (id, strategy, options, objective, seed, workers, machine,"
+               " started, status, game) SELECT i, 'random', '{}', 'cards', 1, 1, 'm', 0,"
+               " 'interrupted', 'beggar' FROM n")
+    compared = [0]
+
+    class Row(dict):   # a run as read, counting whole-row comparisons
+        def __eq__(self, other):
+            compared[0] += 1
+            return dict.__eq__(self, other)
+
+        __hash__ = None
+
+    runs = RecordLog.runs
+    monkeypatch.setattr(RecordLog, "runs", lambda self: [Row(r) for r in runs(self)])
+    assert main(["report", "--db", str(log), "--out", str(tmp_path / "r")]) == 0
+    assert compared[0] < 400   # not every run against every other (400 x 400 / 2)

@@ -119,3 +119,10 @@ def test_a_recovered_log_named_too_long_for_a_file_is_one_line(capsys, tmp_path)
     capsys.readouterr()
     err = one_error(capsys, ["log", "recover", "--db", str(log), "x" * 300])
     assert err.endswith("(300 characters) cannot be a log: File name too long\n")
+
+
+@pytest.mark.parametrize("game", ["beggar", "durak"])
+def test_a_game_option_of_5000_digits_is_refused_before_it_is_converted(game, capsys):
+    err = one_error(capsys, ["search", "random", "--game", game, "--players", "9" * 5000])
+    assert err == ("dealsearch: error: argument --players: '" + "9" * 60 + "'... (5,000 "
+                   "characters) is too large\n")

@@ -316,6 +316,8 @@ def _with_default(spec: OptionSpec) -> str:
 
 def _option_type(parse: Any) -> Any:
     def convert(text: str) -> Any:
+        if parse is int:   # its length checked before it is converted (Python's 4,300 digits)
+            return _parse_whole(text)
         try:
             return parse(text)
         except (ValueError, TypeError) as error:

@@ -63,3 +63,8 @@ class RunFailed(DealsearchError):
 
     The run is marked ``failed`` in the log and can be resumed.
     """
+
+
+class OutputFailed(DealsearchError):
+    """Standard output could not be written (the disk of the file it goes to is full): exit
+    status 1. A search goes on without its screen; what it found is in its log."""

@@ -40,13 +40,14 @@ from .projection import (
     run_projection,
 )
 from .strategies import find_strategy, random_deals
-from .text import duration, unit
+from .text import duration, shown, unit
 
 DPI = 100
 FIGURE_SIZE = (900, 500)  # pixels
 MAX_CYCLE_BARS = 15       # cycles drawn
 MAX_CYCLE_ROWS = 50       # cycles listed in the HTML table
 MARKER = 5                # points: every measured point is drawn, a lone one too
+MAX_LABEL = 120           # characters of a figure's label (a legend entry, a bar's name)
 COLOURS = ("#4477aa", "#cc3311", "#228833", "#aa3377", "#ee7733", "#009988", "#bbbbbb")
 FIGURES = ("lengths.png", "best.png", "throughput.png", "records.png", "cycles.png")
 
@@ -171,8 +172,17 @@ def _legend(fig: Any) -> None:
     fig.legend(loc="outside lower center", fontsize="small", ncols=2 if wide else 1)
 
 
+def as_drawn(text: str) -> str:
+    """A text of the log as a figure draws it: control characters as visible escapes
+    (:func:`~dealsearch.text.shown`; drawn as written, each is a missing glyph and a warning),
+    and at most :data:`MAX_LABEL` characters (matplotlib lays out every one, and a log may
+    hold strategies 60,000 characters long)."""
+    text = shown(text)
+    return text if len(text) <= MAX_LABEL else text[:MAX_LABEL - 3] + "..."
+
+
 def _label(run: dict[str, Any]) -> str:
-    return f"run {run['id']}: {run['strategy']}, {setting_text(run)}"
+    return as_drawn(f"run {run['id']}: {run['strategy']}, {setting_text(run)}")
 
 
 def _time_unit(seconds: float) -> tuple[str, float]:
@@ -199,7 +209,7 @@ def draw_lengths(log: RecordLog, runs: list[dict[str, Any]], path: Path, measure
         bins = sorted(g.counts)
         edges = [b * g.width for b in range(bins[0], bins[-1] + 2)]
         ax.stairs([g.counts.get(b, 0) for b in range(bins[0], bins[-1] + 1)], edges,
-                  color=colour, label=f"{g.group.label}: {g.games:,} games")
+                  color=colour, label=as_drawn(f"{g.group.label}: {g.games:,} games"))
         fit = g.fit
         if fit is not None and fit.accepted:
             # The fitted geometric, bin by bin: tail * q**k * (1 - q) games in bin start + k.
@@ -209,10 +219,10 @@ def draw_lengths(log: RecordLog, runs: list[dict[str, Any]], path: Path, measure
             xs = [(start + k + 0.5) * g.width for k in ks]
             ys = [fit.tail_games * q**k * (1 - q) for k in ks]
             keep = [i for i, y in enumerate(ys) if y >= 0.3]
+            tail = as_drawn(f"{g.group.strategy}: exponential tail, e-fold {fit.scale_text} "
+                         f"{measure} (chi-square p = {fit.p_value:.2f})")
             ax.plot([xs[i] for i in keep], [ys[i] for i in keep], color="black", lw=1.5,
-                    ls="--", zorder=3, label=f"{g.group.strategy}: exponential tail, e-fold "
-                                             f"{fit.scale_text} {measure} (chi-square p = "
-                                             f"{fit.p_value:.2f})")
+                    ls="--", zorder=3, label=tail)
     ax.set_yscale("log")
     # Plain numbers: the log scale's own labels are mathtext, which the report turns off.
     ax.yaxis.set_major_formatter(StrMethodFormatter("{x:,.0f}"))
@@ -353,7 +363,7 @@ def draw_records(rows: list[tuple[Any, ...]], path: Path, measure: str,
     fig, ax = _figure()
     colours = ["#bbbbbb" if not who.startswith("run ") else "#228833" for who, *_ in rows]
     # A label per bar: the same finder (or run) may hold several records.
-    labels = [f"{who}: {value:,}" for who, value, *_ in rows]
+    labels = [as_drawn(f"{who}: {value:,}") for who, value, *_ in rows]
     ax.barh(range(len(rows)), [value for _, value, *_ in rows], color=colours)
     ax.set_yticks(range(len(rows)), labels)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
@@ -367,7 +377,8 @@ def draw_records(rows: list[tuple[Any, ...]], path: Path, measure: str,
 def _cycle_label(cycle: dict[str, Any], measures: tuple[str, ...]) -> str:
     period = " / ".join(f"{cycle[f'period_{m}']} {m}" for m in measures)
     last = measures[-1]
-    return f"{cycle['id'][:6]}: period {period}, entry from {cycle[f'entry_{last}']} {last}"
+    return as_drawn(f"{cycle['id'][:6]}: period {period}, entry from {cycle[f'entry_{last}']} "
+                 f"{last}")
 
 
 def cycle_settings(cycles: list[dict[str, Any]]) -> dict[str, str]:
@@ -390,17 +401,17 @@ def cycle_figure(cycles: list[dict[str, Any]], measures: tuple[str, ...]) -> Any
     settings = list(dict.fromkeys(setting_of.values()))   # in the order of their cycles
     colours = dict(zip(settings, itertools.cycle(COLOURS), strict=False))
     if max(c["deals"] for c in cycles) > 1:
-        shown = cycles[:MAX_CYCLE_BARS]
+        bars = cycles[:MAX_CYCLE_BARS]
         for setting in settings:
-            rows = [i for i, c in enumerate(shown) if setting_of[c["id"]] == setting]
+            rows = [i for i, c in enumerate(bars) if setting_of[c["id"]] == setting]
             if rows:
-                ax.barh(rows, [shown[i]["deals"] for i in rows], color=colours[setting],
-                        label=setting)
-        ax.set_yticks(range(len(shown)), [_cycle_label(c, measures) for c in shown],
+                ax.barh(rows, [bars[i]["deals"] for i in rows], color=colours[setting],
+                        label=as_drawn(setting))
+        ax.set_yticks(range(len(bars)), [_cycle_label(c, measures) for c in bars],
                       fontsize="small")
         ax.invert_yaxis()
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        more = f", the {len(shown)} most reached" if len(cycles) > len(shown) else ""
+        more = f", the {len(bars)} most reached" if len(cycles) > len(bars) else ""
         ax.set_title(f"Cycle catalogue: {len(cycles):,} distinct cycles{more}")
         ax.set_xlabel("logged deals that enter the cycle")
     else:
@@ -412,7 +423,7 @@ def cycle_figure(cycles: list[dict[str, Any]], measures: tuple[str, ...]) -> Any
                     periods[c[f"period_{last}"]] = periods.get(c[f"period_{last}"], 0) + 1
             offset = (i - (len(settings) - 1) / 2) * width
             ax.bar([p + offset for p in periods], list(periods.values()), width=width,
-                   color=colours[setting], label=setting)
+                   color=colours[setting], label=as_drawn(setting))
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.yaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_title(f"Cycle catalogue: {len(cycles):,} distinct cycles, each reached by "
@@ -493,7 +504,7 @@ def _write_report(log: RecordLog, run_ids: list[int], out: Path, game: str,
         raise ValueError(f"no run {missing[0]} in the log")
     chosen: list[dict[str, Any]] = [run for run in runs if run is not None
                                     and run["game"] == game]
-    other = [run["id"] for run in runs if run is not None and run not in chosen]
+    other = [run["id"] for run in runs if run is not None and run["game"] != game]
     if other and run_ids:
         raise ValueError(f"run {other[0]} is not a {game} run (add --game)")
     plugin = get_game(game)

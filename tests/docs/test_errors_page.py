@@ -80,6 +80,9 @@ TESTS = {
     "error: cannot write the log dealsearch.sqlite: the disk is full": (
         "framework/test_log_full_disk.py",
         "test_a_full_disk_at_a_new_runs_start_is_one_line_and_no_run"),
+    "cannot write the output: No space left on device": (
+        "framework/test_terminal.py",
+        "test_a_search_whose_output_fills_its_disk_plays_its_budget_and_says_so_in_one_line"),
     "mygame has no trace": ("framework/test_small_game.py",
                             "test_a_core_only_game_searches_and_verifies"),
     "cannot write the log /mnt/ro/log.sqlite": ("framework/test_readers.py",

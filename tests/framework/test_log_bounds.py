@@ -5,6 +5,7 @@ gigabyte."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import shutil
 import sqlite3
@@ -88,6 +89,9 @@ CRAFTED = {
     "an owner's pid over 2^31": (
         "INSERT INTO owners VALUES (1, 't', 1099511627776, 'h', NULL, 0, 0)",
         "pid is not a process id"),
+    "an owner since a time past any calendar": (
+        "INSERT INTO owners VALUES (1, 't', 4242, 'h', NULL, 1e308, 1e308)",
+        "since is not a time from 1970 to 9999"),
     "an owner's pid as text": (
         "INSERT INTO owners VALUES (1, 't', 'forty', 'h', NULL, 0, 0)", "pid is text"),
     "a text of 100,000 characters": (
@@ -95,6 +99,17 @@ CRAFTED = {
         "deal is longer than"),
     "an infinite number of seconds": ("UPDATE runs SET seconds = 1e999",
                                       "seconds is not a finite number"),
+    # status and report reckon the time left from the budget
+    "a budget of deals that is no count": (
+        "UPDATE runs SET options = json_set(options, '$.deals', 'lots')",
+        "options deals is not a count of deals"),
+    "a time budget that is no number": (
+        "UPDATE runs SET options = json_set(options, '$.time', 'long')",
+        "options time is not a number of seconds"),
+    # a figure's axis cannot hold it as a float
+    "a measure of 4,001 digits": (
+        "UPDATE finds SET measures = json_set(measures, '$.cards', json('1' ||"
+        " printf('%.4000c', '0'))) WHERE id = 1", "measures holds something other than whole"),
 }
 
 
@@ -118,8 +133,11 @@ def test_a_crafted_row_is_left_out_and_named_by_every_reader(log, capsys, name):
 
 @pytest.mark.parametrize("name", ["a bin a trillion lengths out", "a bin width of 0",
                                   "a bin width of 10^18",
-                                  "JSON nested 100,000 deep in a histogram"])
-def test_a_report_of_a_crafted_histogram_is_one_line(log, tmp_path, capsys, name):
+                                  "JSON nested 100,000 deep in a histogram",
+                                  "a budget of deals that is no count",
+                                  "a time budget that is no number",
+                                  "a measure of 4,001 digits"])
+def test_a_report_of_a_crafted_row_is_one_line(log, tmp_path, capsys, name):
     pytest.importorskip("matplotlib")
     craft(log, CRAFTED[name][0])
     status, err = one_line(capsys, "report", "--db", str(log), "--out", str(tmp_path / "r"))
@@ -129,6 +147,7 @@ def test_a_report_of_a_crafted_histogram_is_one_line(log, tmp_path, capsys, name
 @pytest.mark.parametrize("name", ["a checkpoint's chunks that are not counts",
                                   "a checkpoint listing a span of 10^18 chunks",
                                   "an owner's pid over 2^31", "an owner's pid as text",
+                                  "an owner since a time past any calendar",
                                   "JSON nested 100,000 deep in a run"])
 def test_resume_of_a_crafted_run_is_one_line_and_writes_nothing(log, capsys, name):
     craft(log, CRAFTED[name][0])
@@ -226,3 +245,65 @@ def test_the_rank_of_an_exhaustive_find_is_a_rank(exhaustive, tmp_path, capsys):
     out, err = capsys.readouterr()
     assert "41 never-ending deals found by exhaustive search, by rank" in out
     assert f"finds row {find}: details rank is not a rank" in err
+
+
+def test_a_run_of_many_samples_is_read_evenly_spread_first_and_last_kept(log):
+    from dealsearch.log import RecordLog
+    from dealsearch.log.store import MAX_SAMPLES
+
+    craft(log, "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 50000)"
+               " INSERT INTO samples SELECT 1, 1000 + i, i, '{}' FROM n")
+    with closing(sqlite3.connect(log)) as raw:
+        (total,) = raw.execute("SELECT count(*) FROM samples WHERE run_id = 1").fetchone()
+    with RecordLog(log, readonly=True) as read:
+        samples = read.samples(1)
+    assert len(samples) <= MAX_SAMPLES
+    seconds = [s["seconds"] for s in samples]
+    assert seconds == sorted(seconds) and seconds[-1] == 51_000   # the run's last sample
+    planted = [x for x in seconds if x > 1000][:-1]   # whole seconds apart, but the last
+    assert {b - a for a, b in itertools.pairwise(planted)} == {-(-total // MAX_SAMPLES)}
+
+
+def test_a_figure_draws_a_strategy_60000_characters_long_cut_short(log, tmp_path,
+                                                                   monkeypatch):
+    pytest.importorskip("matplotlib")
+    from dealsearch import report
+
+    craft(log, "UPDATE runs SET strategy = printf('%.60000c', 's')")
+    labels: list[str] = []
+    save = report._save
+
+    def looked_at(fig, path):   # each figure's legend and bar names, as drawn
+        for ax in fig.axes:
+            labels.extend(ax.get_legend_handles_labels()[1])
+            labels.extend(t.get_text() for t in ax.get_yticklabels())
+        save(fig, path)
+
+    monkeypatch.setattr(report, "_save", looked_at)
+    assert main(["report", "--db", str(log), "--out", str(tmp_path / "r")]) == 0
+    assert any(label.startswith("run 1: sss") for label in labels)
+    assert max(map(len, labels)) <= report.MAX_LABEL
+
+
+def test_a_report_reads_each_run_once_however_many_runs_the_log_holds(log, tmp_path,
+                                                                      monkeypatch):
+    pytest.importorskip("matplotlib")
+    from dealsearch.log import RecordLog
+
+    craft(log, "WITH RECURSIVE n(i) AS (SELECT 2 UNION ALL SELECT i + 1 FROM n WHERE i < 400)"
+               " INSERT INTO runs (id, strategy, options, objective, seed, workers, machine,"
+               " started, status, game) SELECT i, 'random', '{}', 'cards', 1, 1, 'm', 0,"
+               " 'interrupted', 'beggar' FROM n")
+    compared = [0]
+
+    class Row(dict):   # a run as read, counting whole-row comparisons
+        def __eq__(self, other):
+            compared[0] += 1
+            return dict.__eq__(self, other)
+
+        __hash__ = None
+
+    runs = RecordLog.runs
+    monkeypatch.setattr(RecordLog, "runs", lambda self: [Row(r) for r in runs(self)])
+    assert main(["report", "--db", str(log), "--out", str(tmp_path / "r")]) == 0
+    assert compared[0] < 400   # not every run against every other (400 x 400 / 2)

@@ -6,13 +6,16 @@ exactly the run left alone.
 The disk fills as SQLite meets it when the database cannot grow (``PRAGMA max_page_count``,
 or a file system with no block left): from the chosen moment on, every statement that adds a
 row fails with ``SQLITE_FULL``, while one that rewrites a row in place (a run's status) still
-fits. Injected at the connection, so it runs anywhere CI does (no tmpfs, no root).
+fits. Injected at the connection, so it runs anywhere CI does (no tmpfs, no root); and,
+where the machine allows a mount namespace of its own, on a real tmpfs that fills.
 """
 
 from __future__ import annotations
 
 import json
+import shlex
 import sqlite3
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +26,8 @@ from dealsearch.cli import main
 from dealsearch.log import Find, ManagedRun, RecordLog
 from dealsearch.log.schema import LogWriteFailed
 from dealsearch.search import runner as runner_module
+
+from conftest import CLI
 
 SEARCH = ["search", "random", "--deals", "3000000", "--seed", "7", "--workers", "1", "--json",
           "--quiet"]
@@ -245,3 +250,42 @@ def test_a_log_that_cannot_grow_refuses_a_save_whole(tmp_path):
     assert log.finds() == [] and log.run(run_id)["deals"] == 0
     log.set_status(run_id, "failed")
     assert log.run(run_id)["status"] == "failed"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", ["100k", "200k", "260k"])
+def test_a_log_on_a_small_file_system_fails_in_one_line_and_resumes_elsewhere(
+        tmp_path, capsys, left_alone, size):
+    """The same, on a real file system that fills (a tmpfs of ``size``, in a user and mount
+    namespace of its own, where the machine allows one): as small as the log cannot even be
+    made, or fills at a checkpoint mid-run, or holds the whole run."""
+    if subprocess.run(["unshare", "-rm", "true"], capture_output=True).returncode != 0:
+        pytest.skip("cannot mount a small file system here (unshare -rm)")
+    small, saved = tmp_path / "small", tmp_path / "saved"
+    small.mkdir()
+    saved.mkdir()
+    db = small / "log.sqlite"
+    done = subprocess.run(
+        ["unshare", "-rm", "sh", "-c",
+         f"mount -t tmpfs -o size={size} tmpfs {small} && {shlex.join([*CLI, *SEARCH])} "
+         f"--db {db}; status=$?; cp {small}/* {saved}/ 2>/dev/null; exit $status"],
+        capture_output=True, text=True, timeout=300)
+    err = done.stderr.splitlines()
+    assert done.returncode in (0, 1) and len(err) == (done.returncode == 1), err
+    copy = saved / "log.sqlite"
+    runs = []
+    if copy.exists() and copy.stat().st_size:
+        with RecordLog(copy, readonly=True) as log:
+            runs = log.runs()
+    if not runs:   # the log could not take the run's start: no run, and one line says so
+        assert err == [f"dealsearch: error: {FULL.format(db=db)}"]
+        return
+    (run,) = runs
+    *printed, _ = [json.loads(line) for line in done.stdout.splitlines()]
+    assert {find["deal"] for find in printed} <= set(deals(copy))   # every printed find
+    if done.returncode == 1:
+        assert run["status"] == "failed"
+        assert err[0] == (f"dealsearch: error: run 1 failed: {FULL.format(db=db)}; continue "
+                          f"with: dealsearch search --resume 1 --db {db}")
+        assert search(capsys, copy, "search", "--resume", "1", "--quiet", "--json")[0] == 0
+    assert deals(copy) == left_alone

@@ -50,6 +50,35 @@ def test_a_closed_output_never_fails_a_search_it_goes_on_to_its_budget(tmp_path,
     assert "Traceback" not in (tmp_path / "err.txt").read_text()
 
 
+FULL_OUTPUT = "dealsearch: error: cannot write the output: No space left on device"
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full (a full disk) here")
+def test_a_search_whose_output_fills_its_disk_plays_its_budget_and_says_so_in_one_line(
+        tmp_path):
+    db = tmp_path / "log.sqlite"
+    with open("/dev/full", "w") as full:   # every write: ENOSPC, as on a full disk
+        done = subprocess.run([*SEARCH, "--deals", "1000000", "--db", str(db)], timeout=300,
+                              stdout=full, stderr=subprocess.PIPE, text=True)
+    assert done.returncode == 1
+    assert done.stderr == (f"{FULL_OUTPUT}: the run went on without it, and its finds are in "
+                           "the log (dealsearch records)\n")
+    assert status(db) == ("done", 1_000_000)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full (a full disk) here")
+@pytest.mark.parametrize("argv", [["records", "--all"], ["records", "--csv"],
+                                  ["status", "--all"], ["log", "check"]], ids=" ".join)
+def test_a_reader_whose_output_fills_its_disk_ends_in_one_line(tmp_path, argv):
+    db = tmp_path / "log.sqlite"
+    subprocess.run([*SEARCH, "--deals", "100000", "--db", str(db), "--quiet"], check=True,
+                   timeout=300, capture_output=True)
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "dealsearch", *argv, "--db", str(db)],
+                              timeout=300, stdout=full, stderr=subprocess.PIPE, text=True)
+    assert (done.returncode, done.stderr) == (1, f"{FULL_OUTPUT}\n")
+
+
 def test_a_search_piped_into_head_plays_its_budget(tmp_path):
     db = tmp_path / "log.sqlite"
     search = subprocess.Popen([*SEARCH, "--deals", "1000000", "--db", str(db)],

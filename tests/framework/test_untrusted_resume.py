@@ -91,13 +91,24 @@ def test_a_run_whose_columns_disagree_with_its_search_is_refused_unplayed(
     assert deals_played(interrupted) == before
 
 
+def test_a_run_whose_game_options_disagree_with_its_search_is_refused_unplayed(
+        interrupted, capsys):
+    before = deals_played(interrupted)   # readers describe its setting by these options
+    plant(interrupted, "UPDATE runs SET game_options = json_set(game_options, '$.max_turns', "
+                       "1000000000) WHERE id = 1")
+    status, out, err = resume(interrupted, capsys)
+    assert status == 2 and not out
+    assert err == ("dealsearch: error: run 1 cannot be resumed: the game options logged with "
+                   f"it are not those of its search ({KEY})\n")
+    assert deals_played(interrupted) == before
+
+
 @pytest.mark.parametrize(("field", "value", "says"), [
     ("workers", 100_000, "workers must be 1 to 4096"),
     ("workers", True, "workers must be a whole number, not True"),
     ("workers", "24", "workers must be a whole number, not '24'"),
-    ("deals", "many", "deals must be a whole number, not 'many'"),
-    ("deals", 0, "deals must be 1 to"),
-    ("time", -5, "time must be a number of seconds above 0"),
+    ("deals", 0, "deals must be 1 to"),   # no count at all: the log's rules refuse the row
+    ("time", 0, "time must be a number of seconds above 0"),
     ("temperature", "hot", "--temperature is for climb searches"),   # a random run's
     ("seed", 1.5, "seed 1.5: a seed is a whole number"),
     ("stall", [1], "--stall is for climb searches"),

@@ -131,6 +131,14 @@ def test_the_report_escapes_every_text_of_the_log(crafted, tmp_path, capsys):
     assert not RAW.search(capsys.readouterr().out)
 
 
+def test_the_reports_figures_draw_the_escapes_of_a_log_as_text(crafted, tmp_path, recwarn):
+    # A control character drawn as written is a missing glyph: a warning on stderr per glyph.
+    assert main(["report", "--game", "spite", "--db", str(crafted),
+                 "--out", str(tmp_path / "r")]) == 0
+    assert (tmp_path / "r" / "lengths.png").exists()
+    assert not [str(w.message) for w in recwarn if "Glyph" in str(w.message)]
+
+
 def test_bytes_of_an_argument_that_are_not_utf8_are_shown_escaped(capsys):
     # Python hands them over as lone surrogates; written out as they came, 0x9b is a C1 CSI.
     assert main(["records", "--db", "log\udc9b.sqlite"]) == 2

@@ -31,6 +31,14 @@ def test_a_device_is_not_read_as_a_file_of_deals():
     assert done.stderr == "dealsearch: error: /dev/zero is not a regular file of deals\n"
 
 
+def test_a_named_pipe_is_refused_without_waiting_for_a_writer(tmp_path):
+    pipe = tmp_path / "deals"
+    os.mkfifo(pipe)   # nobody ever writes it: opening it to read would wait for ever
+    done = run_cli("verify", str(pipe), timeout=60)
+    assert done.returncode == 2
+    assert done.stderr == f"dealsearch: error: {pipe} is not a regular file of deals\n"
+
+
 def test_a_file_of_deals_over_the_limit_is_refused_unread(tmp_path, capsys):
     big = tmp_path / "deals.txt"
     with open(big, "wb") as file:
@@ -92,3 +100,29 @@ def test_verify_on_any_text_exits_0_1_or_2_with_at_most_one_line(game, text, cap
     err = capsys.readouterr().err
     assert status in (0, 1, 2)
     assert "Traceback" not in err and err.count("\n") == (status != 0)
+
+
+@pytest.mark.parametrize("argv", [["records"], ["status"], ["log", "check"],
+                                  ["report", "--out", "r"], ["search", "random", "--deals", "9"],
+                                  ["search", "--resume", "1"]], ids=" ".join)
+def test_a_log_name_too_long_for_a_file_is_one_line(argv, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    err = one_error(capsys, [*argv, "--db", "x" * 300 + ".sqlite"])
+    assert err == ("dealsearch: error: '" + "x" * 60 + "'... (307 characters) cannot be a log: "
+                   "File name too long\n")
+
+
+def test_a_recovered_log_named_too_long_for_a_file_is_one_line(capsys, tmp_path):
+    log = tmp_path / "log.sqlite"
+    assert main(["search", "random", "--deals", "100", "--workers", "1", "--quiet",
+                 "--db", str(log)]) == 0
+    capsys.readouterr()
+    err = one_error(capsys, ["log", "recover", "--db", str(log), "x" * 300])
+    assert err.endswith("(300 characters) cannot be a log: File name too long\n")
+
+
+@pytest.mark.parametrize("game", ["beggar", "durak"])
+def test_a_game_option_of_5000_digits_is_refused_before_it_is_converted(game, capsys):
+    err = one_error(capsys, ["search", "random", "--game", game, "--players", "9" * 5000])
+    assert err == ("dealsearch: error: argument --players: '" + "9" * 60 + "'... (5,000 "
+                   "characters) is too large\n")

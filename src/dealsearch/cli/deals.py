@@ -47,9 +47,10 @@ def _could_name_a_file(text: str) -> bool:
 
 def _read_deal_file(source: str) -> list[str]:
     """The lines of a file of deals: a regular file of at most :data:`MAX_DEAL_FILE` bytes
-    (never a device such as /dev/zero, read without end)."""
+    (never a device such as /dev/zero, read without end, nor a named pipe, which would wait
+    for a writer: opened without blocking, it is refused before anything is read)."""
     try:
-        with open(source, "rb") as file:
+        with os.fdopen(os.open(source, os.O_RDONLY | os.O_NONBLOCK), "rb") as file:
             kind = os.fstat(file.fileno())
             if stat.S_ISDIR(kind.st_mode):
                 raise NotAFile(f"{source} is a directory, not a file of deals")

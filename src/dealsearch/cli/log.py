@@ -7,7 +7,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from ..commandline.options import EMPTY_LOG, EXIT_OK, Parser, check_log_path, examples, shared
+from ..commandline.options import EXIT_OK, Parser, check_log_path, examples, shared
 from ..errors import BadOption, DamagedLog
 from ..game import Game
 from ..log.check import read_log, refuse_foreign
@@ -71,12 +71,9 @@ def _check(db: str) -> int:
 
 
 def _recover(db: str, out: str) -> int:
-    if not out:   # Path("") is ".", which exists
-        raise BadOption(EMPTY_LOG)
-    target = Path(out)
-    if target.exists() or Path(f"{out}-wal").exists():
+    check_log_path(out)   # first: a name too long for a file (or empty) is one line
+    if Path(out).exists() or Path(f"{out}-wal").exists():
         raise BadOption(f"{out} exists: recover writes a new log")
-    check_log_path(out)
     recovery = recover(db, out)
     for line in recovery.left:
         print(f"{db}: {line}")

@@ -8,6 +8,7 @@ fails, 2 on bad input. :func:`main` is the one place that turns an expected fail
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import re
 import sys
@@ -18,8 +19,8 @@ from typing import TYPE_CHECKING
 from .. import __name__ as package_name
 from .. import interrupt
 from ..commandline.options import DEFAULT_GAME, EXIT_BAD_INPUT, EXIT_OK, Parser, examples
-from ..commandline.terminal import escaped
-from ..errors import BadOption, DealsearchError
+from ..commandline.terminal import FULL, drop, escaped
+from ..errors import EXIT_FAILED, BadOption, DealsearchError
 from ..game import Command, GameError, game_names, get_game, iter_games
 from ..interrupt import exit_status
 from ..text import one_line
@@ -276,9 +277,12 @@ def _main(argv: Sequence[str] | None, hooks: TestHooks | None) -> int:
         args.hooks = hooks   # None: the run's own default, no test's moments
         interrupt.check()
         with nullcontext() if args.safe_points else interrupt.raising():
-            return int(args.handler(args))
+            status = int(args.handler(args))
+        sys.stdout.flush()   # here: output buffered for a full disk fails in one line
+        return status
     except (DealsearchError, GameError) as error:
-        sys.stdout.flush()  # what was printed before the failure comes first
+        with contextlib.suppress(OSError):   # what was printed before the failure comes first
+            _flush_or_drop()
         print(f"{package_name}: error: {one_line(error)}", file=sys.stderr)
         return getattr(error, "exit_status", EXIT_BAD_INPUT)
     except KeyboardInterrupt as stop:
@@ -287,6 +291,23 @@ def _main(argv: Sequence[str] | None, hooks: TestHooks | None) -> int:
     except BrokenPipeError:  # e.g. piped into head: the reader has all it wanted
         sys.stderr.close()
         return EXIT_OK
+    except OSError as error:   # the file output goes to cannot grow: a full disk, say
+        if error.errno not in FULL:
+            raise
+        drop(sys.stdout)
+        print(f"{package_name}: error: cannot write the output: {error.strerror}",
+              file=sys.stderr)
+        return EXIT_FAILED
+
+
+def _flush_or_drop() -> None:
+    """Flush standard output; if the disk it goes to is full, drop what it holds."""
+    try:
+        sys.stdout.flush()
+    except OSError as error:
+        if error.errno not in FULL:
+            raise
+        drop(sys.stdout)
 
 
 class _Version(argparse.Action):

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..commandline.advice import CANNOT_RESUME, how_to_continue
-from ..commandline.options import EXIT_OK, command, open_log
+from ..commandline.options import EXIT_OK, check_log_path, command, open_log
 from ..game import Game, GameError, describe_setting, get_game
 from ..log import LOST
 from ..log.damage import damaged
@@ -118,6 +118,7 @@ def _gone_owner(run: dict[str, Any]) -> dict[str, Any]:
 def run(args: argparse.Namespace) -> int:
     """``dealsearch status``."""
     skipped: list[str] = []
+    check_log_path(args.db, must_exist=True)
     last = _last_write(args.db)   # before reading: opening the log may make its -wal file
     runs = read_runs(args.db, args.all, skipped)
     status = _show(args, runs, last)

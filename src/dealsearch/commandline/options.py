@@ -31,7 +31,7 @@ from ..game import (
     get_game,
     make_options,
 )
-from ..text import counted, parse_duration, plain
+from ..text import counted, parse_duration, plain, quoted
 
 if TYPE_CHECKING:
     from ..log import RecordLog
@@ -228,13 +228,18 @@ def check_log_path(path: str | Path, must_exist: bool = False) -> None:
     path = Path(path)
     if str(path) == ":memory:":
         return
-    if not path.exists():
+    try:
+        exists, is_dir = path.exists(), path.is_dir()
+        parent = exists or path.parent.is_dir()
+    except OSError as error:   # a name too long for a file, say: not a log's name at all
+        raise BadLog(f"{quoted(path)} cannot be a log: {error.strerror}") from None
+    if not exists:
         if must_exist:
             raise BadLog(f"no log at {path}")
-        if not path.parent.is_dir():
+        if not parent:
             raise MissingDirectory(f"no directory {path.parent} for the log {path}")
         return
-    if path.is_dir():
+    if is_dir:
         raise NotAFile(f"{path} is a directory, not a log")
     try:
         with path.open("rb") as file:
@@ -320,6 +325,8 @@ def _with_default(spec: OptionSpec) -> str:
 
 def _option_type(parse: Any) -> Any:
     def convert(text: str) -> Any:
+        if parse is int:   # its length checked before it is converted (Python's 4,300 digits)
+            return _parse_whole(text)
         try:
             return parse(text)
         except (ValueError, TypeError) as error:

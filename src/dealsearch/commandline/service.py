@@ -13,6 +13,7 @@ its status into the exit status and the line that says how to go on.
 from __future__ import annotations
 
 import argparse
+import json
 import shlex
 import sqlite3
 import sys
@@ -46,7 +47,11 @@ def resumable(db: str, run_id: int, command: str) -> dict[str, Any]:
     """The run ``command --resume RUN_ID`` continues, read from a sound log; one line if it
     cannot be (no log, no such run, done, owned by a live process, kept by ``log recover``
     without its checkpoint, or a run of another command)."""
-    if not Path(db).exists():
+    try:
+        missing = not Path(db).exists()
+    except OSError:   # a name too long for a file, say: open_log says so in one line
+        missing = False
+    if missing:
         raise BadLog(f"no run {run_id}: no log at {db}")
     with closing(open_log(db)) as log:
         log.refuse_damage(run_id)   # before its row is read: one line if damaged
@@ -80,6 +85,10 @@ def logged_spec(run: dict[str, Any], run_id: int, changes: dict[str, Any] | None
         raise BadOption(f"run {run_id} cannot be resumed: it is logged as a run of "
                         f"{run['game']} ({run['options_key'] or 'its defaults'}), but its "
                         f"search is of {spec.game} ({spec.options.key() or 'its defaults'})")
+    # what readers describe the run's setting by: as the run wrote it (JSON, so lists)
+    if run["game_options"] != json.loads(json.dumps(spec.options.to_json())):
+        raise BadOption(f"run {run_id} cannot be resumed: the game options logged with it are "
+                        f"not those of its search ({spec.options.key() or 'its defaults'})")
     return spec
 
 

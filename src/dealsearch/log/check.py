@@ -28,7 +28,7 @@ from typing import Any
 
 from ..strategies import counts_games
 from ..text import counted
-from .damage import READ_ERRORS, damaged, is_damage
+from .damage import READ_ERRORS, damaged, is_damage, is_locked, locked
 from .rules import judge, text_factory
 from .schema import APPLICATION_ID, TABLES, VERSION, LogError, columns, connect, identify
 from .schema import schema_problems as _schema_problems
@@ -139,11 +139,17 @@ def read_log(path: str | Path, integrity: bool = True) -> Reading:
             reading.problems.append(Problem(f"its schema is damaged: {error}"))
             db = open_damaged(path, lenient=True)
     except READ_ERRORS as error:
+        if is_locked(error):   # held by another process past the wait: not damage
+            raise locked(path) from None
         reading.problems.append(Problem(f"SQLite cannot open it: {error}"))
         return reading
     try:
         db.execute("BEGIN")   # one snapshot: a search committing meanwhile is not damage
         _read(db, reading, integrity)
+    except sqlite3.OperationalError as error:
+        if is_locked(error):
+            raise locked(path) from None
+        raise
     finally:
         db.close()
     return reading
@@ -391,6 +397,8 @@ def check_before_writing(path: str | Path, run_id: int | None = None) -> list[Pr
     try:
         db = open_damaged(path)
     except READ_ERRORS as error:
+        if is_locked(error):
+            raise locked(path) from None
         return [Problem(f"SQLite cannot open it: {error}")]
     try:
         db.execute("BEGIN")

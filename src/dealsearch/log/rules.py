@@ -28,6 +28,7 @@ MAX_DEPTH = 16         # nesting of a JSON value (a log of this release nests 4 
 MAX_BINS = 1 << 16     # bins of a histogram (a game bins its measures in 4,096 by default)
 MAX_BIN_WIDTH = 1 << 20
 MAX_PID = 2 ** 31 - 1
+MAX_TIME = 253_402_300_799   # Unix time of the last second of 9999: a date a reader can show
 MAX_CHUNKS_LISTED = 1 << 16   # chunks a checkpoint lists as done out of order
 _INT64 = 2 ** 63
 STATUSES = ("running", "done", "interrupted", "failed")
@@ -87,6 +88,26 @@ def decode_json(text: str) -> tuple[Any, str | None]:
 def is_count(value: Any) -> bool:
     """A whole number from 0 to 2**63 - 1 (JSON's ``true`` is not one)."""
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < _INT64
+
+
+def is_integer(value: Any) -> bool:
+    """A whole number SQLite can hold (64 bits, signed): a find's measure, which finds are
+    ranked by in ``find_measures`` (JSON's ``true`` is not one)."""
+    return isinstance(value, int) and not isinstance(value, bool) and -_INT64 <= value < _INT64
+
+
+def budget_problems(options: dict[str, Any]) -> list[str]:
+    """What is wrong with a run's budget (``deals``, ``time``), which ``status`` and
+    ``report`` reckon its time left by: each absent, or a count of deals and a finite number
+    of seconds from 0. (A resumed run's whole spec is checked as a new run's.)"""
+    problems = []
+    deals, seconds = options.get("deals"), options.get("time")
+    if deals is not None and not is_count(deals):
+        problems.append("deals is not a count of deals")
+    if seconds is not None and not (isinstance(seconds, int | float) and not isinstance(
+            seconds, bool) and math.isfinite(seconds) and seconds >= 0):
+        problems.append("time is not a number of seconds")
+    return problems
 
 
 def is_rank(value: Any) -> bool:
@@ -190,6 +211,7 @@ def _values(table: str, v: dict[str, Any], json_: dict[str, Any]) -> list[str]:
         objective = json_.get("options", {}).get("objective")
         if objective is not None and not isinstance(objective, str):
             problems.append("options objective is not the name of a measure")
+        problems.extend(f"options {p}" for p in budget_problems(json_.get("options", {})))
     elif table in ("finds", "cycles"):
         if table == "finds" and v.get("seconds", 0) < 0:
             problems.append("seconds is negative")
@@ -203,9 +225,9 @@ def _values(table: str, v: dict[str, Any], json_: dict[str, Any]) -> list[str]:
             problems.append("a cycle without its entry and period")
         for name in ("measures", "entry", "period"):
             measures = json_.get(name) or {}
-            if not all(isinstance(n, int) and not isinstance(n, bool)
-                       for n in measures.values()):
-                problems.append(f"{name} holds something other than whole numbers")
+            if not all(is_integer(n) for n in measures.values()):
+                problems.append(f"{name} holds something other than whole numbers (of up "
+                                "to 64 bits)")
             elif problem := measures_problem(v.get("game"), measures):
                 problems.append(f"{name} {problem}")
     elif table == "samples":
@@ -222,8 +244,11 @@ def _values(table: str, v: dict[str, Any], json_: dict[str, Any]) -> list[str]:
                 for key, n in counts.items()):
             problems.append(f"counts is not a histogram ({{bin: count}}, bins 0 to "
                             f"{MAX_BINS - 1})")
-    elif table == "owners" and "pid" in v and not 0 < v["pid"] <= MAX_PID:
-        problems.append(f"pid is not a process id (1 to {MAX_PID:,})")
+    elif table == "owners":
+        if "pid" in v and not 0 < v["pid"] <= MAX_PID:
+            problems.append(f"pid is not a process id (1 to {MAX_PID:,})")
+        if "since" in v and not 0 <= v["since"] <= MAX_TIME:   # shown as a date
+            problems.append("since is not a time from 1970 to 9999")
     return problems
 
 

@@ -223,13 +223,38 @@ def schema_problems(db: sqlite3.Connection) -> list[str]:
         what = f"{article} {kind} {_short(name)}" + (f" on {_short(table)}"
                                                      if table != name else "")
         if (kind, name) in names:
-            problems.append(f"{what} that is not this release's ({_short(sql or '', 80)})")
+            columns = _column_differences(db, name) if kind == "table" else ""
+            problems.append(f"{what} that is not this release's ("
+                            f"{columns or _short(sql or '', 80)})")
         else:
             problems.append(f"{what}, which this release does not make")
     for kind, name, _, _ in sorted(EXPECTED - found, key=lambda e: (e[0], e[1])):
         if not any((k, n) == (kind, name) for k, n, _, _ in found):
             problems.append(f"no {kind} {name}")
     return problems
+
+
+def _column_differences(db: sqlite3.Connection, table: str) -> str:
+    """How the columns of ``table`` on ``db`` differ from this release's, in words (a
+    generated column, a column this release does not make, one it lacks, one of another
+    type); empty if they do not (the difference is elsewhere in the table's text)."""
+    try:
+        found = {_text(row[1]): (_text(row[2]), row[6]) for row in
+                 db.execute("SELECT * FROM pragma_table_xinfo(?)", (table,))}
+    except sqlite3.DatabaseError:
+        return ""
+    wanted = {column: kind for (t, column), (_, kind) in DECLARED.items() if t == table}
+    words = []
+    for column, (kind, hidden) in found.items():
+        if hidden:   # 2 and 3: a generated column (virtual, stored); 1: of a virtual table
+            words.append(f"a generated column {_short(column)}")
+        elif column not in wanted:
+            words.append(f"a column {_short(column)} this release does not make")
+        elif kind.upper() != wanted[column]:
+            words.append(f"column {_short(column)} of type {_short(kind) or 'none'}, "
+                         f"not {wanted[column]}")
+    words.extend(f"no column {column}" for column in wanted if column not in found)
+    return "; ".join(words)
 
 
 def _short(text: str, most: int = 40) -> str:

@@ -37,6 +37,8 @@ from .ownership import LEASE_SECONDS, Owner, hold, hold_here, owner_of
 from .rules import DamagedRow, decode, installed_game, text_factory
 from .schema import LogError, connect, create, identify, write_failed
 
+MAX_SAMPLES = 2_000   # throughput samples of a run a reader reads (evenly spread)
+
 
 def machine() -> str:
     """A short description of this machine for the runs table."""
@@ -327,13 +329,20 @@ class RecordLog:
         return width, merged
 
     @_reads
-    def samples(self, run_id: int) -> list[dict[str, Any]]:
+    def samples(self, run_id: int, most: int = MAX_SAMPLES) -> list[dict[str, Any]]:
         """Throughput samples of a run, in time order: ``seconds``, ``deals`` and ``totals``
-        ({measure: total})."""
-        return [{k: v for k, v in row.items() if k != "id"} for row in self._decoded(
+        ({measure: total}). At most ``most``, evenly spread, the first and last among them: a
+        run samples every few seconds, so a long one (or a log made to) holds more samples than
+        a figure has pixels, and reading each would cost a reader seconds."""
+        (total,) = self.db.execute("SELECT count(*) FROM samples WHERE run_id = ?",
+                                   (run_id,)).fetchone()
+        step = max(1, -(-total // max(most, 2)))   # every step-th sample, and the last
+        return [{k: v for k, v in row.items() if k not in ("id", "n")} for row in self._decoded(
             functools.partial(decode, "samples", whole=False), self.db.execute(
-                "SELECT rowid AS id, run_id, seconds, deals, totals FROM samples"
-                " WHERE run_id = ? ORDER BY seconds", (run_id,)))]
+                "SELECT * FROM (SELECT rowid AS id, run_id, seconds, deals, totals,"
+                " row_number() OVER (ORDER BY seconds, rowid) AS n FROM samples"
+                " WHERE run_id = ?) WHERE (n - 1) % ? = 0 OR n = ? ORDER BY n",
+                (run_id, step, total)))]
 
     @_reads
     def cycles(self, game: str | None = None, run_ids: Iterable[int] | None = None

@@ -24,7 +24,7 @@ from ..log import LOST
 from ..log.damage import damaged
 from ..log.ownership import describe as describe_owner
 from ..log.ownership import shown_status
-from ..strategies import counts_games, find_strategy, is_search
+from ..strategies import find_strategy, is_search
 from ..text import count, counted, duration, measures, outcomes, ranks_text, rate
 
 
@@ -178,7 +178,8 @@ def _text(f: dict[str, Any], then: str, db: str) -> str:
             "its budget was not kept" if lost else "no budget")
     lines.append(f"  {count(f['deals'])} deals in {duration(f['seconds'])} "
                  f"({rate(f['deals'], f['seconds'])}); {left}")
-    if not lost and not counts_games(f["strategy"]):   # e.g. the factory: its finds only
+    strategy = find_strategy(f["strategy"])
+    if strategy is not None and not strategy.counts_games:   # the factory: its finds only
         lines.append(f"  a {f['strategy']} run keeps no outcomes nor a best game: "
                      f"dealsearch records --run {f['run_id']} --db {db} lists what it found")
         return "\n".join(lines)

@@ -583,10 +583,9 @@ def live_projection(game: str, strategy: str, measure: str, width: int,
 
     >>> import math
     >>> c = {b: round(1e6 * (math.exp(-b / 20) - math.exp(-(b + 1) / 20))) for b in range(400)}
-    >>> from dealsearch.commandline.options import DEFAULT_GAME
-    >>> live_projection(DEFAULT_GAME, "random", "cards", 10, c, 10**6, 2900, 10**7).progress_text()
+    >>> live_projection("beggar", "random", "cards", 10, c, 10**6, 2900, 10**7).progress_text()
     'expect ~3,300 by the end'
-    >>> live_projection(DEFAULT_GAME, "climb", "cards", 10, c, 10**6, 2900) is None
+    >>> live_projection("beggar", "climb", "cards", 10, c, 10**6, 2900) is None
     True
     """
     if not random_deals(strategy):

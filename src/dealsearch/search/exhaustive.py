@@ -139,8 +139,7 @@ class ExhaustiveSearch(StrategyDefaults, NumberedSearch):
         """The ranks played so far, as sorted ``[start, stop)`` spans.
 
         >>> from dealsearch.search.spec import SearchSpec
-        >>> from dealsearch.commandline.options import DEFAULT_GAME
-        >>> search = ExhaustiveSearch(SearchSpec("exhaustive", game=DEFAULT_GAME, workers=1,
+        >>> search = ExhaustiveSearch(SearchSpec("exhaustive", game="beggar", workers=1,
         ...     game_options=dict(deck="----JJQQK"), settings=dict(ranks=[100, 200])), {})
         >>> _ = search.absorb(Report(search.next_task(2).key, deals=2 * search.shard_size))
         >>> search.shard_size, search.played()

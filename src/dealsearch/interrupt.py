@@ -43,6 +43,7 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM,
 _noted: list[int] = []   # the signals noted since the outermost noting() began, in order
 _raised = 0              # how many of them check() has raised
 _depth = 0               # nested noting() blocks
+_holds = 0               # nested deferred() blocks: only the outermost raises at its end
 
 
 class Interrupted(KeyboardInterrupt):
@@ -146,18 +147,30 @@ def deferred(reraise: bool = True) -> Iterator[list[int]]:
     """Hold SIGINT, SIGTERM and SIGHUP until the block ends; the list holds those that came.
 
     With ``reraise`` a signal not raised yet is raised as :class:`Interrupted` when the block
-    ends normally (an exception of the block itself wins: it says more). Outside the main
+    ends normally (an exception of the block itself wins: it says more); without, the block's
+    caller has dealt with those that came, and no later safe point raises them. A block held
+    inside another leaves both to the outermost (a run's last commit, held so that its status
+    is written whatever comes, is never cut short by a commit's own hold). Outside the main
     thread no signal can arrive, so nothing is changed there.
     """
+    global _holds, _raised
     caught: list[int] = []
+    if not _in_main_thread():
+        yield caught
+        return
     with noting():
         before = len(_noted)
+        _holds += 1
         try:
             yield caught
         finally:
+            _holds -= 1
             caught.extend(_noted[before:])
-        if reraise:
-            check()
+        if _holds == 0:
+            if reraise:
+                check()
+            else:
+                _raised = len(_noted)
 
 
 def results(futures: Sequence[Future[Any]]) -> list[Any]:

@@ -25,6 +25,7 @@ import pytest
 from test_interrupts import logged
 
 from dealsearch.log import RecordLog
+from dealsearch.search import runner as runner_module
 from dealsearch.search.backends import Backend
 from dealsearch.search.hooks import MOMENTS, TestHooks
 from dealsearch.search.runner import Runner
@@ -198,3 +199,31 @@ def test_a_budget_spent_ends_done_whatever_signal_came_after(tmp_path: Path) -> 
         assert (summary.status, summary.deals, summary.signal) == ("done", deals, None)
         assert log.run(summary.run_id)["status"] == "done"
     backend.close()
+
+
+class SignalInCommit(TestHooks):
+    """Sends ``signum`` to this process inside the run's first commit (its commits held back
+    by the test until the run's end, that commit is the last: the one that writes it done)."""
+
+    __test__ = False
+
+    def before_commit(self) -> None:
+        os.kill(os.getpid(), self.signum)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGHUP])
+def test_a_signal_during_the_last_commit_leaves_the_run_done(tmp_path: Path, signum: int,
+                                                            monkeypatch) -> None:
+    """The run's last commit is held so that its status is written whatever comes: the
+    commit's own hold inside it must not raise the signal early (it did: the run ended
+    'failed', exit 129, as a hang-up near a Durak search's end showed)."""
+    monkeypatch.setattr(runner_module, "COMMIT_SECONDS", 1e9)   # one commit, at the end
+    deals = 200_000
+    spec = SearchSpec.from_json({"game": "beggar", "strategy": "random", "deals": deals,
+                                 "seed": 1, "workers": 1,
+                                 "game_options": {"deck": "------JJQQK"}})
+    with RecordLog(tmp_path / "log.sqlite") as log:
+        summary = Runner(spec, log, progress=False, hooks=SignalInCommit(signum=signum),
+                         backend=SignalOnLastTask(10**12)).run()
+        assert (summary.status, summary.deals) == ("done", deals)
+        assert log.run(summary.run_id)["status"] == "done"

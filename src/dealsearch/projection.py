@@ -551,7 +551,8 @@ def project(fit: TailFit, deals: int, best: int, budget_deals: int | None = None
             to_range = (low_cost, high_cost)
             if rate:
                 wall = to_target / rate
-                core_hours = wall * max(workers, 1) / 3600
+                # a GPU run's workers feed the one GPU: its hours are the GPU's
+                core_hours = wall * (1 if unit == "GPU" else max(workers, 1)) / 3600
             if budget_deals is not None:
                 chance = -math.expm1(-max(budget_deals - deals, 0) * chance_one)
     return Projection(fit, deals, best, budget_deals, rate, workers, target, expected, longest,
@@ -652,8 +653,8 @@ def runs_projection(log: Any, runs: list[Mapping[str, Any]], target: int | None 
     units = [hours_unit(run["options"].get("device", "cpu")) for run in chosen]
     unit = "core" if "core" in units else "GPU"
     timed = [run for run, its in zip(chosen, units, strict=True) if its == unit]
-    worker_seconds = sum(float(run["seconds"] or 0) * int(run.get("workers") or 1)
-                         for run in timed)
+    worker_seconds = sum(float(run["seconds"] or 0) * (
+        1 if unit == "GPU" else int(run.get("workers") or 1)) for run in timed)
     timed_deals = sum(int(run["deals"]) for run in timed)
     best = max(int((run["checkpoint"].get("best") or {}).get(measure) or 0) for run in chosen)
     rate = timed_deals / worker_seconds if worker_seconds > 0 else None   # per worker

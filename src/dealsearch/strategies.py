@@ -62,8 +62,9 @@ class Strategy(Protocol):
     @classmethod
     def budget(cls, settings: dict[str, Any]) -> list[str]:
         """Budgets of its own, set in a run's ``settings`` beside the spec's ``time`` and
-        ``deals``, in words (``500 cycles to expand``), as the start line and ``status``
-        say them."""
+        ``deals``, in words (``500 cycles to expand``), as ``status`` and the strategy's
+        own command say them; ``[]`` for settings read from a log that hold no such
+        budget (or a value that is none)."""
 
     @property
     def total_deals(self) -> int | None:

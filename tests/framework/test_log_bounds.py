@@ -261,7 +261,8 @@ def test_a_run_of_many_samples_is_read_evenly_spread_first_and_last_kept(log):
     seconds = [s["seconds"] for s in samples]
     assert seconds == sorted(seconds) and seconds[-1] == 51_000   # the run's last sample
     planted = [x for x in seconds if x > 1000][:-1]   # whole seconds apart, but the last
-    assert {b - a for a, b in itertools.pairwise(planted)} == {-(-total // MAX_SAMPLES)}
+    assert len({b - a for a, b in itertools.pairwise(planted)}) == 1   # evenly spread
+    assert len(samples) > MAX_SAMPLES // 2 and total > MAX_SAMPLES   # as many as it may
 
 
 def test_a_figure_draws_a_strategy_60000_characters_long_cut_short(log, tmp_path,

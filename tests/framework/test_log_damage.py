@@ -270,11 +270,13 @@ def test_an_index_that_disagrees_with_its_table_is_never_written(log_copy, capsy
     assert status == 1 and "row 1 missing from index finds_by_run" in out
 
 
-def test_recover_writes_a_new_log_only(log_copy, tmp_path, capsys):
+@pytest.mark.parametrize("content", [b"", b"my notes\n"])   # a file of any kind is kept
+def test_recover_writes_a_new_log_only(log_copy, tmp_path, capsys, content):
     taken = tmp_path / "taken.sqlite"
-    taken.write_bytes(b"")
+    taken.write_bytes(content)
     assert run(capsys, "log", "recover", "--db", str(log_copy), str(taken))[:3:2] == (
         2, [f"dealsearch: error: {taken} exists: recover writes a new log"])
+    assert taken.read_bytes() == content
 
 
 def test_a_truncated_log_recovers_what_its_pages_still_hold(log_copy, tmp_path, capsys):

@@ -38,6 +38,8 @@ def test_hands_given_as_separate_arguments_are_one_line_showing_the_deal(capsys)
     per hand, and it shows the one argument meant."""
     line = one_line(capsys, "verify", *RECORD.split("/"))
     assert "2 arguments that are one deal's hands" in line and repr(RECORD) in line
+    deal = "---JK--A-A---JQ-K-Q-------/K--J--------K-Q--J-A--Q--A"   # a hand without a '-' first
+    assert repr(deal) in one_line(capsys, "verify", *deal.split("/"))   # in the order typed
 
 
 def test_an_option_of_another_game_names_the_game(capsys):
@@ -125,3 +127,14 @@ def test_an_empty_report_directory_is_refused_not_the_current_one_filled(
     assert line.endswith("argument --out: an empty argument is not a directory: give a name, "
                          "e.g. --out report"), line
     assert not (tmp_path / "index.html").exists()
+
+
+@pytest.mark.parametrize("argv", [["records"], ["status"], ["log", "check"]])
+def test_a_named_pipe_given_as_the_log_is_refused_not_waited_on(tmp_path, capsys, argv):
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    assert "is not a regular file, not a log" in one_line(capsys, *argv, "--db", str(fifo))
+
+
+def test_a_log_in_memory_has_nothing_to_read(capsys):
+    assert "no log at :memory:" in one_line(capsys, "log", "check", "--db", ":memory:")

@@ -195,6 +195,10 @@ def test_a_gpu_runs_projection_quotes_gpu_hours_at_its_own_rate(small_log):
     assert "GPU-hours" in p.summary_lines()[-1] and "core-hours" not in p.summary_lines()[-1]
     assert "GPU-h)" in p.progress_text()
     assert "core-hours" in run_projection(log, random_run, target=6000).summary_lines()[-1]
+    # host workers that feed the one GPU do not multiply its hours
+    fed = run_projection(log, {**gpu_run, "workers": 4}, target=6000)
+    assert fed.core_hours_to_target == pytest.approx(p.core_hours_to_target)
+    assert fed.core_hours_to_target == pytest.approx(fed.wall_seconds_to_target / 3600)
 
 
 def test_a_settings_projection_does_not_mix_a_gpus_rate_with_the_cores(small_log):

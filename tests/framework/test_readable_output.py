@@ -5,6 +5,7 @@ formatted alike everywhere."""
 from __future__ import annotations
 
 import re
+import sqlite3
 
 import pytest
 
@@ -86,6 +87,12 @@ def test_a_factory_runs_node_budget_is_said_at_the_start_and_by_status(tmp_path,
     assert "; budget 10 min or 5 cycles to expand, whichever comes first; log " in first, first
     listing = out(capsys, "status", "--all", "--db", db)
     assert "; budget 10 min or 5 cycles to expand" in listing and "no budget" not in listing
+    # a budget a log holds that is no count (a crafted log) is not shown, and no traceback
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE runs SET options = json_set(options, '$.settings.max_nodes', 'x')")
+    con.close()
+    crafted = out(capsys, "status", "--all", "--db", db)
+    assert "cycles to expand" not in crafted and "budget 10 min" in crafted, crafted
     # it counts no outcomes and keeps no best game: status says where its finds are instead
     assert "outcomes:" not in listing and "best so far" not in listing, listing
     assert f"dealsearch records --run 1 --db {db} lists what it found" in listing, listing

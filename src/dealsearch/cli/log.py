@@ -71,9 +71,13 @@ def _check(db: str) -> int:
 
 
 def _recover(db: str, out: str) -> int:
-    check_log_path(out)   # first: a name too long for a file (or empty) is one line
-    if Path(out).exists() or Path(f"{out}-wal").exists():
+    try:
+        exists = bool(out) and (Path(out).exists() or Path(f"{out}-wal").exists())
+    except OSError:   # a name too long for a file: check_log_path says so in one line
+        exists = False
+    if exists:
         raise BadOption(f"{out} exists: recover writes a new log")
+    check_log_path(out)   # an empty name, a name too long, no such directory: one line
     recovery = recover(db, out)
     for line in recovery.left:
         print(f"{db}: {line}")

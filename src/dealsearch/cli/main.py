@@ -8,7 +8,6 @@ fails, 2 on bad input. :func:`main` is the one place that turns an expected fail
 from __future__ import annotations
 
 import argparse
-import contextlib
 import importlib
 import re
 import sys
@@ -102,6 +101,8 @@ def _protect_deals(argv: Sequence[str], value_options: set[str]) -> list[str]:
                 kept[-1] = f"{kept[-1]}={arg}"
             else:
                 deals.append(arg)
+        elif deals and not arg.startswith("-") and not (kept and kept[-1] in value_options):
+            deals.append(arg)   # a positional after a moved deal stays behind it, in order
         else:
             kept.append(arg)
     if deals:
@@ -281,8 +282,7 @@ def _main(argv: Sequence[str] | None, hooks: TestHooks | None) -> int:
         sys.stdout.flush()   # here: output buffered for a full disk fails in one line
         return status
     except (DealsearchError, GameError) as error:
-        with contextlib.suppress(OSError):   # what was printed before the failure comes first
-            _flush_or_drop()
+        _flush_or_drop()   # what was printed before the failure comes first
         print(f"{package_name}: error: {one_line(error)}", file=sys.stderr)
         return getattr(error, "exit_status", EXIT_BAD_INPUT)
     except KeyboardInterrupt as stop:
@@ -291,10 +291,10 @@ def _main(argv: Sequence[str] | None, hooks: TestHooks | None) -> int:
     except BrokenPipeError:  # e.g. piped into head: the reader has all it wanted
         sys.stderr.close()
         return EXIT_OK
-    except OSError as error:   # the file output goes to cannot grow: a full disk, say
-        if error.errno not in FULL:
+    except OSError as error:   # the output cannot grow: a full disk, say (a file a command
+        if error.errno not in FULL or error.filename is not None:   # writes says its own)
             raise
-        drop(sys.stdout)
+        drop(sys.stdout)   # what it still holds would fail again at exit
         print(f"{package_name}: error: cannot write the output: {error.strerror}",
               file=sys.stderr)
         return EXIT_FAILED
@@ -304,9 +304,7 @@ def _flush_or_drop() -> None:
     """Flush standard output; if the disk it goes to is full, drop what it holds."""
     try:
         sys.stdout.flush()
-    except OSError as error:
-        if error.errno not in FULL:
-            raise
+    except OSError:
         drop(sys.stdout)
 
 

@@ -294,8 +294,10 @@ def _search(args: argparse.Namespace) -> int:
         print(json.dumps(summary.to_json()), flush=True)
     else:
         print(screen.end(summary, resumed=args.resume is not None), flush=True)
-        with closing(open_log(args.db, must_exist=True)) as log:
-            projection = run_projection(log, log.run(summary.run_id) or {}, args.target)
+        projection = None
+        if args.db != ":memory:":   # a log in memory is gone with its run
+            with closing(open_log(args.db, must_exist=True)) as log:
+                projection = run_projection(log, log.run(summary.run_id) or {}, args.target)
         for line in projection.summary_lines() if projection else ():
             print(f"  {line}")
     return ending(args, "search", summary, spec)

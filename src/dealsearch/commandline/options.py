@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import os
 import sqlite3
+import stat
 import textwrap
 from collections.abc import Collection, Sequence
 from pathlib import Path
@@ -226,7 +227,9 @@ def check_log_path(path: str | Path, must_exist: bool = False) -> None:
     if isinstance(path, str) and not path:   # Path("") is ".", which is no log's name
         raise BadInput(EMPTY_LOG)
     path = Path(path)
-    if str(path) == ":memory:":
+    if str(path) == ":memory:":   # SQLite's log in memory: a search's alone, nothing to read
+        if must_exist:
+            raise BadLog("no log at :memory: (a log in memory is gone with its search)")
         return
     try:
         exists, is_dir = path.exists(), path.is_dir()
@@ -241,8 +244,10 @@ def check_log_path(path: str | Path, must_exist: bool = False) -> None:
         return
     if is_dir:
         raise NotAFile(f"{path} is a directory, not a log")
-    try:
-        with path.open("rb") as file:
+    try:   # without blocking: a named pipe would wait for a writer
+        with os.fdopen(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as file:
+            if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+                raise NotAFile(f"{path} is not a regular file, not a log")
             head = file.read(len(_SQLITE_MAGIC))
     except OSError as error:
         raise BadLog(f"cannot read the log {path}: {error.strerror}") from None

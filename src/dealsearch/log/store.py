@@ -336,7 +336,8 @@ class RecordLog:
         a figure has pixels, and reading each would cost a reader seconds."""
         (total,) = self.db.execute("SELECT count(*) FROM samples WHERE run_id = ?",
                                    (run_id,)).fetchone()
-        step = max(1, -(-total // max(most, 2)))   # every step-th sample, and the last
+        # every step-th sample and the last: at most ``most`` (all of them if no more)
+        step = max(1, -(-(total - 1) // max(most - 1, 1)))
         return [{k: v for k, v in row.items() if k not in ("id", "n")} for row in self._decoded(
             functools.partial(decode, "samples", whole=False), self.db.execute(
                 "SELECT * FROM (SELECT rowid AS id, run_id, seconds, deals, totals,"

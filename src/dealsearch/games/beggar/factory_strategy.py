@@ -65,8 +65,10 @@ class FactoryStrategy(StrategyDefaults):
     @classmethod
     def budget(cls, settings: dict[str, Any]) -> list[str]:
         """``--nodes``: the cycles to expand."""
-        nodes = settings.get("max_nodes")
-        return [] if nodes is None else [f"{count(nodes)} cycles to expand"]
+        nodes = settings.get("max_nodes")   # read from a log: a count, or no budget shown
+        if not isinstance(nodes, int) or isinstance(nodes, bool) or nodes < 1:
+            return []
+        return [f"{count(nodes)} cycles to expand"]
 
     @classmethod
     def settle(cls, spec: SearchSpec) -> dict[str, Any]:

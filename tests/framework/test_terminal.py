@@ -143,3 +143,17 @@ def test_ctrl_c_during_start_up_is_one_line_and_exit_130(tmp_path):
     done = subprocess.run([sys.executable, "-c", INTERRUPTED_START], capture_output=True,
                           text=True, timeout=60, cwd=tmp_path)
     assert (done.returncode, done.stderr, done.stdout) == (130, "dealsearch: interrupted\n", "")
+
+
+def test_a_screen_that_may_go_is_still_the_stream_it_wraps(tmp_path):
+    """Code that asks standard output for more than a write (its encoding, its descriptor)
+    gets the stream's answer while the screen is optional."""
+    from dealsearch.commandline.terminal import screen_optional
+
+    with open(tmp_path / "out.txt", "w", encoding="utf-8") as file:
+        saved, sys.stdout = sys.stdout, file
+        try:
+            with screen_optional():
+                assert (sys.stdout.encoding, sys.stdout.fileno()) == ("utf-8", file.fileno())
+        finally:
+            sys.stdout = saved

@@ -70,6 +70,9 @@ class OptionalStream:
             self.full = error
         drop(self.stream)
 
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
 
 def drop(stream: TextIO) -> None:
     """Point ``stream``'s descriptor at the null device: what it still holds would fail again
@@ -78,9 +81,6 @@ def drop(stream: TextIO) -> None:
         null = os.open(os.devnull, os.O_WRONLY)
         os.dup2(null, stream.fileno())
         os.close(null)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.stream, name)
 
 
 @contextlib.contextmanager
